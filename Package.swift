@@ -1,0 +1,36 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "tick",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "tick", targets: ["tick"]),
+        .library(name: "TickKit", targets: ["TickKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    ],
+    targets: [
+        // Debian's cmark-gfm 0.29, found through pkg-config `libcmark-gfm`.
+        .systemLibrary(
+            name: "CCmarkGFM",
+            pkgConfig: "libcmark-gfm",
+            providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
+        ),
+        .target(
+            name: "TickKit",
+            dependencies: ["CCmarkGFM", .product(name: "Yams", package: "Yams")]
+        ),
+        .executableTarget(
+            name: "tick",
+            dependencies: ["TickKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(
+            name: "TickKitTests",
+            dependencies: ["TickKit"],
+            resources: [.copy("Fixtures")]
+        ),
+    ]
+)

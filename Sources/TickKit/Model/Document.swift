@@ -1,0 +1,59 @@
+/// A heading below level 1: it opens a section that holds the items below it.
+public struct Section: Sendable, Hashable {
+    public var level: Int
+    /// The heading's text with its metadata tokens removed.
+    public var title: String
+    public var line: Int
+    /// The heading's lines, line ending of the last one included.
+    public var range: Range<Int>
+    public var color: String?
+    public var icon: String?
+}
+
+/// YAML front matter: its raw bytes and its parsed keys.
+public struct FrontMatter: Sendable {
+    /// From the opening `---` to the end of the closing line.
+    public var range: Range<Int>
+    /// The YAML text between the delimiter lines.
+    public var yamlRange: Range<Int>
+    /// The top-level keys in the order written; nil when the YAML is malformed
+    /// or is not a mapping.
+    public var values: [(key: String, value: JSONValue)]?
+
+    public func value(_ key: String) -> JSONValue? {
+        values?.first(where: { $0.key == key })?.value
+    }
+}
+
+/// One list: the parsed form of one Markdown file, which keeps its bytes.
+///
+/// Parsing never fails and never loses the source: whatever the bytes, the
+/// document holds them unchanged in `source`, and problems become
+/// `diagnostics`.
+public struct Document: Sendable {
+    /// The path relative to the notes folder, with `/` separators.
+    public var path: String
+    public var source: SourceText
+    public var frontMatter: FrontMatter?
+    /// Front matter `title:`, else the first level-1 heading, else the file
+    /// name without its extension.
+    public var name: String
+    /// The color and icon as written (front matter, then level-1 heading).
+    public var explicitColor: String?
+    public var explicitIcon: String?
+    public var order: Int?
+    public var sections: [Section]
+    /// Every item in file order; `TaskItem.parent` and `children` index here.
+    public var items: [TaskItem]
+    public var diagnostics: [Diagnostic]
+    /// False when the bytes are not valid UTF-8; such a file is never rewritten.
+    public var isValidUTF8: Bool
+
+    /// The list's color, `blue` when none is written.
+    public var color: String { explicitColor ?? "blue" }
+    /// The list's icon, `list.bullet` when none is written.
+    public var icon: String { explicitIcon ?? "list.bullet" }
+
+    /// `PATH:LINE` of an item: its address on the command line and in JSON.
+    public func address(of item: TaskItem) -> String { "\(path):\(item.line)" }
+}

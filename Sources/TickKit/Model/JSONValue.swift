@@ -1,0 +1,127 @@
+import Foundation
+
+/// A JSON value whose objects keep their keys in the order they were built.
+///
+/// tick's JSON promises a stable key order (SPEC §6). Foundation's
+/// `JSONSerialization` only offers sorted keys, so output goes through this
+/// small value type and its writer instead.
+public enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.int(let a), .int(let b)): a == b
+        case (.double(let a), .double(let b)): a == b
+        case (.string(let a), .string(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)): a.map(\.0) == b.map(\.0) && a.map(\.1) == b.map(\.1)
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .string(let text): hasher.combine(text)
+        case .int(let number): hasher.combine(number)
+        default: hasher.combine(0)
+        }
+    }
+
+    public static func string(_ text: String?) -> JSONValue { text.map { .string($0) } ?? .null }
+
+    /// The value of `key` in an object.
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let pairs) = self { return pairs.first(where: { $0.0 == key })?.1 }
+        return nil
+    }
+
+    public var stringValue: String? {
+        switch self {
+        case .string(let text): text
+        case .int(let number): String(number)
+        case .double(let number): String(number)
+        case .bool(let flag): String(flag)
+        default: nil
+        }
+    }
+
+    /// Compact or pretty-printed JSON text.
+    public func serialized(pretty: Bool = false) -> String {
+        var output = ""
+        write(to: &output, pretty: pretty, indent: 0)
+        return output
+    }
+
+    private func write(to output: inout String, pretty: Bool, indent: Int) {
+        switch self {
+        case .null: output += "null"
+        case .bool(let flag): output += flag ? "true" : "false"
+        case .int(let number): output += String(number)
+        case .double(let number):
+            output += number.isFinite ? String(number) : "null"
+        case .string(let text): JSONValue.writeString(text, to: &output)
+        case .array(let values):
+            if values.isEmpty { output += "[]"; return }
+            output += "["
+            for (position, value) in values.enumerated() {
+                if position > 0 { output += "," }
+                if pretty { output += "\n" + String(repeating: "  ", count: indent + 1) }
+                value.write(to: &output, pretty: pretty, indent: indent + 1)
+            }
+            if pretty { output += "\n" + String(repeating: "  ", count: indent) }
+            output += "]"
+        case .object(let pairs):
+            if pairs.isEmpty { output += "{}"; return }
+            output += "{"
+            for (position, (key, value)) in pairs.enumerated() {
+                if position > 0 { output += "," }
+                if pretty { output += "\n" + String(repeating: "  ", count: indent + 1) }
+                JSONValue.writeString(key, to: &output)
+                output += pretty ? ": " : ":"
+                value.write(to: &output, pretty: pretty, indent: indent + 1)
+            }
+            if pretty { output += "\n" + String(repeating: "  ", count: indent) }
+            output += "}"
+        }
+    }
+
+    private static func writeString(_ text: String, to output: inout String) {
+        output += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case _ where scalar.value < 0x20:
+                output += String(format: "\\u%04x", scalar.value)
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        output += "\""
+    }
+
+    /// Converts a value from Foundation's `JSONSerialization` or a YAML load.
+    public init(any value: Any?) {
+        switch value {
+        case nil, is NSNull: self = .null
+        case let flag as Bool: self = .bool(flag)
+        case let number as Int: self = .int(number)
+        case let number as Double: self = .double(number)
+        case let text as String: self = .string(text)
+        case let date as Date: self = .string(ISO8601DateFormatter().string(from: date))
+        case let list as [Any?]: self = .array(list.map { JSONValue(any: $0) })
+        case let map as [String: Any?]: self = .object(map.keys.sorted().map { ($0, JSONValue(any: map[$0]!)) })
+        default: self = .string(String(describing: value!))
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+/// A calendar day, with an optional time of day, as written in a to-do file.
+///
+/// It is a plain value with no time zone: "2026-11-24" means that day
+/// wherever the user is. Comparison orders by day, then time (no time first).
+public struct TaskDate: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+    /// Minutes after midnight, when a time (`T14:30`) was written.
+    public var minuteOfDay: Int?
+
+    public init(year: Int, month: Int, day: Int, minuteOfDay: Int? = nil) {
+        self.year = year
+        self.month = month
+        self.day = day
+        self.minuteOfDay = minuteOfDay
+    }
+
+    /// The day alone, without a time.
+    public var dayOnly: TaskDate { TaskDate(year: year, month: month, day: day) }
+
+    public static func < (lhs: TaskDate, rhs: TaskDate) -> Bool {
+        if lhs.year != rhs.year { return lhs.year < rhs.year }
+        if lhs.month != rhs.month { return lhs.month < rhs.month }
+        if lhs.day != rhs.day { return lhs.day < rhs.day }
+        return (lhs.minuteOfDay ?? -1) < (rhs.minuteOfDay ?? -1)
+    }
+
+    /// True when both fall on the same calendar day, whatever their times.
+    public func isSameDay(as other: TaskDate) -> Bool {
+        year == other.year && month == other.month && day == other.day
+    }
+
+    /// Compares the days only, ignoring times.
+    public func compareDay(_ other: TaskDate) -> Int {
+        let lhs = year * 10000 + month * 100 + day
+        let rhs = other.year * 10000 + other.month * 100 + other.day
+        return lhs < rhs ? -1 : (lhs == rhs ? 0 : 1)
+    }
+
+    /// `YYYY-MM-DD`, or `YYYY-MM-DDTHH:MM` when a time was given.
+    public var isoString: String {
+        var text = String(format: "%04d-%02d-%02d", year, month, day)
+        if let minutes = minuteOfDay { text += String(format: "T%02d:%02d", minutes / 60, minutes % 60) }
+        return text
+    }
+
+    public var description: String { isoString }
+
+    /// Parses `YYYY-MM-DD` with an optional `THH:MM`; nil when malformed or
+    /// when the day does not exist (2026-02-30).
+    ///
+    /// Written by hand because it runs for every date token of every file; it
+    /// only checks digits and the length of months.
+    public init?(iso text: Substring) {
+        let utf8 = Array(text.utf8)
+        guard utf8.count == 10 || utf8.count == 16 else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                let byte = utf8[index]
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            return value
+        }
+        guard utf8[4] == UInt8(ascii: "-"), utf8[7] == UInt8(ascii: "-"),
+              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              (1...12).contains(month), day >= 1, day <= TaskDate.daysIn(month: month, year: year)
+        else { return nil }
+        var minutes: Int? = nil
+        if utf8.count == 16 {
+            guard utf8[10] == UInt8(ascii: "T") || utf8[10] == UInt8(ascii: " "), utf8[13] == UInt8(ascii: ":"),
+                  let hour = number(11..<13), let minute = number(14..<16), hour < 24, minute < 60
+            else { return nil }
+            minutes = hour * 60 + minute
+        }
+        self.init(year: year, month: month, day: day, minuteOfDay: minutes)
+    }
+
+    public init?(iso text: String) { self.init(iso: Substring(text)) }
+
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    // MARK: Calendar arithmetic, through Foundation's Gregorian calendar.
+
+    static let calendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        calendar.firstWeekday = 2
+        return calendar
+    }()
+
+    var foundationDate: Date {
+        TaskDate.calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 12))!
+    }
+
+    init(_ date: Date, keepingTimeOf original: TaskDate? = nil) {
+        let parts = TaskDate.calendar.dateComponents([.year, .month, .day], from: date)
+        self.init(year: parts.year!, month: parts.month!, day: parts.day!, minuteOfDay: original?.minuteOfDay)
+    }
+
+    /// The date `count` units later (or earlier when negative). Months and
+    /// years clamp to the month's end: Jan 31 + 1 month is Feb 28 or 29.
+    public func adding(_ count: Int, _ unit: Calendar.Component) -> TaskDate {
+        let moved = TaskDate.calendar.date(byAdding: unit, value: count, to: foundationDate)!
+        return TaskDate(moved, keepingTimeOf: self)
+    }
+
+    /// 1 = Monday ... 7 = Sunday (ISO 8601).
+    public var isoWeekday: Int {
+        let weekday = TaskDate.calendar.component(.weekday, from: foundationDate)  // 1 = Sunday
+        return weekday == 1 ? 7 : weekday - 1
+    }
+
+    /// Whole days from `self` to `other` (positive when `other` is later).
+    public func days(until other: TaskDate) -> Int {
+        TaskDate.calendar.dateComponents([.day], from: foundationDate, to: other.foundationDate).day!
+    }
+
+    /// Today's local date.
+    public static func today() -> TaskDate {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        let parts = calendar.dateComponents([.year, .month, .day], from: Date())
+        return TaskDate(year: parts.year!, month: parts.month!, day: parts.day!)
+    }
+
+    /// The short English weekday name, "Mon" ... "Sun".
+    public var weekdayAbbreviation: String {
+        ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"][isoWeekday - 1]
+    }
+}

@@ -1,0 +1,285 @@
+/// Parses the bytes of one file into a `Document` (SPEC §2–§3).
+///
+/// cmark-gfm finds the blocks (which lines are list items, paragraphs and
+/// headings); the box, runs and tokens are read from the title line's own
+/// bytes. Parsing never fails: any bytes give a document, and what is wrong
+/// becomes a diagnostic.
+public enum DocumentParser {
+    /// Parses `bytes`, the contents of the file at `path` (relative to the
+    /// notes folder; used for addresses and the default list name).
+    public static func parse(_ bytes: [UInt8], path: String) -> Document {
+        let source = SourceText(bytes)
+        var diagnostics: [Diagnostic] = []
+        func diagnose(_ offset: Int, _ message: String) {
+            let line = source.line(containing: offset)
+            diagnostics.append(Diagnostic(line: line, column: offset - source.lineStarts[line - 1] + 1, message: message))
+        }
+
+        let isValidUTF8 = UTF8Check.isValid(bytes)
+        if !isValidUTF8, let bad = firstInvalidOffset(bytes) {
+            diagnose(bad, "file is not valid UTF-8; tick reads it but will not change it (re-save it as UTF-8)")
+        }
+        // What cmark-gfm sees: same length as the file, so columns are offsets.
+        var cmarkInput = UTF8Check.sanitizedCopy(bytes) ?? bytes
+
+        // Front matter: cut out of cmark's view (blanked, lines kept).
+        var frontMatter: FrontMatter? = nil
+        if let (found, _) = FrontMatterParser.find(in: source) {
+            var parsed = found
+            let yaml = source.string(found.yamlRange)
+            switch FrontMatterParser.parse(yaml) {
+            case .success(let values): parsed.values = values
+            case .failure(let problem):
+                let line = min(source.lineCount, 1 + (problem.line ?? 0) + 1)
+                diagnostics.append(Diagnostic(line: line, column: 1,
+                                              message: "malformed front matter: \(problem.message); the list's title, color and icon there are ignored"))
+            }
+            for index in found.range where cmarkInput[index] != 0x0A && cmarkInput[index] != 0x0D {
+                cmarkInput[index] = 0x20
+            }
+            frontMatter = parsed
+        }
+
+        let outline = cmarkInput.withUnsafeBufferPointer { CmarkBlockParser.outline(of: $0) }
+
+        return bytes.withUnsafeBufferPointer { buffer in
+            var builder = Builder(source: source, buffer: buffer, path: path)
+            builder.diagnostics = diagnostics
+            builder.readHeadings(outline.headings)
+            builder.readItems(outline.items)
+            return builder.document(frontMatter: frontMatter, isValidUTF8: isValidUTF8)
+        }
+    }
+
+    public static func parse(_ text: String, path: String) -> Document {
+        parse(Array(text.utf8), path: path)
+    }
+
+    static func firstInvalidOffset(_ bytes: [UInt8]) -> Int? {
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] < 0x80 { index += 1; continue }
+            let length = UTF8Check.sequenceLength(bytes, at: index)
+            if length == 0 { return index }
+            index += length
+        }
+        return nil
+    }
+}
+
+/// The state of one parse, after cmark-gfm has found the blocks.
+private struct Builder {
+    let source: SourceText
+    let buffer: UnsafeBufferPointer<UInt8>
+    let path: String
+    var diagnostics: [Diagnostic] = []
+    var sections: [Section] = []
+    /// Level-1 headings: (line, display title, color, icon).
+    var topHeadings: [(line: Int, title: String, color: String?, icon: String?)] = []
+    var items: [TaskItem] = []
+
+    init(source: SourceText, buffer: UnsafeBufferPointer<UInt8>, path: String) {
+        self.source = source
+        self.buffer = buffer
+        self.path = path
+    }
+
+    mutating func diagnose(_ offset: Int, _ message: String) {
+        let line = source.line(containing: offset)
+        diagnostics.append(Diagnostic(line: line, column: offset - source.lineStarts[line - 1] + 1, message: message))
+    }
+
+    private func isSpace(_ index: Int) -> Bool { buffer[index] == 0x20 || buffer[index] == 0x09 }
+
+    /// `range` without leading and trailing spaces and tabs.
+    private func trimmed(_ range: Range<Int>) -> Range<Int> {
+        var start = range.lowerBound, end = range.upperBound
+        while start < end, isSpace(start) { start += 1 }
+        while end > start, isSpace(end - 1) { end -= 1 }
+        return start..<end
+    }
+
+    private mutating func parseTitle(_ range: Range<Int>) -> [TitleRun] {
+        let result = TitleParser.parse(buffer, title: range)
+        for (offset, message) in result.diagnostics { diagnose(offset, message) }
+        return result.runs
+    }
+
+    // MARK: Headings
+
+    mutating func readHeadings(_ headings: [BlockOutline.Heading]) {
+        for heading in headings {
+            let lineRange = source.range(ofLine: heading.startLine)
+            let start = min(lineRange.upperBound, lineRange.lowerBound + heading.startColumn - 1)
+            var text = trimmed(start..<lineRange.upperBound)
+            if heading.isATX || (!text.isEmpty && buffer[text.lowerBound] == UInt8(ascii: "#")) {
+                // ATX: drop the opening hashes and an optional closing sequence
+                // (hashes preceded by a space, or nothing but hashes).
+                var open = text.lowerBound
+                while open < text.upperBound, buffer[open] == UInt8(ascii: "#") { open += 1 }
+                let content = trimmed(open..<text.upperBound)
+                var close = content.upperBound
+                while close > content.lowerBound, buffer[close - 1] == UInt8(ascii: "#") { close -= 1 }
+                if close == content.lowerBound {
+                    text = content.lowerBound..<content.lowerBound
+                } else if close < content.upperBound, isSpace(close - 1) {
+                    text = trimmed(content.lowerBound..<close)
+                } else {
+                    text = content
+                }
+            }
+            let runs = parseTitle(text)
+            let tokens = runs.tokens
+            let color = tokens.first(where: { $0.field == .color })?.value.text
+            let icon = tokens.first(where: { $0.field == .icon })?.value.text
+            let title = runs.displayTitle
+            let range = source.lineStarts[heading.startLine - 1]..<source.rangeWithEnding(ofLine: max(heading.startLine, heading.endLine)).upperBound
+            if heading.level == 1 {
+                topHeadings.append((heading.startLine, title, color, icon))
+            } else {
+                sections.append(Section(level: heading.level, title: title, line: heading.startLine, range: range, color: color, icon: icon))
+            }
+        }
+    }
+
+    /// The section an item on `line` belongs to: the nearest heading above,
+    /// unless a level-1 heading came after it.
+    private func section(forLine line: Int) -> Int? {
+        var low = 0, high = sections.count
+        while low < high {
+            let mid = (low + high) / 2
+            if sections[mid].line < line { low = mid + 1 } else { high = mid }
+        }
+        guard low > 0 else { return nil }
+        let candidate = low - 1
+        if topHeadings.contains(where: { $0.line > sections[candidate].line && $0.line < line }) { return nil }
+        return candidate
+    }
+
+    // MARK: Items
+
+    mutating func readItems(_ listItems: [BlockOutline.ListItem]) {
+        /// outline index -> index in `items`, for list items that are tasks.
+        var taskIndex = [Int?](repeating: nil, count: listItems.count)
+        for (outlineIndex, listItem) in listItems.enumerated() {
+            guard let paragraphLine = listItem.paragraphLine, let paragraphColumn = listItem.paragraphColumn,
+                  paragraphLine <= source.lineCount else { continue }
+            let line = source.range(ofLine: paragraphLine)
+            let box = line.lowerBound + paragraphColumn - 1
+            guard box + 3 < line.upperBound,
+                  buffer[box] == UInt8(ascii: "["), buffer[box + 2] == UInt8(ascii: "]"),
+                  let status = TaskStatus(boxByte: buffer[box + 1]), isSpace(box + 3)
+            else { continue }
+
+            // The enclosing task, skipping plain list items in between.
+            var enclosing = listItem.enclosingItem
+            while let outer = enclosing, taskIndex[outer] == nil { enclosing = listItems[outer].enclosingItem }
+            let parent = enclosing.flatMap { taskIndex[$0] }
+
+            let markerStart = source.lineStarts[listItem.startLine - 1] + listItem.startColumn - 1
+            var markerEnd = markerStart
+            if listItem.isOrdered {
+                while markerEnd < buffer.count, buffer[markerEnd] >= 0x30, buffer[markerEnd] <= 0x39 { markerEnd += 1 }
+            }
+            markerEnd = min(markerEnd + 1, buffer.count)
+
+            var lastLine = max(paragraphLine, min(listItem.endLine, source.lineCount))
+            while lastLine > paragraphLine, isBlankInQuote(lastLine, quoteDepth: listItem.quoteDepth) { lastLine -= 1 }
+
+            let title = trimmed(box + 3..<line.upperBound)
+            let runs = parseTitle(title)
+            let index = items.count
+            items.append(TaskItem(
+                index: index, line: paragraphLine, lastLine: lastLine, status: status,
+                markerRange: markerStart..<markerEnd, boxRange: box..<box + 3, titleRange: title,
+                blockRange: source.lineStarts[listItem.startLine - 1]..<source.rangeWithEnding(ofLine: lastLine).upperBound,
+                depth: parent.map { items[$0].depth + 1 } ?? 0, parent: parent, children: [],
+                section: section(forLine: paragraphLine), quoteDepth: listItem.quoteDepth,
+                runs: runs, metadata: ItemMetadata(tokens: runs.tokens), title: runs.displayTitle,
+                text: source.string(title), notes: nil, noteLines: []))
+            if let parent { items[parent].children.append(index) }
+            taskIndex[outlineIndex] = index
+        }
+        for index in items.indices { readNotes(of: index) }
+    }
+
+    /// True when the line holds only white space (and, inside block quotes, `>` markers).
+    private func isBlankInQuote(_ line: Int, quoteDepth: Int) -> Bool {
+        source.range(ofLine: line).allSatisfy {
+            isSpace($0) || (quoteDepth > 0 && buffer[$0] == UInt8(ascii: ">"))
+        }
+    }
+
+    /// Notes: the item's lines after the title line that are not inside a
+    /// subtask, with the quote markers and content indentation removed.
+    private mutating func readNotes(of index: Int) {
+        let item = items[index]
+        guard item.lastLine > item.line else { return }
+        var excluded = Set<Int>()
+        for child in item.children { excluded.formUnion(items[child].line...items[child].lastLine) }
+        var lines = (item.line + 1...item.lastLine).filter { !excluded.contains($0) }
+        while let first = lines.first, isBlankInQuote(first, quoteDepth: item.quoteDepth) { lines.removeFirst() }
+        while let last = lines.last, isBlankInQuote(last, quoteDepth: item.quoteDepth) { lines.removeLast() }
+        guard !lines.isEmpty else { return }
+
+        let titleLine = source.range(ofLine: item.line)
+        let afterQuotes = skipQuoteMarkers(titleLine, depth: item.quoteDepth)
+        let contentIndent = visualWidth(afterQuotes..<item.boxRange.lowerBound)
+        var texts: [String] = []
+        for line in lines {
+            let range = source.range(ofLine: line)
+            var start = skipQuoteMarkers(range, depth: item.quoteDepth)
+            var column = 0
+            while start < range.upperBound, isSpace(start), column < contentIndent {
+                column += buffer[start] == 0x09 ? 4 - column % 4 : 1
+                start += 1
+            }
+            texts.append(source.string(start..<range.upperBound))
+        }
+        items[index].notes = texts.joined(separator: "\n")
+        items[index].noteLines = lines
+    }
+
+    /// The offset after up to `depth` block-quote markers (`>` and one space).
+    private func skipQuoteMarkers(_ range: Range<Int>, depth: Int) -> Int {
+        var position = range.lowerBound
+        for _ in 0..<depth {
+            var probe = position
+            var spaces = 0
+            while probe < range.upperBound, buffer[probe] == 0x20, spaces < 3 { probe += 1; spaces += 1 }
+            guard probe < range.upperBound, buffer[probe] == UInt8(ascii: ">") else { break }
+            probe += 1
+            if probe < range.upperBound, buffer[probe] == 0x20 { probe += 1 }
+            position = probe
+        }
+        return position
+    }
+
+    private func visualWidth(_ range: Range<Int>) -> Int {
+        var column = 0
+        for index in range {
+            if buffer[index] == 0x09 { column += 4 - column % 4 }
+            else if buffer[index] & 0xC0 != 0x80 { column += 1 }
+        }
+        return column
+    }
+
+    // MARK: The list
+
+    func document(frontMatter: FrontMatter?, isValidUTF8: Bool) -> Document {
+        let stem = (path.split(separator: "/").last.map(String.init) ?? path)
+        let fileName = stem.hasSuffix(".markdown") ? String(stem.dropLast(9)) : (stem.hasSuffix(".md") ? String(stem.dropLast(3)) : stem)
+        let heading = topHeadings.first
+        let frontTitle = frontMatter?.value("title")?.stringValue
+        let name = [frontTitle, heading?.title].compactMap { $0 }.first(where: { !$0.isEmpty }) ?? fileName
+        var color = frontMatter?.value("color")?.stringValue ?? heading?.color
+        if let value = color, !ListColor.isValid(value) { color = nil }
+        let icon = frontMatter?.value("icon")?.stringValue ?? heading?.icon
+        var order: Int? = nil
+        if case .int(let number)? = frontMatter?.value("order") { order = number }
+        return Document(path: path, source: source, frontMatter: frontMatter, name: name,
+                        explicitColor: color, explicitIcon: icon, order: order, sections: sections,
+                        items: items, diagnostics: diagnostics.sorted { ($0.line, $0.column) < ($1.line, $1.column) },
+                        isValidUTF8: isValidUTF8)
+    }
+}

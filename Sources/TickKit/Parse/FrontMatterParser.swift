@@ -1,0 +1,100 @@
+import Yams
+
+/// Finds YAML front matter at the top of a file and reads it with Yams.
+enum FrontMatterParser {
+    /// Front matter starts with a `---` first line (after a byte-order mark)
+    /// and ends at the next `---` or `...` line. Without a closing line there
+    /// is no front matter: the `---` is Markdown.
+    static func find(in source: SourceText) -> (frontMatter: FrontMatter, closingLine: Int)? {
+        let bomLength = source.hasByteOrderMark ? 3 : 0
+        guard isDelimiter(source, line: 1, skipping: bomLength, allowDots: false) else { return nil }
+        var line = 2
+        while line <= source.lineCount {
+            if isDelimiter(source, line: line, skipping: 0, allowDots: true) {
+                let yamlStart = source.rangeWithEnding(ofLine: 1).upperBound
+                let yamlEnd = source.lineStarts[line - 1]
+                let range = 0..<source.rangeWithEnding(ofLine: line).upperBound
+                return (FrontMatter(range: range, yamlRange: yamlStart..<yamlEnd, values: nil), line)
+            }
+            line += 1
+        }
+        return nil
+    }
+
+    private static func isDelimiter(_ source: SourceText, line: Int, skipping: Int, allowDots: Bool) -> Bool {
+        let range = source.range(ofLine: line)
+        var end = range.upperBound
+        while end > range.lowerBound, source.bytes[end - 1] == 0x20 || source.bytes[end - 1] == 0x09 { end -= 1 }
+        let start = range.lowerBound + skipping
+        guard end - start == 3 else { return false }
+        let text = source.bytes[start..<end]
+        return text.elementsEqual("---".utf8) || (allowDots && text.elementsEqual("...".utf8))
+    }
+
+    /// Parses the YAML; returns the keys in order, or an error message.
+    static func parse(_ yaml: String) -> Result<[(key: String, value: JSONValue)], YAMLProblem> {
+        do {
+            guard let node = try Yams.compose(yaml: yaml) else { return .success([]) }
+            guard case .mapping(let mapping) = node else {
+                return .failure(YAMLProblem(message: "front matter is not a mapping of keys to values", line: node.mark?.line))
+            }
+            var values: [(key: String, value: JSONValue)] = []
+            for (key, value) in mapping {
+                values.append((key.string ?? "", json(value)))
+            }
+            return .success(values)
+        } catch let error as YamlError {
+            return .failure(YAMLProblem(message: describe(error), line: line(of: error)))
+        } catch {
+            return .failure(YAMLProblem(message: "\(error)", line: nil))
+        }
+    }
+
+    struct YAMLProblem: Error {
+        var message: String
+        /// 1-based line inside the YAML text, when known.
+        var line: Int?
+    }
+
+    private static func describe(_ error: YamlError) -> String {
+        switch error {
+        case .scanner(_, let problem, _, _), .parser(_, let problem, _, _), .composer(_, let problem, _, _):
+            return problem
+        default:
+            return String(describing: error).split(separator: "\n").first.map(String.init) ?? "invalid YAML"
+        }
+    }
+
+    private static func line(of error: YamlError) -> Int? {
+        switch error {
+        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _):
+            return mark.line
+        default:
+            return nil
+        }
+    }
+
+    /// A YAML node as JSON: plain scalars get their YAML type, quoted ones
+    /// stay strings, dates stay as written.
+    static func json(_ node: Node) -> JSONValue {
+        switch node {
+        case .scalar(let scalar):
+            if scalar.style == .plain || scalar.style == .any {
+                switch Tag.Name(rawValue: node.tag.rawValue) {
+                case .null: return .null
+                case .bool: if let flag = node.bool { return .bool(flag) }
+                case .int: if let number = node.int { return .int(number) }
+                case .float: if let number = node.float { return .double(number) }
+                default: break
+                }
+            }
+            return .string(scalar.string)
+        case .mapping(let mapping):
+            return .object(mapping.map { ($0.key.string ?? "", json($0.value)) })
+        case .sequence(let sequence):
+            return .array(sequence.map { json($0) })
+        case .alias:
+            return .null
+        }
+    }
+}

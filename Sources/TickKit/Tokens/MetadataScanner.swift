@@ -1,0 +1,275 @@
+/// Finds metadata tokens in the plain text of a title line (SPEC §3.2).
+///
+/// Tokens are whole words: the byte before a token is the start of the title
+/// or white space, and the byte after it the end of the title or white space.
+/// A token whose value does not parse stays plain text and yields a
+/// diagnostic instead.
+struct MetadataScanner {
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// The title line's bounds (for the whole-word and block-id rules).
+    let titleStart: Int
+    let titleEnd: Int
+    var diagnostics: [(offset: Int, message: String)] = []
+
+    init(bytes: UnsafeBufferPointer<UInt8>, title: Range<Int>) {
+        self.bytes = bytes
+        self.titleStart = title.lowerBound
+        self.titleEnd = title.upperBound
+    }
+
+    /// The tokens inside `segment`, a stretch of plain text, in order.
+    mutating func tokens(in segment: Range<Int>) -> [MetadataToken] {
+        var found: [MetadataToken] = []
+        var index = segment.lowerBound
+        while index < segment.upperBound {
+            // Only word starts can begin a token.
+            if !isSpace(index) && (index == titleStart || isSpace(index - 1)) {
+                if let token = token(at: index, limit: segment.upperBound) {
+                    found.append(token)
+                    index = token.range.upperBound
+                    continue
+                }
+            }
+            index += 1
+        }
+        return found
+    }
+
+    private func isSpace(_ index: Int) -> Bool { bytes[index] == 0x20 || bytes[index] == 0x09 }
+
+    /// True when `index` is the end of a word (end of title or white space).
+    private func isWordEnd(_ index: Int) -> Bool { index >= titleEnd || isSpace(index) }
+
+    private func wordEnd(from index: Int, limit: Int) -> Int {
+        var position = index
+        while position < limit, !isSpace(position) { position += 1 }
+        return position
+    }
+
+    private func string(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+
+    private mutating func token(at index: Int, limit: Int) -> MetadataToken? {
+        let byte = bytes[index]
+        switch byte {
+        case UInt8(ascii: "!"): return priorityToken(at: index, limit: limit)
+        case UInt8(ascii: "#"): return tagToken(at: index, limit: limit)
+        case UInt8(ascii: "^"): return blockIDToken(at: index, limit: limit)
+        case UInt8(ascii: "["): return dataviewToken(at: index, limit: limit)
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): return keyValueToken(at: index, limit: limit)
+        case 0xE2, 0xF0: return emojiToken(at: index, limit: limit)
+        default: return nil
+        }
+    }
+
+    // MARK: tick dialect
+
+    private mutating func priorityToken(at index: Int, limit: Int) -> MetadataToken? {
+        let end = wordEnd(from: index, limit: limit)
+        guard end > index + 1, isWordEnd(end),
+              (index + 1..<end).allSatisfy({ InlineScanner.isASCIILetter(bytes[$0]) }) else { return nil }
+        let word = string(index + 1..<end)
+        guard let priority = Priority(word: word), word.lowercased() != "none" else {
+            diagnostics.append((index, "unknown priority '!\(word)'; use !lowest, !low, !normal, !medium, !high or !urgent"))
+            return nil
+        }
+        return MetadataToken(field: .priority, dialect: .tick, range: index..<end, valueRange: index + 1..<end, value: .priority(priority))
+    }
+
+    private func tagToken(at index: Int, limit: Int) -> MetadataToken? {
+        let end = wordEnd(from: index, limit: limit)
+        guard end > index + 1, isWordEnd(end) else { return nil }
+        var sawNonDigit = false
+        for position in index + 1..<end {
+            let byte = bytes[position]
+            if byte >= 0x80 { sawNonDigit = true; continue }
+            if InlineScanner.isASCIILetter(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "/") {
+                sawNonDigit = true
+            } else if !(byte >= 0x30 && byte <= 0x39) {
+                return nil
+            }
+        }
+        guard sawNonDigit else { return nil }
+        return MetadataToken(field: .tag, dialect: .tick, range: index..<end, valueRange: index + 1..<end,
+                             value: .text(string(index + 1..<end)))
+    }
+
+    private func blockIDToken(at index: Int, limit: Int) -> MetadataToken? {
+        let end = wordEnd(from: index, limit: limit)
+        guard end > index + 1, end == titleEnd,
+              (index + 1..<end).allSatisfy({ Self.isIDByte(bytes[$0]) }) else { return nil }
+        return MetadataToken(field: .blockID, dialect: .tick, range: index..<end, valueRange: index + 1..<end,
+                             value: .text(string(index + 1..<end)))
+    }
+
+    static func isIDByte(_ byte: UInt8) -> Bool {
+        InlineScanner.isASCIILetter(byte) || (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+    }
+
+    /// `key:value`: a lowercase key, a value that does not start with `/`.
+    private mutating func keyValueToken(at index: Int, limit: Int) -> MetadataToken? {
+        let end = wordEnd(from: index, limit: limit)
+        guard isWordEnd(end) else { return nil }
+        var colon = index
+        while colon < end, Self.isKeyByte(bytes[colon]) { colon += 1 }
+        guard colon < end, bytes[colon] == UInt8(ascii: ":"), colon + 1 < end,
+              bytes[colon + 1] != UInt8(ascii: "/"), bytes[colon + 1] != UInt8(ascii: ":") else { return nil }
+        let key = string(index..<colon)
+        let valueRange = colon + 1..<end
+        return fieldToken(key: key, dialect: .tick, range: index..<end, valueRange: valueRange)
+    }
+
+    static func isKeyByte(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= 0x30 && byte <= 0x39)
+            || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+    }
+
+    /// Builds the token for a named field, checking its value; nil (with a
+    /// diagnostic) when a known field's value does not parse.
+    private mutating func fieldToken(key: String, dialect: MetadataDialect, range: Range<Int>, valueRange: Range<Int>) -> MetadataToken? {
+        let raw = string(valueRange)
+        let field: MetadataField
+        switch key {
+        case "due": field = .due
+        case "scheduled": field = .scheduled
+        case "start": field = .start
+        case "created": field = .created
+        case "done", "completion": field = .done
+        case "cancelled": field = .cancelled
+        case "every", "repeat": field = .recurrence
+        case "color": field = .color
+        case "icon": field = .icon
+        case "priority" where dialect == .dataview: field = .priority
+        case "id" where dialect == .dataview: field = .blockID
+        default: field = .other(key)
+        }
+        let value: MetadataValue
+        switch field {
+        case .due, .scheduled, .start, .created, .done, .cancelled:
+            guard let date = TaskDate(iso: Substring(raw)) else {
+                diagnostics.append((valueRange.lowerBound, "invalid date '\(raw)' for \(key); write YYYY-MM-DD, e.g. 2026-11-24"))
+                return nil
+            }
+            value = .date(date)
+        case .priority:
+            guard let priority = Priority(word: raw) else {
+                diagnostics.append((valueRange.lowerBound, "unknown priority '\(raw)'; use lowest, low, normal, medium, high or urgent"))
+                return nil
+            }
+            value = .priority(priority)
+        case .color:
+            guard ListColor.isValid(raw) else {
+                diagnostics.append((valueRange.lowerBound, "unknown color '\(raw)'; use a name like red or green, or #rrggbb"))
+                return nil
+            }
+            value = .text(raw)
+        case .recurrence:
+            guard dialect != .tick || RecurrenceRule(raw) != nil else {
+                diagnostics.append((valueRange.lowerBound, "unknown recurrence 'every:\(raw)'; use day, week, month, year, weekday, a weekday name or a count like 2w"))
+                return nil
+            }
+            value = .text(raw)
+        default:
+            value = .text(raw)
+        }
+        return MetadataToken(field: field, dialect: dialect, range: range, valueRange: valueRange, value: value)
+    }
+
+    // MARK: Dataview
+
+    /// `[key:: value]`
+    private mutating func dataviewToken(at index: Int, limit: Int) -> MetadataToken? {
+        var position = index + 1
+        while position < limit, bytes[position] == 0x20 { position += 1 }
+        let keyStart = position
+        while position < limit, Self.isKeyByte(bytes[position] | (InlineScanner.isASCIILetter(bytes[position]) ? 0x20 : 0)) {
+            position += 1
+        }
+        guard position > keyStart, position + 1 < limit, bytes[position] == UInt8(ascii: ":"), bytes[position + 1] == UInt8(ascii: ":")
+        else { return nil }
+        let key = string(keyStart..<position).lowercased()
+        position += 2
+        while position < limit, bytes[position] == 0x20 { position += 1 }
+        let valueStart = position
+        while position < limit, bytes[position] != UInt8(ascii: "]"), bytes[position] != UInt8(ascii: "[") { position += 1 }
+        guard position < limit, bytes[position] == UInt8(ascii: "]"), isWordEnd(position + 1) else { return nil }
+        var valueEnd = position
+        while valueEnd > valueStart, bytes[valueEnd - 1] == 0x20 { valueEnd -= 1 }
+        guard valueEnd > valueStart else { return nil }
+        return fieldToken(key: key, dialect: .dataview, range: index..<position + 1, valueRange: valueStart..<valueEnd)
+    }
+
+    // MARK: Obsidian Tasks emoji
+
+    private static let signifiers: [(bytes: [UInt8], field: MetadataField, priority: Priority?)] = {
+        let table: [(String, MetadataField, Priority?)] = [
+            ("📅", .due, nil), ("📆", .due, nil), ("🗓", .due, nil),
+            ("⏳", .scheduled, nil), ("⌛", .scheduled, nil), ("🛫", .start, nil),
+            ("➕", .created, nil), ("✅", .done, nil), ("❌", .cancelled, nil),
+            ("🔁", .recurrence, nil), ("🆔", .blockID, nil),
+            ("⏬", .priority, .lowest), ("🔽", .priority, .low), ("🔼", .priority, .medium),
+            ("⏫", .priority, .high), ("🔺", .priority, .urgent),
+        ]
+        return table.map { (Array($0.0.utf8), $0.1, $0.2) }
+    }()
+
+    private static let variationSelector: [UInt8] = [0xEF, 0xB8, 0x8F]
+
+    private func matches(_ pattern: [UInt8], at index: Int, limit: Int) -> Bool {
+        guard index + pattern.count <= limit else { return false }
+        for offset in 0..<pattern.count where bytes[index + offset] != pattern[offset] { return false }
+        return true
+    }
+
+    private mutating func emojiToken(at index: Int, limit: Int) -> MetadataToken? {
+        guard let signifier = Self.signifiers.first(where: { matches($0.bytes, at: index, limit: limit) }) else { return nil }
+        var position = index + signifier.bytes.count
+        if matches(Self.variationSelector, at: position, limit: limit) { position += 3 }
+        if let priority = signifier.priority {
+            guard isWordEnd(position) else { return nil }
+            return MetadataToken(field: .priority, dialect: .emoji, range: index..<position, valueRange: index..<position,
+                                 value: .priority(priority))
+        }
+        let signifierEnd = position
+        while position < limit, isSpace(position) { position += 1 }
+        let valueStart = position
+        switch signifier.field {
+        case .recurrence:
+            // The rule runs over words of letters, digits, `,` and `!` up to the next token.
+            var valueEnd = valueStart
+            var wordStart = valueStart
+            while wordStart < limit {
+                let end = wordEnd(from: wordStart, limit: limit)
+                let isRuleWord = end > wordStart && (wordStart..<end).allSatisfy {
+                    let byte = bytes[$0]
+                    return byte < 0x80 && (InlineScanner.isASCIILetter(byte) || (byte >= 0x30 && byte <= 0x39)
+                                           || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "!"))
+                }
+                guard isRuleWord, !(bytes[wordStart] == UInt8(ascii: "!") && wordStart > valueStart) else { break }
+                valueEnd = end
+                wordStart = end
+                while wordStart < limit, isSpace(wordStart) { wordStart += 1 }
+            }
+            guard valueEnd > valueStart else {
+                diagnostics.append((index, "🔁 needs a rule, e.g. 🔁 every week"))
+                return nil
+            }
+            return MetadataToken(field: .recurrence, dialect: .emoji, range: index..<valueEnd, valueRange: valueStart..<valueEnd,
+                                 value: .text(string(valueStart..<valueEnd)))
+        case .blockID:
+            let end = wordEnd(from: valueStart, limit: limit)
+            guard end > valueStart, (valueStart..<end).allSatisfy({ Self.isIDByte(bytes[$0]) }) else { return nil }
+            return MetadataToken(field: .blockID, dialect: .emoji, range: index..<end, valueRange: valueStart..<end,
+                                 value: .text(string(valueStart..<end)))
+        default:
+            let end = wordEnd(from: valueStart, limit: limit)
+            guard isWordEnd(end) || end == limit else { return nil }
+            guard end > valueStart, let date = TaskDate(iso: Substring(string(valueStart..<end))) else {
+                let shown = string(index..<max(end, signifierEnd))
+                diagnostics.append((index, "invalid date in '\(shown)'; write the date as YYYY-MM-DD, e.g. \(string(index..<signifierEnd)) 2026-11-24"))
+                return nil
+            }
+            return MetadataToken(field: signifier.field, dialect: .emoji, range: index..<end, valueRange: valueStart..<end,
+                                 value: .date(date))
+        }
+    }
+}

@@ -1,0 +1,2 @@
+import TickKit
+print("tick")
