@@ -77,7 +77,7 @@ enum CmarkBlockParser {
                 // Nothing inside these is an item; skip their inline children.
                 if entering { cmark_iter_reset(iterator, node, CMARK_EVENT_EXIT) }
             default:
-                if entering, UInt32(type.rawValue) & UInt32(CMARK_NODE_TYPE_INLINE) != 0 {
+                if entering, UInt32(type.rawValue) & UInt32(CMARK_NODE_TYPE_MASK) == UInt32(CMARK_NODE_TYPE_INLINE) {
                     cmark_iter_reset(iterator, node, CMARK_EVENT_EXIT)
                 }
             }

@@ -1,0 +1,108 @@
+import Foundation
+
+/// An item together with its list, as the engine passes it around.
+public struct ListedItem: Sendable {
+    public let document: Document
+    public let item: TaskItem
+    /// The list's place among all lists (by `order:`, then name): the first
+    /// half of manual order.
+    public let listRank: Int
+
+    public init(document: Document, item: TaskItem, listRank: Int) {
+        self.document = document
+        self.item = item
+        self.listRank = listRank
+    }
+
+    /// `PATH:LINE`.
+    public var address: String { document.address(of: item) }
+}
+
+/// The keys items sort by (SPEC §4). Every sort falls back to manual order,
+/// so output is deterministic.
+public enum SortKey: String, Sendable, CaseIterable {
+    /// List order, then position in the file (the default).
+    case manual
+    /// Case-insensitive, locale-aware.
+    case title
+    /// Highest first.
+    case priority
+    /// Earliest first, no date last.
+    case due
+    /// Earliest first, no date last.
+    case created
+    /// Earliest first, no date last.
+    case done
+    /// By list name, then manual order.
+    case list
+
+    /// Negative, zero or positive as `lhs` sorts before, with or after `rhs`
+    /// for this key alone.
+    public func compare(_ lhs: ListedItem, _ rhs: ListedItem) -> Int {
+        switch self {
+        case .manual:
+            if lhs.listRank != rhs.listRank { return lhs.listRank < rhs.listRank ? -1 : 1 }
+            return lhs.item.blockRange.lowerBound < rhs.item.blockRange.lowerBound ? -1
+                : (lhs.item.blockRange.lowerBound == rhs.item.blockRange.lowerBound ? 0 : 1)
+        case .title:
+            switch lhs.item.title.compare(rhs.item.title, options: [.caseInsensitive], range: nil, locale: Locale.current) {
+            case .orderedAscending: return -1
+            case .orderedDescending: return 1
+            case .orderedSame: return 0
+            }
+        case .priority:
+            return rhs.item.metadata.priority.rawValue - lhs.item.metadata.priority.rawValue
+        case .due: return Self.compareDates(lhs.item.metadata.due, rhs.item.metadata.due)
+        case .created: return Self.compareDates(lhs.item.metadata.created, rhs.item.metadata.created)
+        case .done: return Self.compareDates(lhs.item.metadata.done, rhs.item.metadata.done)
+        case .list:
+            switch lhs.document.name.compare(rhs.document.name, options: [.caseInsensitive], range: nil, locale: Locale.current) {
+            case .orderedAscending: return -1
+            case .orderedDescending: return 1
+            case .orderedSame: return lhs.document.path < rhs.document.path ? -1 : (lhs.document.path == rhs.document.path ? 0 : 1)
+            }
+        }
+    }
+
+    /// Dates earliest first; a missing date sorts last.
+    static func compareDates(_ lhs: TaskDate?, _ rhs: TaskDate?) -> Int {
+        switch (lhs, rhs) {
+        case (nil, nil): return 0
+        case (nil, _): return 1
+        case (_, nil): return -1
+        case let (left?, right?): return left < right ? -1 : (left == right ? 0 : 1)
+        }
+    }
+
+    /// Sorts by `keys` in turn, then manual order; `reverse` flips the whole order.
+    public static func sort(_ items: [ListedItem], by keys: [SortKey], reverse: Bool = false) -> [ListedItem] {
+        let sorted = items.sorted { lhs, rhs in
+            for key in keys + [.manual] {
+                let result = key.compare(lhs, rhs)
+                if result != 0 { return result < 0 }
+            }
+            return false
+        }
+        return reverse ? sorted.reversed() : sorted
+    }
+
+    /// Ranks lists by `order:` (lists without one after those with one), then
+    /// name, then path: the list order of manual sorting and of `tick lists`.
+    public static func listRanks(_ documents: [Document]) -> [Int] {
+        let order = documents.indices.sorted { a, b in
+            let left = documents[a], right = documents[b]
+            switch (left.order, right.order) {
+            case let (l?, r?) where l != r: return l < r
+            case (.some, nil): return true
+            case (nil, .some): return false
+            default: break
+            }
+            let byName = left.name.compare(right.name, options: [.caseInsensitive], range: nil, locale: Locale.current)
+            if byName != .orderedSame { return byName == .orderedAscending }
+            return left.path < right.path
+        }
+        var ranks = [Int](repeating: 0, count: documents.count)
+        for (rank, index) in order.enumerated() { ranks[index] = rank }
+        return ranks
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+
+/// The notes folder: finds its lists and reads them (SPEC §1).
+///
+/// Every `*.md` and `*.markdown` file below the root is a list; hidden
+/// folders and `node_modules` are skipped, and so, inside a git work tree,
+/// are the files git ignores (git itself is asked). Symbolic links are
+/// followed, but never out of the root and never round a loop.
+public struct NotesFolder: Sendable {
+    /// The root, absolute and with symbolic links resolved.
+    public let root: String
+
+    public struct Problem: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Opens the folder at `path`; fails when it is not a readable folder.
+    public init(path: String) throws {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) else {
+            throw Problem(description: "notes folder \(path) does not exist; pass --dir or set TICK_DIR")
+        }
+        guard isDirectory.boolValue else {
+            throw Problem(description: "\(path) is not a folder; pass a folder with --dir")
+        }
+        guard access(absolute, R_OK | X_OK) == 0 else {
+            throw Problem(description: "cannot read notes folder \(path); check its permissions")
+        }
+        root = Self.resolved(absolute)
+    }
+
+    static func resolved(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return path }
+        defer { free(real) }
+        return String(cString: real)
+    }
+
+    /// The absolute path of a path relative to the root.
+    public func absolute(_ relativePath: String) -> String { root + "/" + relativePath }
+
+    /// The path relative to the root of an absolute path inside it, else nil.
+    public func relative(_ absolutePath: String) -> String? {
+        let resolved = URL(fileURLWithPath: absolutePath).standardizedFileURL.path
+        if resolved == root { return "" }
+        if resolved.hasPrefix(root + "/") { return String(resolved.dropFirst(root.count + 1)) }
+        let real = Self.resolved(resolved)
+        if real.hasPrefix(root + "/") {
+            // A path through a symlinked root: keep the name the user gave.
+            let parent = Self.resolved((resolved as NSString).deletingLastPathComponent)
+            if parent == root { return (resolved as NSString).lastPathComponent }
+            if parent.hasPrefix(root + "/") { return String(parent.dropFirst(root.count + 1)) + "/" + (resolved as NSString).lastPathComponent }
+        }
+        return nil
+    }
+
+    /// True for the file names tick treats as lists.
+    public static func isListFile(_ name: String) -> Bool {
+        name.hasSuffix(".md") || name.hasSuffix(".markdown")
+    }
+
+    /// The list files, as paths relative to the root, sorted; and warnings
+    /// about what had to be skipped.
+    public func listFiles() -> (paths: [String], warnings: [String]) {
+        var warnings: [String] = []
+        let ignored = gitIgnoredPaths()
+        var paths: [String] = []
+        var visited = Set<String>()   // real paths of folders walked, against loops
+        var pending: [(relative: String, real: String)] = [("", root)]
+        let manager = FileManager.default
+        while let (relativeFolder, realFolder) = pending.popLast() {
+            guard visited.insert(realFolder).inserted else { continue }
+            let names: [String]
+            do {
+                names = try manager.contentsOfDirectory(atPath: realFolder)
+            } catch {
+                warnings.append("cannot read folder \(relativeFolder.isEmpty ? "." : relativeFolder); skipped")
+                continue
+            }
+            for name in names {
+                if name.hasPrefix(".") || name == "node_modules" { continue }
+                let relative = relativeFolder.isEmpty ? name : relativeFolder + "/" + name
+                if ignored.contains(relative) || ignored.contains(relative + "/") { continue }
+                let full = realFolder + "/" + name
+                var info = stat()
+                guard lstat(full, &info) == 0 else { continue }
+                var kind = info.st_mode & S_IFMT
+                var real = full
+                if kind == S_IFLNK {
+                    real = Self.resolved(full)
+                    guard real == root || real.hasPrefix(root + "/") else {
+                        warnings.append("\(relative) links outside the notes folder; skipped")
+                        continue
+                    }
+                    guard stat(real, &info) == 0 else {
+                        warnings.append("\(relative) is a broken link; skipped")
+                        continue
+                    }
+                    kind = info.st_mode & S_IFMT
+                }
+                if kind == S_IFDIR {
+                    pending.append((relative, real))
+                } else if kind == S_IFREG, Self.isListFile(name) {
+                    paths.append(relative)
+                }
+            }
+        }
+        paths.sort()
+        return (paths, warnings)
+    }
+
+    /// Paths git ignores below the root (folders end with `/`); empty when
+    /// the root is not in a git work tree or git is not installed.
+    func gitIgnoredPaths() -> Set<String> {
+        guard Self.findGitDirectory(from: root) else { return [] }
+        guard let output = Self.run(["git", "-C", root, "ls-files", "--others", "--ignored", "--exclude-standard", "--directory", "-z"])
+        else { return [] }
+        return Set(output.split(separator: 0).map { String(decoding: $0, as: UTF8.self) })
+    }
+
+    private static func findGitDirectory(from folder: String) -> Bool {
+        var current = folder
+        while true {
+            if FileManager.default.fileExists(atPath: current + "/.git") { return true }
+            let parent = (current as NSString).deletingLastPathComponent
+            if parent == current || parent.isEmpty { return false }
+            current = parent
+        }
+    }
+
+    /// Runs a command and returns its standard output, or nil when it fails.
+    static func run(_ arguments: [String]) -> [UInt8]? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? Array(data) : nil
+    }
+
+    /// Reads and parses one list, by its path relative to the root.
+    public func load(_ relativePath: String) throws -> Document {
+        let bytes = try FileIO.read(absolute(relativePath))
+        return DocumentParser.parse(bytes, path: relativePath)
+    }
+
+    /// Reads and parses every list, in parallel on every core. Files that
+    /// cannot be read or are not UTF-8 are left out with a warning.
+    public func loadAll() -> (documents: [Document], warnings: [String]) {
+        let (paths, listWarnings) = listFiles()
+        let results: [Result<Document, FileIO.ReadError>] = Parallel.map(paths.count) { index in
+            do { return .success(try load(paths[index])) } catch let error as FileIO.ReadError {
+                return .failure(error)
+            } catch {
+                return .failure(FileIO.ReadError(path: paths[index], code: EIO))
+            }
+        }
+        var documents: [Document] = []
+        var warnings = listWarnings
+        for (path, result) in zip(paths, results) {
+            switch result {
+            case .success(let document):
+                if document.isValidUTF8 {
+                    documents.append(document)
+                } else {
+                    warnings.append("\(path) is not valid UTF-8; skipped")
+                }
+            case .failure(let error):
+                warnings.append("cannot read \(path): \(String(cString: strerror(error.code))); skipped")
+            }
+        }
+        return (documents, warnings)
+    }
+}

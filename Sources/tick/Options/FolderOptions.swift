@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+import TickKit
+
+/// Where the notes are and what day it is: shared by every subcommand, so
+/// the options may follow the subcommand's name.
+struct FolderOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The notes folder (default: $TICK_DIR, else the current folder).", valueName: "dir"))
+    var dir: String?
+
+    @Option(name: .long, help: ArgumentHelp("Pretend today is this date, YYYY-MM-DD (default: $TICK_TODAY, else the local date).", valueName: "date"))
+    var today: String?
+
+    func validate() throws {
+        if let text = today ?? environment("TICK_TODAY"), TaskDate(iso: text) == nil {
+            let origin = today == nil ? "TICK_TODAY" : "--today"
+            throw ValidationError("\(origin) '\(text)' is not a date; write YYYY-MM-DD, e.g. 2026-11-21")
+        }
+    }
+
+    /// The notes folder's path as given.
+    var folderPath: String { dir ?? environment("TICK_DIR") ?? FileManager.default.currentDirectoryPath }
+
+    func folder() throws -> NotesFolder { try NotesFolder(path: folderPath) }
+
+    var todayDate: TaskDate {
+        if let text = today ?? environment("TICK_TODAY"), let date = TaskDate(iso: text) { return date.dayOnly }
+        return TaskDate.today()
+    }
+
+    private func environment(_ name: String) -> String? {
+        guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { return nil }
+        return value
+    }
+}

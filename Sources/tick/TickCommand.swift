@@ -1,0 +1,19 @@
+import ArgumentParser
+
+@main
+struct Tick: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tick",
+        abstract: "Your Markdown notes as to-do lists: see, query and change them from the terminal.",
+        discussion: """
+            Every *.md file below the notes folder is a list; every `- [ ] item` in it is an item.
+            tick changes only the bytes a command is about, so `git diff` shows one changed line.
+
+            Examples:
+              tick show groceries --dir ~/notes
+              tick check
+            """,
+        version: "0.1.0",
+        subcommands: [Show.self, Check.self]
+    )
+}

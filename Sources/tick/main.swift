@@ -1,2 +1,0 @@
-import TickKit
-print("tick")
