@@ -30,7 +30,7 @@ public enum DocumentParser {
             switch FrontMatterParser.parse(yaml) {
             case .success(let values): parsed.values = values
             case .failure(let problem):
-                let line = min(source.lineCount, 1 + (problem.line ?? 0) + 1)
+                let line = min(source.lineCount, 1 + max(problem.line ?? 1, 1))  // Yams counts from 1
                 diagnostics.append(Diagnostic(line: line, column: 1,
                                               message: "malformed front matter: \(problem.message); the list's title, color and icon there are ignored"))
             }
@@ -40,6 +40,7 @@ public enum DocumentParser {
             frontMatter = parsed
         }
 
+        LongLines.neutralizeInlineMarkup(in: &cmarkInput, lines: source)
         let outline = cmarkInput.withUnsafeBufferPointer { CmarkBlockParser.outline(of: $0) }
 
         return bytes.withUnsafeBufferPointer { buffer in
@@ -281,5 +282,43 @@ private struct Builder {
                         explicitColor: color, explicitIcon: icon, order: order, sections: sections,
                         items: items, diagnostics: diagnostics.sorted { ($0.line, $0.column) < ($1.line, $1.column) },
                         isValidUTF8: isValidUTF8)
+    }
+}
+
+/// Keeps cmark-gfm fast on very long lines.
+///
+/// cmark-gfm 0.29's inline parser slows down more than linearly on long lines
+/// that mix emphasis, links and code spans (400 KB of them took over a
+/// second; 10 MB did not finish in minutes). tick uses only block positions
+/// from cmark-gfm, and CommonMark decides block structure before inlines, so
+/// past the first kilobyte of a long line the bytes that only open inline
+/// constructs can be replaced, in cmark's private copy, by a letter. Lines
+/// that could be thematic breaks or setext underlines are left alone.
+enum LongLines {
+    static let threshold = 16 * 1024
+    static let keptPrefix = 1024
+
+    static func neutralizeInlineMarkup(in bytes: inout [UInt8], lines source: SourceText) {
+        guard bytes.count > threshold else { return }
+        for line in 1...source.lineCount {
+            let range = source.range(ofLine: line)
+            guard range.count > threshold else { continue }
+            let head = range.lowerBound..<range.lowerBound + keptPrefix
+            let couldBeBreak = head.allSatisfy { index in
+                let byte = bytes[index]
+                return byte == 0x20 || byte == 0x09 || byte == UInt8(ascii: "*") || byte == UInt8(ascii: "-")
+                    || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "=")
+            }
+            if couldBeBreak { continue }
+            for index in head.upperBound..<range.upperBound {
+                switch bytes[index] {
+                case UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "~"), UInt8(ascii: "!"),
+                     UInt8(ascii: "&"), UInt8(ascii: "\\"), UInt8(ascii: "["):
+                    bytes[index] = UInt8(ascii: "a")
+                default:
+                    break
+                }
+            }
+        }
     }
 }

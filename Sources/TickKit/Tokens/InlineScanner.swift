@@ -92,10 +92,10 @@ struct InlineScanner {
                 flushText(upTo: index)
                 consumed = scanCodeSpan(at: index)
             case UInt8(ascii: "<"):
-                if let length = scanAngleAutolink(at: index) ?? scanHTML(at: index) {
-                    flushText(upTo: index)
-                    consumed = length
-                }
+                // Text before must be flushed first: the scanners append pieces.
+                flushText(upTo: index)
+                textStart = index
+                consumed = scanAngleAutolink(at: index) ?? scanHTML(at: index)
             case UInt8(ascii: "&"):
                 if let (length, decoded) = Self.scanEntity(bytes, at: index, end: end) {
                     flushText(upTo: index)
@@ -121,9 +121,10 @@ struct InlineScanner {
                 flushText(upTo: index)
                 consumed = closeBracket(at: index)
             case UInt8(ascii: "h"), UInt8(ascii: "w"):
-                if index == start || Self.isBareURLBoundary(bytes[index - 1]), let length = scanBareURL(at: index) {
+                if index == start || Self.isBareURLBoundary(bytes[index - 1]) {
                     flushText(upTo: index)
-                    consumed = length
+                    textStart = index
+                    consumed = scanBareURL(at: index)
                 }
             default:
                 break

@@ -1,0 +1,49 @@
+import Testing
+@testable import TickKit
+
+/// Dates as written in files and as people type them (SPEC §4).
+@Suite("Dates")
+struct DateTests {
+    let today = TaskDate(year: 2026, month: 11, day: 21)  // a Saturday
+
+    @Test("ISO dates parse only when the day exists")
+    func isoDates() {
+        #expect(TaskDate(iso: "2026-02-28") != nil)
+        #expect(TaskDate(iso: "2028-02-29") != nil)
+        #expect(TaskDate(iso: "2026-02-29") == nil)
+        #expect(TaskDate(iso: "2026-13-01") == nil)
+        #expect(TaskDate(iso: "2026-1-01") == nil)
+        #expect(TaskDate(iso: "2026-11-24T24:00") == nil)
+    }
+
+    @Test("relative dates resolve against today", arguments: [
+        ("today", "2026-11-21"), ("tomorrow", "2026-11-22"), ("yesterday", "2026-11-20"),
+        ("mon", "2026-11-23"), ("saturday", "2026-11-28"), ("fri", "2026-11-27"),
+        ("+3d", "2026-11-24"), ("-1w", "2026-11-14"), ("+2m", "2027-01-21"), ("+1y", "2027-11-21"),
+        ("in 3 days", "2026-11-24"), ("next week", "2026-11-23"), ("eow", "2026-11-22"), ("eom", "2026-11-30"),
+        ("2026-12-01", "2026-12-01"),
+    ])
+    func relativeDates(input: String, expected: String) {
+        #expect(DateExpression.resolve(input, today: today)?.isoString == expected)
+    }
+
+    @Test("words that are not dates are rejected")
+    func notDates() {
+        for input in ["soon", "+3x", "in three days", "", "2026-02-30"] {
+            #expect(DateExpression.resolve(input, today: today) == nil, "\(input)")
+        }
+    }
+
+    @Test("recurrence advances from the old date and clamps month ends")
+    func recurrenceClampsMonthEnds() {
+        let january31 = TaskDate(year: 2026, month: 1, day: 31)
+        #expect(RecurrenceRule("month")?.next(after: january31).isoString == "2026-02-28")
+        #expect(RecurrenceRule("every month")?.next(after: TaskDate(year: 2028, month: 1, day: 31)).isoString == "2028-02-29")
+        #expect(RecurrenceRule("2w")?.next(after: today).isoString == "2026-12-05")
+        #expect(RecurrenceRule("every 2 weeks")?.next(after: today).isoString == "2026-12-05")
+        #expect(RecurrenceRule("monday")?.next(after: today).isoString == "2026-11-23")
+        #expect(RecurrenceRule("weekday")?.next(after: TaskDate(year: 2026, month: 11, day: 20)).isoString == "2026-11-23")
+        #expect(RecurrenceRule("year")?.next(after: TaskDate(year: 2028, month: 2, day: 29)).isoString == "2029-02-28")
+        #expect(RecurrenceRule("fortnightly") == nil)
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+@testable import TickKit
+
+/// Inline styles become runs with exact byte ranges (SPEC §3.1).
+@Suite("Title runs")
+struct TitleRunTests {
+    /// The runs of the only item of `- [ ] TITLE`, as (text, styles, sliced bytes).
+    func runs(_ title: String) -> [(String, InlineStyles, String)] {
+        let document = parse("- [ ] " + title)
+        return document.items[0].runs.map { ($0.text, $0.styles, document.slice($0.range)) }
+    }
+
+    @Test("strong, emphasis, code and strikethrough keep their content bytes only")
+    func stylesExcludeTheirMarkup() {
+        let result = runs("a **b** *c* `d` ~~e~~")
+        #expect(result.map(\.0) == ["a ", "b", " ", "c", " ", "d", " ", "e"])
+        #expect(result[1].1 == .strong)
+        #expect(result[3].1 == .emphasis)
+        #expect(result[5].1 == .code)
+        #expect(result[7].1 == .strikethrough)
+        #expect(result.allSatisfy { $0.0 == $0.2 })
+    }
+
+    @Test("nested emphasis inside strong carries both styles")
+    func nestedStyles() {
+        let result = runs("***both*** and **strong *inner***")
+        #expect(result[0].0 == "both")
+        #expect(result[0].1 == [.strong, .emphasis])
+        #expect(result.last?.0 == "inner")
+        #expect(result.last?.1 == [.strong, .emphasis])
+    }
+
+    @Test("a link's text carries the link style and its URL; the URL is not a run")
+    func linkRuns() {
+        let document = parse("- [ ] see [the **docs**](https://example.com/a_(b)) now")
+        let runs = document.items[0].runs
+        #expect(runs.map(\.text) == ["see ", "the ", "docs", " now"])
+        #expect(runs[1].url == "https://example.com/a_(b)")
+        #expect(runs[2].styles == [.link, .strong])
+        #expect(document.items[0].title == "see the docs now")
+    }
+
+    @Test("autolinks and bare URLs are runs whose text is the URL")
+    func autolinks() {
+        let document = parse("- [ ] <https://a.example> and https://b.example/x.")
+        let runs = document.items[0].runs
+        #expect(runs[0].styles == .autolink)
+        #expect(runs[0].text == "https://a.example")
+        #expect(document.slice(runs[0].range) == "https://a.example")
+        #expect(runs[2].text == "https://b.example/x")
+        #expect(runs[3].text == ".")
+    }
+
+    @Test("backslash escapes and entities are decoded in the text but kept in the range")
+    func escapesAndEntities() {
+        let document = parse("- [ ] Tom \\& Jerry &amp; \\*stars\\*")
+        let run = document.items[0].runs[0]
+        #expect(run.text == "Tom & Jerry & *stars*")
+        #expect(document.slice(run.range) == "Tom \\& Jerry &amp; \\*stars\\*")
+    }
+
+    @Test("unmatched delimiters and brackets stay literal text")
+    func unmatchedDelimitersAreText() {
+        #expect(parse("- [ ] 2 * 3 = 6 [sic").items[0].title == "2 * 3 = 6 [sic")
+        #expect(parse("- [ ] snake_case_name").items[0].title == "snake_case_name")
+        #expect(parse("- [ ] `unclosed code").items[0].title == "`unclosed code")
+    }
+
+    @Test("code spans strip one space on each side, as CommonMark does")
+    func codeSpanSpaces() {
+        let document = parse("- [ ] `` a ` b ``")
+        let code = document.items[0].runs[0]
+        #expect(code.text == "a ` b")
+        #expect(document.slice(code.range) == "a ` b")
+    }
+
+    @Test("a title converts to an AttributedString with styles, source ranges and tokens")
+    func attributedStringBridge() {
+        let document = parse("- [ ] Buy **milk** due:2026-11-24 [docs](https://x.example)")
+        let title = AttributedString(title: document.items[0].runs)
+        #expect(String(title.characters) == "Buy milk due:2026-11-24 docs")
+        let attributes = title.runs.map { ($0.tick.inlineStyles, $0.tick.metadataField, $0.tick.metadataValue, $0.link) }
+        #expect(attributes.contains { $0.0 == .strong })
+        #expect(attributes.contains { $0.1 == "due" && $0.2 == "2026-11-24" })
+        #expect(attributes.contains { $0.3 == URL(string: "https://x.example") })
+        let ranges = title.runs.compactMap { $0.tick.sourceRange }
+        #expect(ranges.map { document.slice($0) } == ["Buy ", "milk", " ", "due:2026-11-24", " ", "docs"])
+        let display = AttributedString(title: document.items[0].runs, includingTokens: false)
+        #expect(String(display.characters) == "Buy milk docs")
+    }
+}
