@@ -52,4 +52,14 @@ struct RunRangeTests {
             #expect(document.slice(item.titleRange) == item.text)
         }
     }
+
+    @Test("the parse's title and metadata agree with the runs computed on demand", arguments: files)
+    func summaryAgreesWithRuns(file: URL) throws {
+        let document = DocumentParser.parse(try FileIO.read(file.path), path: file.lastPathComponent)
+        for item in document.items {
+            let runs = item.runs
+            #expect(item.title == runs.displayTitle, "\(file.lastPathComponent):\(item.line)")
+            #expect(item.metadata == ItemMetadata(tokens: runs.tokens), "\(file.lastPathComponent):\(item.line)")
+        }
+    }
 }

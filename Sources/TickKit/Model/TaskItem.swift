@@ -32,8 +32,8 @@ public struct TaskItem: Sendable {
     public var section: Int?
     /// Number of block quotes around the item.
     public var quoteDepth: Int
-    /// The title's runs, in order, metadata tokens included.
-    public var runs: [TitleRun]
+    /// The file this item came from (shared storage, not a copy).
+    public var source: SourceText
     /// The title's parsed metadata.
     public var metadata: ItemMetadata
     /// The display title: runs without metadata tokens, spaces collapsed.
@@ -44,6 +44,14 @@ public struct TaskItem: Sendable {
     public var notes: String?
     /// The lines (1-based) that hold the notes.
     public var noteLines: [Int]
+
+    /// The title's runs, in order, metadata tokens included.
+    ///
+    /// Computed from the file's bytes on each call (a whole-folder parse
+    /// needs only the title and metadata, so runs are not kept).
+    public var runs: [TitleRun] {
+        source.bytes.withUnsafeBufferPointer { TitleParser.parse($0, title: titleRange).runs }
+    }
 }
 
 /// The metadata of one item, read from the tokens of its title line.

@@ -100,10 +100,10 @@ private struct Builder {
         return start..<end
     }
 
-    private mutating func parseTitle(_ range: Range<Int>) -> [TitleRun] {
-        let result = TitleParser.parse(buffer, title: range)
-        for (offset, message) in result.diagnostics { diagnose(offset, message) }
-        return result.runs
+    private mutating func summarizeTitle(_ range: Range<Int>) -> TitleParser.Summary {
+        let summary = TitleParser.summarize(buffer, title: range)
+        for (offset, message) in summary.diagnostics { diagnose(offset, message) }
+        return summary
     }
 
     // MARK: Headings
@@ -129,11 +129,10 @@ private struct Builder {
                     text = content
                 }
             }
-            let runs = parseTitle(text)
-            let tokens = runs.tokens
-            let color = tokens.first(where: { $0.field == .color })?.value.text
-            let icon = tokens.first(where: { $0.field == .icon })?.value.text
-            let title = runs.displayTitle
+            let summary = summarizeTitle(text)
+            let color = summary.tokens.first(where: { $0.field == .color })?.value.text
+            let icon = summary.tokens.first(where: { $0.field == .icon })?.value.text
+            let title = summary.title
             let range = source.lineStarts[heading.startLine - 1]..<source.rangeWithEnding(ofLine: max(heading.startLine, heading.endLine)).upperBound
             if heading.level == 1 {
                 topHeadings.append((heading.startLine, title, color, icon))
@@ -188,7 +187,7 @@ private struct Builder {
             while lastLine > paragraphLine, isBlankInQuote(lastLine, quoteDepth: listItem.quoteDepth) { lastLine -= 1 }
 
             let title = trimmed(box + 3..<line.upperBound)
-            let runs = parseTitle(title)
+            let summary = summarizeTitle(title)
             let index = items.count
             items.append(TaskItem(
                 index: index, line: paragraphLine, lastLine: lastLine, status: status,
@@ -196,7 +195,7 @@ private struct Builder {
                 blockRange: source.lineStarts[listItem.startLine - 1]..<source.rangeWithEnding(ofLine: lastLine).upperBound,
                 depth: parent.map { items[$0].depth + 1 } ?? 0, parent: parent, children: [],
                 section: section(forLine: paragraphLine), quoteDepth: listItem.quoteDepth,
-                runs: runs, metadata: ItemMetadata(tokens: runs.tokens), title: runs.displayTitle,
+                source: source, metadata: ItemMetadata(tokens: summary.tokens), title: summary.title,
                 text: source.string(title), notes: nil, noteLines: []))
             if let parent { items[parent].children.append(index) }
             taskIndex[outlineIndex] = index

@@ -1,25 +1,92 @@
 /// Turns the bytes of one title line into runs: inline styles from
 /// `InlineScanner`, then metadata tokens found in its plain stretches.
-struct TitleParser {
+///
+/// Two outputs share one walk over the pieces: `parse` builds every run (for
+/// renderers, the editor and `AttributedString`), and `summarize` keeps only
+/// the display title and the tokens, which is all a parse of a whole notes
+/// folder needs and allocates far less.
+enum TitleParser {
     struct Result {
         var runs: [TitleRun]
         var diagnostics: [(offset: Int, message: String)]
     }
 
+    struct Summary {
+        var title: String
+        var tokens: [MetadataToken]
+        var diagnostics: [(offset: Int, message: String)]
+    }
+
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, title: Range<Int>) -> Result {
-        guard !title.isEmpty else { return Result(runs: [], diagnostics: []) }
+        var sink = RunSink(bytes: bytes)
+        let diagnostics = walk(bytes, title: title, into: &sink)
+        return Result(runs: sink.runs, diagnostics: diagnostics)
+    }
+
+    static func summarize(_ bytes: UnsafeBufferPointer<UInt8>, title: Range<Int>) -> Summary {
+        var sink = SummarySink(bytes: bytes)
+        let diagnostics = walk(bytes, title: title, into: &sink)
+        return Summary(title: String(decoding: sink.display, as: UTF8.self), tokens: sink.tokens, diagnostics: diagnostics)
+    }
+
+    /// Receives a title's content in order: styled pieces, plain text, tokens.
+    protocol Sink {
+        /// Content with styles or decoded text (`text` nil means the raw bytes).
+        mutating func content(_ range: Range<Int>, text: String?, styles: InlineStyles, url: String?)
+        /// Unstyled literal text, exactly the bytes of `range`.
+        mutating func plain(_ range: Range<Int>)
+        mutating func token(_ token: MetadataToken)
+    }
+
+    /// Walks the pieces of the title, splitting plain stretches around tokens.
+    private static func walk<S: Sink>(_ bytes: UnsafeBufferPointer<UInt8>, title: Range<Int>, into sink: inout S) -> [(offset: Int, message: String)] {
+        guard !title.isEmpty else { return [] }
         var inline = InlineScanner(bytes: bytes, range: title)
         let pieces = inline.scan()
         var metadata = MetadataScanner(bytes: bytes, title: title)
-        var runs: [TitleRun] = []
-        runs.reserveCapacity(pieces.count)
 
-        func text(of piece: InlineScanner.Piece) -> String {
-            piece.text ?? String(decoding: bytes[piece.range], as: UTF8.self)
+        func emitPlain(_ segment: Range<Int>) {
+            var cursor = segment.lowerBound
+            for token in metadata.tokens(in: segment) {
+                if token.range.lowerBound > cursor { sink.plain(cursor..<token.range.lowerBound) }
+                sink.token(token)
+                cursor = token.range.upperBound
+            }
+            if segment.upperBound > cursor { sink.plain(cursor..<segment.upperBound) }
         }
-        /// Adds content, merging with the previous run when it is byte-adjacent
-        /// and has the same attributes.
-        func append(_ text: String, _ range: Range<Int>, _ styles: InlineStyles, _ url: String?) {
+
+        var plainStart: Int? = nil
+        var plainEnd = 0
+        for piece in pieces {
+            if piece.kind == .markup || piece.range.isEmpty {
+                if let start = plainStart { emitPlain(start..<plainEnd); plainStart = nil }
+                continue
+            }
+            let isLiteral = piece.kind == .text || piece.kind == .delimiter || piece.kind == .bracket
+            if isLiteral && piece.styles.isEmpty {
+                if plainStart != nil && plainEnd == piece.range.lowerBound {
+                    plainEnd = piece.range.upperBound
+                } else {
+                    if let start = plainStart { emitPlain(start..<plainEnd) }
+                    plainStart = piece.range.lowerBound
+                    plainEnd = piece.range.upperBound
+                }
+                continue
+            }
+            if let start = plainStart { emitPlain(start..<plainEnd); plainStart = nil }
+            sink.content(piece.range, text: piece.text, styles: piece.styles, url: piece.url)
+        }
+        if let start = plainStart { emitPlain(start..<plainEnd) }
+        return metadata.diagnostics
+    }
+
+    /// Builds runs, merging byte-adjacent content with the same attributes.
+    private struct RunSink: Sink {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var runs: [TitleRun] = []
+
+        mutating func content(_ range: Range<Int>, text: String?, styles: InlineStyles, url: String?) {
+            let text = text ?? String(decoding: bytes[range], as: UTF8.self)
             if var last = runs.last, last.token == nil, last.range.upperBound == range.lowerBound,
                last.styles == styles, last.url == url {
                 last.text += text
@@ -29,45 +96,38 @@ struct TitleParser {
                 runs.append(TitleRun(text: text, range: range, styles: styles, url: url))
             }
         }
-        /// A stretch of unstyled literal text: split around its tokens.
-        func appendPlain(_ segment: Range<Int>) {
-            var cursor = segment.lowerBound
-            for token in metadata.tokens(in: segment) {
-                if token.range.lowerBound > cursor {
-                    append(String(decoding: bytes[cursor..<token.range.lowerBound], as: UTF8.self),
-                           cursor..<token.range.lowerBound, [], nil)
+
+        mutating func plain(_ range: Range<Int>) { content(range, text: nil, styles: [], url: nil) }
+
+        mutating func token(_ token: MetadataToken) {
+            runs.append(TitleRun(text: String(decoding: bytes[token.range], as: UTF8.self), range: token.range, token: token))
+        }
+    }
+
+    /// Keeps the display title's bytes (white space collapsed) and the tokens.
+    private struct SummarySink: Sink {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var display: [UInt8] = []
+        var tokens: [MetadataToken] = []
+        var pendingSpace = false
+
+        private mutating func append<C: Collection>(_ text: C) where C.Element == UInt8 {
+            for byte in text {
+                if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+                    pendingSpace = !display.isEmpty
+                } else {
+                    if pendingSpace { display.append(0x20); pendingSpace = false }
+                    display.append(byte)
                 }
-                runs.append(TitleRun(text: String(decoding: bytes[token.range], as: UTF8.self), range: token.range, token: token))
-                cursor = token.range.upperBound
-            }
-            if segment.upperBound > cursor {
-                append(String(decoding: bytes[cursor..<segment.upperBound], as: UTF8.self), cursor..<segment.upperBound, [], nil)
             }
         }
 
-        var plainStart: Int? = nil
-        var plainEnd = 0
-        func flushPlain() {
-            if let start = plainStart { appendPlain(start..<plainEnd) }
-            plainStart = nil
+        mutating func content(_ range: Range<Int>, text: String?, styles: InlineStyles, url: String?) {
+            if let text { append(text.utf8) } else { append(bytes[range]) }
         }
-        for piece in pieces {
-            let isLiteral = piece.kind == .text || piece.kind == .delimiter || piece.kind == .bracket
-            if piece.kind == .markup || piece.range.isEmpty { flushPlain(); continue }
-            if isLiteral && piece.styles.isEmpty {
-                if plainStart != nil && plainEnd == piece.range.lowerBound {
-                    plainEnd = piece.range.upperBound
-                } else {
-                    flushPlain()
-                    plainStart = piece.range.lowerBound
-                    plainEnd = piece.range.upperBound
-                }
-                continue
-            }
-            flushPlain()
-            append(text(of: piece), piece.range, piece.styles, piece.url)
-        }
-        flushPlain()
-        return Result(runs: runs, diagnostics: metadata.diagnostics)
+
+        mutating func plain(_ range: Range<Int>) { append(bytes[range]) }
+
+        mutating func token(_ token: MetadataToken) { tokens.append(token) }
     }
 }
