@@ -15,7 +15,7 @@ enum CmarkBlockParser {
     }()
 
     /// Parses `bytes`, which must be the same length as the file so that
-    /// columns are the file's byte offsets (see `UTF8Check.sanitizedCopy`).
+    /// columns are the file's byte offsets (see `UTF8Check.scan` and `CmarkInput`).
     static func outline(of bytes: UnsafeBufferPointer<UInt8>) -> BlockOutline {
         var outline = BlockOutline()
         guard let parser = cmark_parser_new(CMARK_OPT_DEFAULT) else { return outline }

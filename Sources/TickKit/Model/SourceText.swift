@@ -98,50 +98,53 @@ public struct SourceText: Sendable {
 }
 
 enum UTF8Check {
-    /// Returns nil when `bytes` is valid UTF-8 without NUL bytes; otherwise a
-    /// copy of the same length in which every NUL and every byte of an invalid
-    /// sequence is replaced by `?`.
+    /// One pass over the bytes: where the first invalid UTF-8 sequence is (nil
+    /// when the file is valid), and, when the file holds NUL bytes or invalid
+    /// sequences, a copy of the same length in which each of their bytes is
+    /// replaced by `?`.
     ///
     /// cmark-gfm replaces such bytes with the 3-byte U+FFFD, which would shift
     /// every column after them; a copy of equal length keeps its positions
     /// equal to the file's own offsets.
-    static func sanitizedCopy(_ bytes: [UInt8]) -> [UInt8]? {
+    static func scan(_ bytes: [UInt8]) -> (firstInvalidOffset: Int?, sanitized: [UInt8]?) {
         var copy: [UInt8]? = nil
+        var firstInvalid: Int? = nil
         var index = 0
         let count = bytes.count
-        while index < count {
-            let byte = bytes[index]
-            if byte < 0x80 {
-                if byte == 0 {
-                    if copy == nil { copy = bytes }
-                    copy![index] = 0x3F
+        bytes.withUnsafeBufferPointer { buffer in
+            while index < count {
+                // Eight ASCII bytes without NUL at a time.
+                if index + 8 <= count {
+                    let word = UnsafeRawPointer(buffer.baseAddress! + index).loadUnaligned(as: UInt64.self)
+                    let hasHighBit = word & 0x8080_8080_8080_8080 != 0
+                    let hasZero = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0
+                    if !hasHighBit && !hasZero { index += 8; continue }
                 }
-                index += 1
-                continue
-            }
-            let length = sequenceLength(bytes, at: index)
-            if length == 0 {
-                if copy == nil { copy = bytes }
-                copy![index] = 0x3F
-                index += 1
-            } else {
-                index += length
+                let byte = buffer[index]
+                if byte < 0x80 {
+                    if byte == 0 {
+                        if copy == nil { copy = bytes }
+                        copy![index] = 0x3F
+                    }
+                    index += 1
+                    continue
+                }
+                let length = sequenceLength(bytes, at: index)
+                if length == 0 {
+                    if copy == nil { copy = bytes }
+                    if firstInvalid == nil { firstInvalid = index }
+                    copy![index] = 0x3F
+                    index += 1
+                } else {
+                    index += length
+                }
             }
         }
-        return copy
+        return (firstInvalid, copy)
     }
 
     /// True when `bytes` is valid UTF-8 (NUL bytes allowed).
-    static func isValid(_ bytes: [UInt8]) -> Bool {
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] < 0x80 { index += 1; continue }
-            let length = sequenceLength(bytes, at: index)
-            if length == 0 { return false }
-            index += length
-        }
-        return true
-    }
+    static func isValid(_ bytes: [UInt8]) -> Bool { scan(bytes).firstInvalidOffset == nil }
 
     /// The length of the valid UTF-8 sequence starting at `index`, or 0.
     static func sequenceLength(_ bytes: [UInt8], at index: Int) -> Int {

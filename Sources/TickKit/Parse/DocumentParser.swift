@@ -8,6 +8,12 @@ public enum DocumentParser {
     /// Parses `bytes`, the contents of the file at `path` (relative to the
     /// notes folder; used for addresses and the default list name).
     public static func parse(_ bytes: [UInt8], path: String) -> Document {
+        parse(bytes, path: path, neutralizeInlines: true)
+    }
+
+    /// `neutralizeInlines: false` gives cmark-gfm the bytes as they are; the
+    /// tests use it to show that the faster input gives the same blocks.
+    static func parse(_ bytes: [UInt8], path: String, neutralizeInlines: Bool) -> Document {
         let source = SourceText(bytes)
         var diagnostics: [Diagnostic] = []
         func diagnose(_ offset: Int, _ message: String) {
@@ -15,12 +21,13 @@ public enum DocumentParser {
             diagnostics.append(Diagnostic(line: line, column: offset - source.lineStarts[line - 1] + 1, message: message))
         }
 
-        let isValidUTF8 = UTF8Check.isValid(bytes)
-        if !isValidUTF8, let bad = firstInvalidOffset(bytes) {
+        // What cmark-gfm sees: same length as the file, so columns are offsets.
+        let check = UTF8Check.scan(bytes)
+        let isValidUTF8 = check.firstInvalidOffset == nil
+        if let bad = check.firstInvalidOffset {
             diagnose(bad, "file is not valid UTF-8; tick reads it but will not change it (re-save it as UTF-8)")
         }
-        // What cmark-gfm sees: same length as the file, so columns are offsets.
-        var cmarkInput = UTF8Check.sanitizedCopy(bytes) ?? bytes
+        var cmarkInput = check.sanitized ?? bytes
 
         // Front matter: cut out of cmark's view (blanked, lines kept).
         var frontMatter: FrontMatter? = nil
@@ -40,7 +47,7 @@ public enum DocumentParser {
             frontMatter = parsed
         }
 
-        LongLines.neutralizeInlineMarkup(in: &cmarkInput, lines: source)
+        if neutralizeInlines { CmarkInput.neutralizeInlineMarkup(in: &cmarkInput, lines: source) }
         let outline = cmarkInput.withUnsafeBufferPointer { CmarkBlockParser.outline(of: $0) }
 
         return bytes.withUnsafeBufferPointer { buffer in
@@ -56,16 +63,6 @@ public enum DocumentParser {
         parse(Array(text.utf8), path: path)
     }
 
-    static func firstInvalidOffset(_ bytes: [UInt8]) -> Int? {
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] < 0x80 { index += 1; continue }
-            let length = UTF8Check.sequenceLength(bytes, at: index)
-            if length == 0 { return index }
-            index += length
-        }
-        return nil
-    }
 }
 
 /// The state of one parse, after cmark-gfm has found the blocks.
@@ -284,39 +281,66 @@ private struct Builder {
     }
 }
 
-/// Keeps cmark-gfm fast on very long lines.
+/// Makes cmark-gfm's private copy of a file cheap to parse.
 ///
-/// cmark-gfm 0.29's inline parser slows down more than linearly on long lines
-/// that mix emphasis, links and code spans (400 KB of them took over a
-/// second; 10 MB did not finish in minutes). tick uses only block positions
-/// from cmark-gfm, and CommonMark decides block structure before inlines, so
-/// past the first kilobyte of a long line the bytes that only open inline
-/// constructs can be replaced, in cmark's private copy, by a letter. Lines
-/// that could be thematic breaks or setext underlines are left alone.
-enum LongLines {
-    static let threshold = 16 * 1024
-    static let keptPrefix = 1024
-
+/// tick takes only block positions from cmark-gfm, and CommonMark decides
+/// block structure before it parses inlines. Yet cmark-gfm spends much of
+/// its time on inlines, and its 0.29 inline parser is superlinear on long
+/// lines that mix emphasis, links and code spans (10 MB of them did not
+/// finish in minutes). So in cmark's copy, bytes that can only open inline
+/// constructs (`*` `_` `` ` `` `~` `!` `&` `[`, and `\` unless before `|`)
+/// become a letter once a line's first letter or digit has been seen: a
+/// line's block role is decided by what comes before that. Lines that hold
+/// a fence (three backticks or tildes) or start with `<` (HTML blocks) before
+/// their first letter are left alone, and so are lines with no letter at all
+/// (thematic breaks, setext underlines, table delimiter rows). The copy keeps
+/// the file's length, so positions stay the file's offsets; a test compares
+/// the blocks found with and without this step on every fixture.
+enum CmarkInput {
     static func neutralizeInlineMarkup(in bytes: inout [UInt8], lines source: SourceText) {
-        guard bytes.count > threshold else { return }
-        for line in 1...source.lineCount {
-            let range = source.range(ofLine: line)
-            guard range.count > threshold else { continue }
-            let head = range.lowerBound..<range.lowerBound + keptPrefix
-            let couldBeBreak = head.allSatisfy { index in
-                let byte = bytes[index]
-                return byte == 0x20 || byte == 0x09 || byte == UInt8(ascii: "*") || byte == UInt8(ascii: "-")
-                    || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "=")
-            }
-            if couldBeBreak { continue }
-            for index in head.upperBound..<range.upperBound {
-                switch bytes[index] {
-                case UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "~"), UInt8(ascii: "!"),
-                     UInt8(ascii: "&"), UInt8(ascii: "\\"), UInt8(ascii: "["):
-                    bytes[index] = UInt8(ascii: "a")
-                default:
-                    break
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            let count = buffer.count
+            var lineStart = 0
+            while lineStart < count {
+                var index = lineStart
+                var run: UInt8 = 0, runLength = 0
+                var leaveAlone = false
+                // The prefix: everything before the first letter, digit or non-ASCII byte.
+                while index < count {
+                    let byte = buffer[index]
+                    if byte == 0x0A || byte == 0x0D { break }
+                    if byte >= 0x80 || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || (byte >= 0x30 && byte <= 0x39) { break }
+                    if byte == UInt8(ascii: "<") { leaveAlone = true }
+                    if byte == UInt8(ascii: "`") || byte == UInt8(ascii: "~") {
+                        runLength = byte == run ? runLength + 1 : 1
+                        run = byte
+                        if runLength >= 3 { leaveAlone = true }
+                    } else {
+                        runLength = 0
+                    }
+                    index += 1
                 }
+                // The rest of the line.
+                while index < count {
+                    let byte = buffer[index]
+                    if byte == 0x0A || byte == 0x0D { break }
+                    if !leaveAlone {
+                        switch byte {
+                        case UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "~"),
+                             UInt8(ascii: "!"), UInt8(ascii: "&"), UInt8(ascii: "["):
+                            buffer[index] = UInt8(ascii: "a")
+                        case UInt8(ascii: "\\"):
+                            if index + 1 >= count || buffer[index + 1] != UInt8(ascii: "|") { buffer[index] = UInt8(ascii: "a") }
+                        default:
+                            break
+                        }
+                    }
+                    index += 1
+                }
+                // Past the line ending.
+                if index < count, buffer[index] == 0x0D { index += 1 }
+                if index < count, buffer[index] == 0x0A { index += 1 }
+                lineStart = index == lineStart ? index + 1 : index
             }
         }
     }

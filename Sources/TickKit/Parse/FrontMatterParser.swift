@@ -34,7 +34,8 @@ enum FrontMatterParser {
     /// Parses the YAML; returns the keys in order, or an error message.
     static func parse(_ yaml: String) -> Result<[(key: String, value: JSONValue)], YAMLProblem> {
         do {
-            guard let node = try Yams.compose(yaml: yaml) else { return .success([]) }
+            // An explicit encoding spares Yams a look at the environment on every call.
+            guard let node = try Yams.compose(yaml: yaml, .default, .default, .utf8) else { return .success([]) }
             guard case .mapping(let mapping) = node else {
                 return .failure(YAMLProblem(message: "front matter is not a mapping of keys to values", line: node.mark?.line))
             }
