@@ -138,12 +138,16 @@ public struct NotesFolder: Sendable {
     }
 
     /// Paths git ignores below the root (folders end with `/`); empty when
-    /// the root is not in a git work tree or git is not installed.
+    /// the root is not in a git work tree, when git is not installed, and
+    /// when the root itself is ignored.
     func gitIgnoredPaths() -> Set<String> {
         guard Self.findGitDirectory(from: root) else { return [] }
         guard let output = Self.run(["git", "-C", root, "ls-files", "--others", "--ignored", "--exclude-standard", "--directory", "-z"])
         else { return [] }
-        return Set(output.split(separator: 0).map { String(decoding: $0, as: UTF8.self) })
+        let paths = Set(output.split(separator: 0).map { String(decoding: $0, as: UTF8.self) })
+        // When the root itself is ignored, git answers "./": the user named the
+        // folder explicitly, so its files are read.
+        return paths.contains("./") ? [] : paths
     }
 
     private static func findGitDirectory(from folder: String) -> Bool {
