@@ -21,8 +21,9 @@ enum ListingLine {
 }
 
 /// Lays out item rows in aligned columns (title, due, tags, list) that fit
-/// the terminal width: the title gives way first, then the tags, then the
-/// list name. Empty columns take no room; lines never end in spaces.
+/// the terminal width: the title gives way first (down to 24 columns), then
+/// the tags, then the list name, then the title again. Empty columns take no
+/// room; lines never end in spaces.
 enum ItemTable {
     static let gap = 2
     static let minimumTitle = 12
@@ -52,6 +53,7 @@ enum ItemTable {
             if total() > width, listWidth > 0 { listWidth = max(min(listWidth, 8), listWidth - (total() - width)) }
             shrinkMain(to: longestPrefix + minimumTitle)
             if total() > width, dueWidth > 0 { dueWidth = max(min(dueWidth, 5), dueWidth - (total() - width)) }
+            shrinkMain(to: longestPrefix + 4)   // a very narrow terminal: fit, however little is left
         }
         var output: [String] = []
         for line in lines {
