@@ -179,6 +179,37 @@ import TickKit
         #expect(unknownItem.stderr.hasPrefix("tick: no item matches 'nothing like this'"))
     }
 
+    @Test func anAmbiguousListNameListsTheCandidatesAndExits65() throws {
+        let notes = try TemporaryFolder(["a/todo.md": "# Same\n- [ ] one\n", "b/todo.md": "# Same\n- [ ] two\n"])
+        let run = try TickRunner.run(["show", "same", "--dir", notes.path])
+        #expect(run.status == 65)
+        #expect(run.stderr == "tick: 'same' names more than one list; use a path: a/todo.md, b/todo.md\n")
+        #expect(try TickRunner.run(["show", "b/todo", "--dir", notes.path]).stdout.contains("two"))
+    }
+
+    @Test func aFileThatIsNotUTF8IsSkippedWithAWarningOrRefusedByName() throws {
+        let notes = try TemporaryFolder(["good.md": "- [ ] fine\n"])
+        try Data([0x2D, 0x20, 0x5B, 0x20, 0x5D, 0x20, 0xFF, 0x0A]).write(to: notes.url.appendingPathComponent("bad.md"))
+        let all = try TickRunner.run(["all", "--dir", notes.path])
+        #expect(all.status == 0)
+        #expect(all.stdout == "☐ fine  good\n")
+        #expect(all.stderr == "tick: warning: bad.md is not valid UTF-8; skipped\n")
+        let show = try TickRunner.run(["show", "bad.md", "--dir", notes.path], in: notes.url)
+        #expect(show.status == 65)
+        #expect(show.stderr.contains("not valid UTF-8"))
+    }
+
+    @Test func checkReportsAsJSON() throws {
+        let notes = try TemporaryFolder(["x.md": "- [ ] party due:2026-02-30\n"])
+        let run = try TickRunner.run(["check", "--json", "--dir", notes.path, "--today", "2026-11-21"])
+        #expect(run.status == 1)
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
+        let diagnostics = object["diagnostics"] as! [[String: Any]]
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics[0]["path"] as? String == "x.md")
+        #expect(diagnostics[0]["line"] as? Int == 1)
+    }
+
     @Test func aMissingFolderExits66() throws {
         let run = try TickRunner.run(["today", "--dir", "/nonexistent/tick-notes"])
         #expect(run.status == 66)

@@ -42,7 +42,16 @@ extension Tick {
 struct ListLoader {
     var folder: FolderOptions
 
+    /// The list `name` names; a file that is not UTF-8 is bad data (exit 65).
     func document(named name: String) throws -> Document {
+        let document = try find(name)
+        guard document.isValidUTF8 else {
+            throw TickFailure.badData("\(document.path) is not valid UTF-8; re-save it as UTF-8 to use it with tick")
+        }
+        return document
+    }
+
+    private func find(_ name: String) throws -> Document {
         let root = try folder.folder()
         var isDirectory: ObjCBool = false
         if NotesFolder.isListFile(name), FileManager.default.fileExists(atPath: name, isDirectory: &isDirectory), !isDirectory.boolValue {
