@@ -25,8 +25,11 @@ release: deps
 
 # Builds tick and shows the example notes folder, with today pinned.
 run: build
+	@for command in home today scheduled; do \
+		echo "$$ tick $$command"; .build/debug/tick $$command --dir examples --today $(TICK_DEMO_TODAY); echo; \
+	done
 	@for list in $$(cd examples && find . -name '*.md' | sed 's|^\./||' | sort); do \
-		$(SWIFT) run --skip-build tick show "$$list" --dir examples --today $(TICK_DEMO_TODAY); echo; \
+		echo "$$ tick show $$list"; .build/debug/tick show "$$list" --dir examples --today $(TICK_DEMO_TODAY); echo; \
 	done
 
 # The export tests check iCalendar output with a real parser, Python's

@@ -74,6 +74,15 @@ import TickKit
             """)
     }
 
+    @Test func completedShowsWhenItemsWereDone() throws {
+        #expect(try tick(["completed"]).stdout == """
+            ☑ ! b4  done today      Beta
+            ☑   a3  done yesterday  Alpha
+            ☑   b3                  Beta
+
+            """)
+    }
+
     @Test func scheduledIsGroupedByDay() throws {
         let lines = try tick(["scheduled"]).stdout.split(separator: "\n").map(String.init)
         #expect(lines.filter { $0.hasPrefix("Tue") || $0.hasPrefix("Thu") || $0.hasPrefix("Fri") || $0.hasPrefix("Sat")

@@ -23,13 +23,15 @@ extension SmartGroupCommand {
         let members = Self.group.members(of: items, today: today)
         let arranged = results.arrange(members, isManual: Self.group == .all || Self.group == .overdue,
                                        defaultGrouping: Self.group.defaultGrouping, today: today)
-        ResultPrinter.print(arranged, today: today, output: output, emptyMessage: Self.emptyMessage)
+        ResultPrinter.print(arranged, today: today, output: output, emptyMessage: Self.emptyMessage,
+                            dateColumn: Self.group == .completed ? .done : .due)
     }
 }
 
 /// Prints arranged results as JSON or as a listing.
 enum ResultPrinter {
-    static func print(_ arranged: Arranged, today: TaskDate, output: OutputOptions, emptyMessage: String, showNotes: Bool = false) {
+    static func print(_ arranged: Arranged, today: TaskDate, output: OutputOptions, emptyMessage: String, showNotes: Bool = false,
+                      dateColumn: DateColumn = .due) {
         if output.json {
             let document = arranged.groups.map { ItemJSON.groups($0, today: today) } ?? ItemJSON.items(arranged.items, today: today)
             Swift.print(document.serialized(pretty: true))
@@ -40,7 +42,7 @@ enum ResultPrinter {
             display.print([StyledText(emptyMessage, .dimmed).rendered(display.depth)])
             return
         }
-        display.print(ItemTable.render(ItemsView.lines(arranged, today: today, showNotes: showNotes),
+        display.print(ItemTable.render(ItemsView.lines(arranged, today: today, showNotes: showNotes, dateColumn: dateColumn),
                                        width: display.width, depth: display.depth))
     }
 }
