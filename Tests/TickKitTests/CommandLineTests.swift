@@ -253,6 +253,35 @@ import TickKit
         #expect(try tick(["today", "--color", "always"], environment: ["NO_COLOR": "1"]).stdoutBytes.contains(0x1B))
     }
 
+    /// `script` runs tick on a pseudo-terminal, where `--color auto` colors.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs util-linux's script for a terminal"))
+    func autoColorsATerminalUnlessNOCOLORIsSet() throws {
+        let command = ([TickRunner.executable.path, "overdue"] + pinned).map { "'\($0)'" }.joined(separator: " ")
+        func onTerminal(_ environment: [String: String]) throws -> Data {
+            var merged = ProcessInfo.processInfo.environment
+            merged["NO_COLOR"] = nil
+            merged.merge(environment) { $1 }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+            process.arguments = ["-qec", command, "/dev/null"]
+            process.environment = merged
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            return data
+        }
+        let colored = try onTerminal([:])
+        #expect(colored.contains(0x1B))
+        #expect(String(decoding: colored, as: UTF8.self).contains("a2"))
+        let plain = try onTerminal(["NO_COLOR": "1"])
+        #expect(!plain.contains(0x1B))
+        #expect(String(decoding: plain, as: UTF8.self).contains("a2"))
+    }
+
     @Test func colorDepthFollowsCOLORTERM() throws {
         let truecolor = try tick(["lists", "--color", "always"], environment: ["COLORTERM": "truecolor"]).stdout
         #expect(truecolor.contains("\u{1B}[38;2;255;59;48mAlpha"))   // red, 24-bit

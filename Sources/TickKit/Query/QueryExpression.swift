@@ -90,6 +90,7 @@ public struct TextPattern: @unchecked Sendable, Equatable {
         }
     }
 
+    /// A `/pattern/flags` value that is not a valid regular expression.
     public struct PatternError: Error { public var message: String }
 
     /// True when `text` contains the value (any case) or the regex matches.

@@ -1,5 +1,6 @@
 /// One token of a query, with the 1-based character column it starts at.
 public struct QueryToken: Sendable, Hashable {
+    /// What a token is, with its value.
     public enum Kind: Sendable, Hashable {
         /// A bare word: a keyword, a field name or a value (`due`, `+7d`, `projects/`).
         case word(String)

@@ -48,6 +48,7 @@ enum ResultPrinter {
 }
 
 extension Tick {
+    /// `tick today`: open items due today or earlier, overdue first.
     struct Today: SmartGroupCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show what is due today or earlier and still open: the overdue items first.",
@@ -69,6 +70,7 @@ extension Tick {
         @Argument(help: "A query that narrows the group, as in `tick query`.") var expression: [String] = []
     }
 
+    /// `tick scheduled`: open items with a due date, grouped by day.
     struct Scheduled: SmartGroupCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show the open items with a due date, by due date, grouped by day.",
@@ -87,6 +89,7 @@ extension Tick {
         @Argument(help: "A query that narrows the group, as in `tick query`.") var expression: [String] = []
     }
 
+    /// `tick all`: every open item.
     struct All: SmartGroupCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show every open item, in list order.",
@@ -105,6 +108,7 @@ extension Tick {
         @Argument(help: "A query that narrows the group, as in `tick query`.") var expression: [String] = []
     }
 
+    /// `tick overdue`: open items due before today.
     struct Overdue: SmartGroupCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show the open items due before today.",
@@ -123,6 +127,7 @@ extension Tick {
         @Argument(help: "A query that narrows the group, as in `tick query`.") var expression: [String] = []
     }
 
+    /// `tick completed`: done items, newest first.
     struct Completed: SmartGroupCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show the done items, newest completion first (undated ones last).",
