@@ -5,7 +5,7 @@ SWIFT ?= swift
 TICK_DEMO_TODAY ?= 2026-11-21
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release run test clean
+.PHONY: all deps build release run test test-deps docs clean
 
 all: build
 
@@ -25,13 +25,35 @@ release: deps
 
 # Builds tick and shows the example notes folder, with today pinned.
 run: build
+	@for command in home today scheduled; do \
+		echo "$$ tick $$command"; .build/debug/tick $$command --dir examples --today $(TICK_DEMO_TODAY); echo; \
+	done
 	@for list in $$(cd examples && find . -name '*.md' | sed 's|^\./||' | sort); do \
-		$(SWIFT) run --skip-build tick show "$$list" --dir examples --today $(TICK_DEMO_TODAY); echo; \
+		echo "$$ tick show $$list"; .build/debug/tick show "$$list" --dir examples --today $(TICK_DEMO_TODAY); echo; \
 	done
 
-test: deps
+# The export tests check iCalendar output with a real parser, Python's
+# icalendar; it is installed here (the tests skip those checks, saying so, only
+# when pip cannot install it).
+test-deps:
+	@python3 -c 'import icalendar' 2>/dev/null || python3 -m pip install --quiet icalendar 2>/dev/null || \
+		pip3 install --quiet icalendar 2>/dev/null || \
+		echo "warning: could not install Python's icalendar; the iCalendar checks will be skipped"
+
+test: deps test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Shell completions and the man page, generated into $(DOCS_DIR) (not committed).
+DOCS_DIR ?= .build/docs
+docs: build
+	mkdir -p $(DOCS_DIR)/completions $(DOCS_DIR)/man
+	.build/debug/tick --generate-completion-script bash > $(DOCS_DIR)/completions/tick.bash
+	.build/debug/tick --generate-completion-script zsh > $(DOCS_DIR)/completions/_tick
+	.build/debug/tick --generate-completion-script fish > $(DOCS_DIR)/completions/tick.fish
+	$(SWIFT) package plugin generate-manual --configuration debug
+	cp .build/plugins/GenerateManual/outputs/tick/tick.1 $(DOCS_DIR)/man/tick.1
+	@echo "completions in $(DOCS_DIR)/completions, man page in $(DOCS_DIR)/man/tick.1 (man -l $(DOCS_DIR)/man/tick.1)"
 
 clean:
 	rm -rf .build

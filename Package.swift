@@ -29,7 +29,9 @@ let package = Package(
         ),
         .testTarget(
             name: "TickKitTests",
-            dependencies: ["TickKit"],
+            // `tick` too: the CLI tests run the built binary, and the renderer
+            // tests import its module.
+            dependencies: ["TickKit", "tick"],
             resources: [.copy("Fixtures")]
         ),
     ]

@@ -8,12 +8,30 @@ struct Tick: ParsableCommand {
         discussion: """
             Every *.md file below the notes folder is a list; every `- [ ] item` in it is an item.
             tick changes only the bytes a command is about, so `git diff` shows one changed line.
+            Plain `tick` shows the home screen.
 
             Examples:
-              tick show groceries --dir ~/notes
+              tick --dir ~/notes
+              tick today
+              tick query 'open due <= +7d #work' --sort due
+              tick show groceries
               tick check
             """,
         version: "0.1.0",
-        subcommands: [Show.self, Check.self]
+        subcommands: [
+            Home.self,
+            Lists.self,
+            Show.self,
+            Today.self,
+            Scheduled.self,
+            All.self,
+            Overdue.self,
+            Completed.self,
+            Query.self,
+            Export.self,
+            Open.self,
+            Check.self,
+        ],
+        defaultSubcommand: Home.self
     )
 }

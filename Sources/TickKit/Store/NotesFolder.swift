@@ -61,32 +61,50 @@ public struct NotesFolder: Sendable {
 
     /// The list files, as paths relative to the root, sorted; and warnings
     /// about what had to be skipped.
+    ///
+    /// A file reached by several paths (through symbolic links) is listed
+    /// once, under the path with no link in it if there is one, else the
+    /// shortest. A link to a folder that contains it is not followed.
     public func listFiles() -> (paths: [String], warnings: [String]) {
         var warnings: [String] = []
         let ignored = gitIgnoredPaths()
-        var paths: [String] = []
-        var visited = Set<String>()   // real paths of folders walked, against loops
-        var pending: [(relative: String, real: String)] = [("", root)]
+        /// real path -> (relative path, reached through a link)
+        var files: [String: (relative: String, throughLink: Bool)] = [:]
+        struct Folder {
+            var relative: String
+            var real: String
+            /// Real paths of this folder and the folders above it: a link to one of them is a loop.
+            var ancestors: Set<String>
+            var throughLink: Bool
+        }
+        var pending = [Folder(relative: "", real: root, ancestors: [root], throughLink: false)]
+        var walked = 0
         let manager = FileManager.default
-        while let (relativeFolder, realFolder) = pending.popLast() {
-            guard visited.insert(realFolder).inserted else { continue }
+        while let folder = pending.popLast() {
+            walked += 1
+            if walked > 100_000 {
+                warnings.append("more than 100000 folders below the notes folder; the rest are skipped")
+                break
+            }
             let names: [String]
             do {
-                names = try manager.contentsOfDirectory(atPath: realFolder)
+                names = try manager.contentsOfDirectory(atPath: folder.real).sorted()
             } catch {
-                warnings.append("cannot read folder \(relativeFolder.isEmpty ? "." : relativeFolder); skipped")
+                warnings.append("cannot read folder \(folder.relative.isEmpty ? "." : folder.relative); skipped")
                 continue
             }
             for name in names {
                 if name.hasPrefix(".") || name == "node_modules" { continue }
-                let relative = relativeFolder.isEmpty ? name : relativeFolder + "/" + name
+                let relative = folder.relative.isEmpty ? name : folder.relative + "/" + name
                 if ignored.contains(relative) || ignored.contains(relative + "/") { continue }
-                let full = realFolder + "/" + name
+                let full = folder.real + "/" + name
                 var info = stat()
                 guard lstat(full, &info) == 0 else { continue }
                 var kind = info.st_mode & S_IFMT
                 var real = full
+                var isLink = false
                 if kind == S_IFLNK {
+                    isLink = true
                     real = Self.resolved(full)
                     guard real == root || real.hasPrefix(root + "/") else {
                         warnings.append("\(relative) links outside the notes folder; skipped")
@@ -99,23 +117,37 @@ public struct NotesFolder: Sendable {
                     kind = info.st_mode & S_IFMT
                 }
                 if kind == S_IFDIR {
-                    pending.append((relative, real))
+                    if folder.ancestors.contains(real) { continue }   // a loop
+                    pending.append(Folder(relative: relative, real: real, ancestors: folder.ancestors.union([real]),
+                                          throughLink: folder.throughLink || isLink))
                 } else if kind == S_IFREG, Self.isListFile(name) {
-                    paths.append(relative)
+                    let candidate = (relative: relative, throughLink: folder.throughLink || isLink)
+                    if let existing = files[real], !Self.prefers(candidate, over: existing) { continue }
+                    files[real] = candidate
                 }
             }
         }
-        paths.sort()
-        return (paths, warnings)
+        return (files.values.map(\.relative).sorted(), warnings)
+    }
+
+    /// Which of two paths to one file names it: no link first, then shorter, then alphabetical.
+    private static func prefers(_ lhs: (relative: String, throughLink: Bool), over rhs: (relative: String, throughLink: Bool)) -> Bool {
+        if lhs.throughLink != rhs.throughLink { return !lhs.throughLink }
+        if lhs.relative.count != rhs.relative.count { return lhs.relative.count < rhs.relative.count }
+        return lhs.relative < rhs.relative
     }
 
     /// Paths git ignores below the root (folders end with `/`); empty when
-    /// the root is not in a git work tree or git is not installed.
+    /// the root is not in a git work tree, when git is not installed, and
+    /// when the root itself is ignored.
     func gitIgnoredPaths() -> Set<String> {
         guard Self.findGitDirectory(from: root) else { return [] }
         guard let output = Self.run(["git", "-C", root, "ls-files", "--others", "--ignored", "--exclude-standard", "--directory", "-z"])
         else { return [] }
-        return Set(output.split(separator: 0).map { String(decoding: $0, as: UTF8.self) })
+        let paths = Set(output.split(separator: 0).map { String(decoding: $0, as: UTF8.self) })
+        // When the root itself is ignored, git answers "./": the user named the
+        // folder explicitly, so its files are read.
+        return paths.contains("./") ? [] : paths
     }
 
     private static func findGitDirectory(from folder: String) -> Bool {

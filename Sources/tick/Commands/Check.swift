@@ -14,20 +14,35 @@ extension Tick {
                 Examples:
                   tick check
                   tick check work.md projects/
+                  tick check --json
                 """)
 
         @OptionGroup var folder: FolderOptions
         @Argument(help: "Files or folders to check (default: the notes folder).") var paths: [String] = []
 
+        @Flag(name: .long, help: "Print {\"today\": ..., \"diagnostics\": [{path, line, column, severity, message}]} instead of text.")
+        var json = false
+
         func execute() throws {
-            var problems = 0
+            var problems: [JSONValue] = []
             for (shownPath, document) in try documents() {
                 for diagnostic in document.diagnostics {
-                    print("\(shownPath):\(diagnostic.line):\(diagnostic.column): warning: \(diagnostic.message)")
-                    problems += 1
+                    if json {
+                        problems.append(.object([
+                            ("path", .string(shownPath)), ("line", .int(diagnostic.line)), ("column", .int(diagnostic.column)),
+                            ("severity", .string("warning")), ("message", .string(diagnostic.message)),
+                        ]))
+                    } else {
+                        print("\(shownPath):\(diagnostic.line):\(diagnostic.column): warning: \(diagnostic.message)")
+                        problems.append(.null)
+                    }
                 }
             }
-            if problems > 0 { throw ExitCode(1) }
+            if json {
+                print(JSONValue.object([("today", .string(folder.todayDate.isoString)), ("diagnostics", .array(problems))])
+                    .serialized(pretty: true))
+            }
+            if !problems.isEmpty { throw ExitCode(1) }
         }
 
         /// The documents to check, each with the path to print for it.

@@ -8,7 +8,8 @@ extension Tick {
         static let configuration = CommandConfiguration(
             abstract: "Show one list in file order, with its sections and subtasks.",
             discussion: """
-                LIST is a path, a path without .md, a file name, or the list's name.
+                LIST is a path, a path without .md, a file name, or the list's name (any case).
+                Subtasks are indented under their items; --notes prints each item's notes under it.
 
                 Examples:
                   tick show groceries
@@ -18,18 +19,20 @@ extension Tick {
 
         @OptionGroup var folder: FolderOptions
         @Argument(help: "The list: its path, file name or name.") var list: String
-        @Flag(name: .long, help: "Print JSON (SPEC §6) instead of text.") var json = false
+        @OptionGroup var output: OutputOptions
         @Flag(name: .long, help: "Show each item's notes under it.") var notes = false
 
         func execute() throws {
             let document = try ListLoader(folder: folder).document(named: list)
             let today = folder.todayDate
-            if json {
-                let items = document.items.map { ($0, document) }
+            let items = Workspace(documents: [document]).items
+            if output.json {
                 print(ItemJSON.items(items, today: today).serialized(pretty: true))
                 return
             }
-            print(PlainListView.render(document, showNotes: notes))
+            let display = output.display
+            display.print(ItemTable.render(ListView.lines(document, items: items, today: today, showNotes: notes),
+                                           width: display.width, depth: display.depth))
         }
     }
 }
@@ -39,7 +42,16 @@ extension Tick {
 struct ListLoader {
     var folder: FolderOptions
 
+    /// The list `name` names; a file that is not UTF-8 is bad data (exit 65).
     func document(named name: String) throws -> Document {
+        let document = try find(name)
+        guard document.isValidUTF8 else {
+            throw TickFailure.badData("\(document.path) is not valid UTF-8; re-save it as UTF-8 to use it with tick")
+        }
+        return document
+    }
+
+    private func find(_ name: String) throws -> Document {
         let root = try folder.folder()
         var isDirectory: ObjCBool = false
         if NotesFolder.isListFile(name), FileManager.default.fileExists(atPath: name, isDirectory: &isDirectory), !isDirectory.boolValue {
@@ -51,41 +63,8 @@ struct ListLoader {
         if NotesFolder.isListFile(name), FileManager.default.fileExists(atPath: root.absolute(name)) {
             return try root.load(name)
         }
-        let (paths, _) = root.listFiles()
-        let documents = try paths.map { try root.load($0) }
+        let (documents, warnings) = root.loadAll()
+        for warning in warnings { Terminal.warning(warning) }
         return documents[try ListLookup.resolve(name, in: documents)]
-    }
-}
-
-/// A plain-text rendering of one list (no colors yet).
-enum PlainListView {
-    static func render(_ document: Document, showNotes: Bool) -> String {
-        var lines = ["\(document.name)"]
-        var currentSection: Int? = nil
-        for item in document.items {
-            if item.section != currentSection, let section = item.section {
-                lines.append("")
-                lines.append("  " + document.sections[section].title)
-                currentSection = section
-            }
-            let box: String
-            switch item.status {
-            case .open: box = "[ ]"
-            case .done: box = "[x]"
-            case .cancelled: box = "[-]"
-            case .inProgress: box = "[/]"
-            }
-            var line = String(repeating: "  ", count: item.depth + 2) + box + " " + item.title
-            if let due = item.metadata.due { line += "  due \(due.isoString)" }
-            if item.metadata.hasPriority { line += "  !\(item.metadata.priority.name)" }
-            if !item.metadata.tags.isEmpty { line += "  " + item.metadata.tags.map { "#" + $0 }.joined(separator: " ") }
-            lines.append(line)
-            if showNotes, let notes = item.notes {
-                for note in notes.split(separator: "\n", omittingEmptySubsequences: false) {
-                    lines.append(String(repeating: "  ", count: item.depth + 4) + note)
-                }
-            }
-        }
-        return lines.joined(separator: "\n")
     }
 }

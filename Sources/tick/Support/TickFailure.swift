@@ -74,6 +74,10 @@ enum Terminal {
     static func write(_ text: String) {
         FileHandle.standardOutput.write(Data(text.utf8))
     }
+
+    static func writeError(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
 }
 
 extension ItemLookup.Failure {

@@ -1,0 +1,79 @@
+/// The smart groups of the home screen (SPEC §4), with the membership and
+/// order the SPEC gives.
+///
+/// | group | members | order |
+/// | --- | --- | --- |
+/// | today | open or in progress, due on or before today | overdue first, then manual |
+/// | scheduled | open or in progress, with a due date | due date, then manual; grouped by day |
+/// | all | open or in progress | manual |
+/// | overdue | open or in progress, due before today | manual |
+/// | completed | done (not cancelled) | newest done date first, undated last, then manual |
+///
+/// Dates are compared as days: an item due today at 09:00 is due today, not
+/// overdue. Cancelled items belong to no smart group.
+public enum SmartGroup: String, Sendable, CaseIterable {
+    case today, scheduled, all, overdue, completed
+
+    /// The name shown on the home screen.
+    public var title: String {
+        switch self {
+        case .today: "Today"
+        case .scheduled: "Scheduled"
+        case .all: "All"
+        case .overdue: "Overdue"
+        case .completed: "Completed"
+        }
+    }
+
+    /// True when `item` belongs to this group on `today`.
+    public func contains(_ item: TaskItem, today: TaskDate) -> Bool {
+        let due = item.metadata.due
+        switch self {
+        case .today: return item.status.isOpen && due.map { $0.compareDay(today) <= 0 } == true
+        case .scheduled: return item.status.isOpen && due != nil
+        case .all: return item.status.isOpen
+        case .overdue: return item.status.isOpen && due.map { $0.compareDay(today) < 0 } == true
+        case .completed: return item.status == .done
+        }
+    }
+
+    /// The members of this group among `items`, in the group's own order.
+    /// `items` may come in any order; ties always fall back to manual order.
+    public func members(of items: [ListedItem], today: TaskDate) -> [ListedItem] {
+        let members = items.filter { contains($0.item, today: today) }
+        return members.sorted { lhs, rhs in
+            let order = compare(lhs, rhs, today: today)
+            if order != 0 { return order < 0 }
+            return SortKey.manual.compare(lhs, rhs) < 0
+        }
+    }
+
+    /// The group's own order before manual order breaks ties.
+    private func compare(_ lhs: ListedItem, _ rhs: ListedItem, today: TaskDate) -> Int {
+        switch self {
+        case .today:
+            let left = lhs.item.metadata.due.map { $0.compareDay(today) < 0 } ?? false
+            let right = rhs.item.metadata.due.map { $0.compareDay(today) < 0 } ?? false
+            return left == right ? 0 : (left ? -1 : 1)
+        case .scheduled:
+            return SortKey.due.compare(lhs, rhs)
+        case .all, .overdue:
+            return 0
+        case .completed:
+            // Newest done date first; undated ones last.
+            switch (lhs.item.metadata.done, rhs.item.metadata.done) {
+            case (nil, nil): return 0
+            case (nil, _): return 1
+            case (_, nil): return -1
+            case let (left?, right?): return -left.compareDay(right)
+            }
+        }
+    }
+
+    /// How the group is grouped when the user asks for nothing else:
+    /// `scheduled` by day, the others not at all.
+    public var defaultGrouping: GroupKey? { self == .scheduled ? .day : nil }
+
+    /// The four groups counted on the home screen.
+    public static let homeGroups: [SmartGroup] = [.today, .scheduled, .all, .overdue]
+}

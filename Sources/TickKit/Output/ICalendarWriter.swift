@@ -1,0 +1,165 @@
+/// Items as an iCalendar (RFC 5545) VCALENDAR of VTODO components.
+///
+/// Guarantees: CRLF line endings; content lines folded at 75 octets without
+/// splitting a UTF-8 sequence; TEXT values escaped (`\\`, `\;`, `\,`, `\n`);
+/// a UID that stays the same while the item keeps its `^id` (else its
+/// `PATH:LINE`); DTSTAMP on every VTODO.
+public enum ICalendarWriter {
+    /// The product identifier written in PRODID.
+    public static let productID = "-//tick//tick to-do lists//EN"
+
+    /// The calendar. `stamp` is the DTSTAMP, a UTC date-time such as
+    /// `20261121T000000Z`.
+    public static func write(_ items: [ListedItem], stamp: String) -> String {
+        var lines = [
+            "BEGIN:VCALENDAR",
+            "VERSION:2.0",
+            "PRODID:\(productID)",
+            "CALSCALE:GREGORIAN",
+        ]
+        for listed in items { lines += todo(listed, stamp: stamp) }
+        lines.append("END:VCALENDAR")
+        return lines.map(fold).joined()
+    }
+
+    /// The DTSTAMP for a pinned day: its midnight in UTC.
+    public static func stamp(for day: TaskDate) -> String {
+        String(format: "%04d%02d%02dT000000Z", day.year, day.month, day.day)
+    }
+
+    /// The UID of an item: `ID@tick` for an item with a block id, else one
+    /// derived from its path and line.
+    public static func uid(_ listed: ListedItem) -> String {
+        if let id = listed.item.metadata.id { return "\(id)@tick" }
+        return uid(path: listed.document.path, line: listed.item.line)
+    }
+
+    static func uid(path: String, line: Int) -> String {
+        // FNV-1a over "PATH:LINE": stable, and free of characters that need escaping.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in "\(path):\(line)".utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return String(format: "%016llx", hash) + "@tick"
+    }
+
+    /// RFC 5545 priority: 1 (urgent) … 9 (lowest); nil when none was written.
+    public static func priority(_ metadata: ItemMetadata) -> Int? {
+        guard metadata.hasPriority else { return nil }
+        switch metadata.priority {
+        case .urgent: return 1
+        case .high: return 2
+        case .medium: return 4
+        case .normal: return 5
+        case .low: return 7
+        case .lowest: return 9
+        }
+    }
+
+    private static func todo(_ listed: ListedItem, stamp: String) -> [String] {
+        let item = listed.item
+        let document = listed.document
+        let metadata = item.metadata
+        var lines = ["BEGIN:VTODO", "UID:\(escaped(uid(listed)))", "DTSTAMP:\(stamp)"]
+        lines.append("SUMMARY:\(escaped(item.title))")
+        if let notes = item.notes { lines.append("DESCRIPTION:\(escaped(notes))") }
+        // DTSTART only when it agrees with DUE (same value type, not later), as RFC 5545 requires.
+        var hasStart = false
+        if let start = metadata.start, metadata.due.map({ start.compareDay($0) <= 0 && ($0.minuteOfDay == nil) == (start.minuteOfDay == nil) }) ?? true {
+            lines.append("DTSTART" + dateValue(start))
+            hasStart = true
+        }
+        if let due = metadata.due { lines.append("DUE" + dateValue(due)) }
+        if let priority = priority(metadata) { lines.append("PRIORITY:\(priority)") }
+        switch item.status {
+        case .open: lines.append("STATUS:NEEDS-ACTION")
+        case .inProgress: lines.append("STATUS:IN-PROCESS")
+        case .done:
+            lines.append("STATUS:COMPLETED")
+            if let done = metadata.done { lines.append("COMPLETED:\(utcNoon(done))") }
+        case .cancelled: lines.append("STATUS:CANCELLED")
+        }
+        if let created = metadata.created { lines.append("CREATED:\(utcNoon(created))") }
+        if !metadata.tags.isEmpty { lines.append("CATEGORIES:" + metadata.tags.map(escaped).joined(separator: ",")) }
+        if let parent = item.parent {
+            let parentItem = document.items[parent]
+            let parentUID = parentItem.metadata.id.map { "\($0)@tick" } ?? uid(path: document.path, line: parentItem.line)
+            lines.append("RELATED-TO;RELTYPE=PARENT:\(escaped(parentUID))")
+        }
+        if let every = metadata.every {
+            // A recurrence set is generated from DTSTART, so RRULE needs one.
+            if hasStart, let rule = RecurrenceRule(every), let rrule = rrule(rule) { lines.append("RRULE:\(rrule)") }
+            lines.append("X-TICK-EVERY:\(escaped(every))")
+        }
+        lines.append("X-TICK-LIST:\(escaped(document.name))")
+        lines.append("X-TICK-ADDRESS:\(escaped(document.address(of: item)))")
+        lines.append("END:VTODO")
+        return lines
+    }
+
+    /// `;VALUE=DATE:20261124`, or `:20261124T143000` (floating local time) with a time.
+    private static func dateValue(_ date: TaskDate) -> String {
+        let day = String(format: "%04d%02d%02d", date.year, date.month, date.day)
+        if let minutes = date.minuteOfDay { return ":" + day + String(format: "T%02d%02d00", minutes / 60, minutes % 60) }
+        return ";VALUE=DATE:" + day
+    }
+
+    /// A day as a UTC date-time (COMPLETED and CREATED must be UTC): its noon,
+    /// so that it shows as the same day in every time zone within ±12 hours.
+    private static func utcNoon(_ date: TaskDate) -> String {
+        String(format: "%04d%02d%02dT120000Z", date.year, date.month, date.day)
+    }
+
+    private static func rrule(_ rule: RecurrenceRule) -> String? {
+        let interval = rule.count > 1 ? ";INTERVAL=\(rule.count)" : ""
+        switch rule.unit {
+        case .day: return "FREQ=DAILY" + interval
+        case .week: return "FREQ=WEEKLY" + interval
+        case .month: return "FREQ=MONTHLY" + interval
+        case .year: return "FREQ=YEARLY" + interval
+        case .weekday: return "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"
+        case .weekdayNamed(let weekday):
+            return "FREQ=WEEKLY" + interval + ";BYDAY=" + ["MO", "TU", "WE", "TH", "FR", "SA", "SU"][weekday - 1]
+        }
+    }
+
+    /// A TEXT value escaped as RFC 5545 §3.3.11 requires.
+    public static func escaped(_ text: String) -> String {
+        var output = ""
+        for character in text {
+            switch character {
+            case "\\": output += "\\\\"
+            case ";": output += "\\;"
+            case ",": output += "\\,"
+            case "\n", "\r\n", "\r": output += "\\n"
+            default: output.append(character)
+            }
+        }
+        return output
+    }
+
+    /// One content line, folded so that no line exceeds 75 octets (the CRLF
+    /// not counted); continuation lines start with a space.
+    public static func fold(_ line: String) -> String {
+        var output: [UInt8] = []
+        var count = 0
+        let bytes = Array(line.utf8)
+        var index = 0
+        while index < bytes.count {
+            var length = 1
+            let lead = bytes[index]
+            if lead >= 0xF0 { length = 4 } else if lead >= 0xE0 { length = 3 } else if lead >= 0xC0 { length = 2 }
+            length = min(length, bytes.count - index)
+            if count + length > 75 {
+                output += [0x0D, 0x0A, 0x20]
+                count = 1
+            }
+            output += bytes[index..<index + length]
+            count += length
+            index += length
+        }
+        output += [0x0D, 0x0A]
+        return String(decoding: output, as: UTF8.self)
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import TickKit
+
+extension Tick {
+    /// `tick query EXPR`: the items that match a query.
+    struct Query: TickCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the items that match a query.",
+            discussion: """
+                Quote the query so that the shell leaves < and > alone. Conditions side by side mean
+                `and`; `not` binds tighter than `and`, which binds tighter than `or`. Items of every
+                status match unless the query says otherwise. See docs/QUERY.md for the whole language.
+
+                  open | done | cancelled | in-progress      every (recurring)
+                  due < today   due <= +7d   due = tomorrow   has due | no due
+                  priority >= high   #work   tag = work   list = groceries
+                  path ~ projects/   section ~ "next up"   "milk"   title ~ "/regex/i"   text ~ word
+
+                Examples:
+                  tick query 'open due < today'
+                  tick query 'open and (#house or list = home)' --sort priority
+                  tick query 'due <= +7d not done' --group-by due --explain
+                  tick query '"milk" or "eggs"' --json
+                """)
+
+        @OptionGroup var folder: FolderOptions
+        @Argument(help: ArgumentHelp("The query (its words are joined by spaces).", valueName: "expr")) var expression: [String]
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var results: ResultOptions
+        @Option(name: .long, help: "Only this list (path, file name or name).") var list: String?
+        @Flag(name: .long, help: "Print the parsed query as a tree, relative dates resolved, before the results.")
+        var explain = false
+        @Flag(name: .long, help: "Show each item's notes under it.") var notes = false
+
+        func execute() throws {
+            let today = folder.todayDate
+            let query = try QueryInput.parse(expression, today: today)
+            let workspace = try folder.workspace()
+            let matches = QueryEvaluator.filter(try ListFilter.items(workspace, list: list), query)
+            if explain {
+                let tree = QueryExplanation.tree(query)
+                if output.json {
+                    Terminal.writeError(tree + "\n")
+                } else {
+                    output.display.print([StyledText("Query:", .strong).rendered(output.display.depth)]
+                                         + tree.split(separator: "\n").map { "  " + $0 } + [""])
+                }
+            }
+            let arranged = results.arrange(matches, isManual: true, today: today)
+            ResultPrinter.print(arranged, today: today, output: output, emptyMessage: "No items match.", showNotes: notes)
+        }
+    }
+}

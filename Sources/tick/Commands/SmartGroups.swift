@@ -1,0 +1,148 @@
+import ArgumentParser
+import TickKit
+
+/// A subcommand that shows one smart group (SPEC §4).
+protocol SmartGroupCommand: TickCommand {
+    static var group: SmartGroup { get }
+    static var emptyMessage: String { get }
+    var folder: FolderOptions { get }
+    var output: OutputOptions { get }
+    var results: ResultOptions { get }
+    var list: String? { get }
+    var expression: [String] { get }
+}
+
+extension SmartGroupCommand {
+    func execute() throws {
+        let workspace = try folder.workspace()
+        let today = folder.todayDate
+        var items = try ListFilter.items(workspace, list: list)
+        if !expression.isEmpty {
+            items = QueryEvaluator.filter(items, try QueryInput.parse(expression, today: today))
+        }
+        let members = Self.group.members(of: items, today: today)
+        let arranged = results.arrange(members, isManual: Self.group == .all || Self.group == .overdue,
+                                       defaultGrouping: Self.group.defaultGrouping, today: today)
+        ResultPrinter.print(arranged, today: today, output: output, emptyMessage: Self.emptyMessage,
+                            dateColumn: Self.group == .completed ? .done : .due)
+    }
+}
+
+/// Prints arranged results as JSON or as a listing.
+enum ResultPrinter {
+    static func print(_ arranged: Arranged, today: TaskDate, output: OutputOptions, emptyMessage: String, showNotes: Bool = false,
+                      dateColumn: DateColumn = .due) {
+        if output.json {
+            let document = arranged.groups.map { ItemJSON.groups($0, today: today) } ?? ItemJSON.items(arranged.items, today: today)
+            Swift.print(document.serialized(pretty: true))
+            return
+        }
+        let display = output.display
+        if arranged.items.isEmpty {
+            display.print([StyledText(emptyMessage, .dimmed).rendered(display.depth)])
+            return
+        }
+        display.print(ItemTable.render(ItemsView.lines(arranged, today: today, showNotes: showNotes, dateColumn: dateColumn),
+                                       width: display.width, depth: display.depth))
+    }
+}
+
+extension Tick {
+    /// `tick today`: open items due today or earlier, overdue first.
+    struct Today: SmartGroupCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show what is due today or earlier and still open: the overdue items first.",
+            discussion: """
+                Open and in-progress items due on or before today; overdue ones first, then list order.
+                A query after the command narrows the group.
+
+                Examples:
+                  tick today
+                  tick today '#work' --sort priority
+                  tick today --list groceries --json
+                """)
+        static let group = SmartGroup.today
+        static let emptyMessage = "Nothing due today."
+        @OptionGroup var folder: FolderOptions
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var results: ResultOptions
+        @Option(name: .long, help: "Only this list (path, file name or name).") var list: String?
+        @Argument(help: "A query that narrows the group, as in `tick query`.") var expression: [String] = []
+    }
+
+    /// `tick scheduled`: open items with a due date, grouped by day.
+    struct Scheduled: SmartGroupCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the open items with a due date, by due date, grouped by day.",
+            discussion: """
+                Examples:
+                  tick scheduled
+                  tick scheduled 'due <= +7d'
+                  tick scheduled --group-by list
+                """)
+        static let group = SmartGroup.scheduled
+        static let emptyMessage = "Nothing scheduled."
+        @OptionGroup var folder: FolderOptions
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var results: ResultOptions
+        @Option(name: .long, help: "Only this list (path, file name or name).") var list: String?
+        @Argument(help: "A query that narrows the group, as in `tick query`.") var expression: [String] = []
+    }
+
+    /// `tick all`: every open item.
+    struct All: SmartGroupCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show every open item, in list order.",
+            discussion: """
+                Examples:
+                  tick all
+                  tick all --group-by list
+                  tick all '#house' --sort priority
+                """)
+        static let group = SmartGroup.all
+        static let emptyMessage = "Nothing to do."
+        @OptionGroup var folder: FolderOptions
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var results: ResultOptions
+        @Option(name: .long, help: "Only this list (path, file name or name).") var list: String?
+        @Argument(help: "A query that narrows the group, as in `tick query`.") var expression: [String] = []
+    }
+
+    /// `tick overdue`: open items due before today.
+    struct Overdue: SmartGroupCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the open items due before today.",
+            discussion: """
+                Examples:
+                  tick overdue
+                  tick overdue --list work
+                  tick overdue --sort due --json
+                """)
+        static let group = SmartGroup.overdue
+        static let emptyMessage = "Nothing overdue."
+        @OptionGroup var folder: FolderOptions
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var results: ResultOptions
+        @Option(name: .long, help: "Only this list (path, file name or name).") var list: String?
+        @Argument(help: "A query that narrows the group, as in `tick query`.") var expression: [String] = []
+    }
+
+    /// `tick completed`: done items, newest first.
+    struct Completed: SmartGroupCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the done items, newest completion first (undated ones last).",
+            discussion: """
+                Examples:
+                  tick completed
+                  tick completed 'done >= -7d'
+                  tick completed --limit 10
+                """)
+        static let group = SmartGroup.completed
+        static let emptyMessage = "Nothing completed yet."
+        @OptionGroup var folder: FolderOptions
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var results: ResultOptions
+        @Option(name: .long, help: "Only this list (path, file name or name).") var list: String?
+        @Argument(help: "A query that narrows the group, as in `tick query`.") var expression: [String] = []
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import TickKit
+
+extension SortKey: ExpressibleByArgument {}
+extension GroupKey: ExpressibleByArgument {}
+
+/// Sort keys as `K[,K]`: `--sort priority,due`.
+struct SortKeys: ExpressibleByArgument {
+    var keys: [SortKey]
+
+    init?(argument: String) {
+        var keys: [SortKey] = []
+        for part in argument.split(separator: ",") {
+            guard let key = SortKey(rawValue: part.trimmingCharacters(in: .whitespaces).lowercased()) else { return nil }
+            keys.append(key)
+        }
+        guard !keys.isEmpty else { return nil }
+        self.keys = keys
+    }
+
+    static var allValueStrings: [String] { SortKey.allCases.map(\.rawValue) }
+}
+
+/// Which results, in which order, in which groups.
+struct ResultOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Sort by these keys in turn, then manual order: manual, title, priority, due, created, done, list.", valueName: "key[,key]"))
+    var sort: SortKeys?
+
+    @Option(name: .customLong("group-by"), help: ArgumentHelp("Group by list, section, priority, due, tag, status, folder or day.", valueName: "key"))
+    var groupBy: GroupKey?
+
+    @Flag(name: .long, help: "Reverse the whole order.")
+    var reverse = false
+
+    @Option(name: .long, help: ArgumentHelp("Show at most this many items (the first ones in sort order).", valueName: "n"))
+    var limit: Int?
+
+    func validate() throws {
+        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, not \(limit)") }
+    }
+
+    /// Orders, limits and groups `items`. Without `--sort`, `items` keep
+    /// their order (`isManual` says whether that is manual order); without
+    /// `--group-by`, `defaultGrouping` applies.
+    func arrange(_ items: [ListedItem], isManual: Bool, defaultGrouping: GroupKey? = nil, today: TaskDate) -> Arranged {
+        var ordered = items
+        if let sort { ordered = SortKey.sort(items, by: sort.keys) }
+        if reverse { ordered.reverse() }
+        if let limit { ordered = Array(ordered.prefix(limit)) }
+        let key = groupBy ?? defaultGrouping
+        let manual = sort.map { $0.keys.allSatisfy { $0 == .manual } } ?? isManual
+        return Arranged(items: ordered, groups: key.map { Grouping.group(ordered, by: $0, today: today) }, groupKey: key,
+                        isManualOrder: manual && !reverse)
+    }
+}
+
+/// Results ready to print: flat, or grouped.
+struct Arranged {
+    var items: [ListedItem]
+    var groups: [ItemGroup]?
+    var groupKey: GroupKey?
+    /// True when items are in manual order (subtasks follow their parents).
+    var isManualOrder: Bool
+}

@@ -1,0 +1,97 @@
+import TickKit
+
+/// How one item's parts look in a terminal: box, priority marker, title
+/// with its inline styles, tags.
+enum ItemStyle {
+    /// The box glyph for a status.
+    static func box(_ status: TaskStatus) -> StyledText {
+        switch status {
+        case .open: StyledText("☐")
+        case .inProgress: StyledText("◐", TextStyle(bold: true, color: .blue))
+        case .done: StyledText("☑", TextStyle(color: RGB(listColor: "green")))
+        case .cancelled: StyledText("☒", .dimmed)
+        }
+    }
+
+    /// `!!!` urgent, `!!` high, `!` medium, nothing for normal, `↓` low, `↓↓` lowest.
+    static func priorityMarker(_ priority: Priority) -> StyledText {
+        switch priority {
+        case .urgent: StyledText("!!!", TextStyle(bold: true, color: .red))
+        case .high: StyledText("!!", TextStyle(bold: true, color: .orange))
+        case .medium: StyledText("!", TextStyle(color: .yellow))
+        case .normal: StyledText()
+        case .low: StyledText("↓", .dimmed)
+        case .lowest: StyledText("↓↓", .dimmed)
+        }
+    }
+
+    /// The display title with its inline styles: strong as bold, emphasis
+    /// as italics, code in color, strikethrough struck, links as OSC 8
+    /// hyperlinks. Its plain text is exactly `item.title`. Finished items
+    /// are dimmed (cancelled ones also struck through).
+    static func title(_ item: TaskItem) -> StyledText {
+        var base = TextStyle.plain
+        if !item.status.isOpen { base.dim = true }
+        if item.status == .cancelled { base.strikethrough = true }
+        var result = StyledText()
+        var pendingSpace = false
+        var pendingRun = -1
+        var hasText = false
+        // The same white-space rule as `[TitleRun].displayTitle`.
+        for (runIndex, run) in item.runs.enumerated() where run.token == nil {
+            let style = style(of: run, base: base)
+            var piece = ""
+            for character in run.text {
+                if character == " " || character == "\t" || character == "\n" {
+                    if hasText || !piece.isEmpty { pendingSpace = true; pendingRun = runIndex }
+                } else {
+                    if pendingSpace {
+                        if pendingRun == runIndex { piece.append(" ") } else {
+                            result.append(piece, style)
+                            piece = ""
+                            result.append(" ", base)
+                        }
+                        pendingSpace = false
+                    }
+                    piece.append(character)
+                }
+            }
+            if !piece.isEmpty { hasText = true }
+            result.append(piece, style)
+        }
+        return result
+    }
+
+    private static func style(of run: TitleRun, base: TextStyle) -> TextStyle {
+        var style = base
+        if run.styles.contains(.strong) { style.bold = true }
+        if run.styles.contains(.emphasis) { style.italic = true }
+        if run.styles.contains(.strikethrough) { style.strikethrough = true }
+        if run.styles.contains(.code) { style.color = .teal }
+        if run.styles.contains(.link) || run.styles.contains(.autolink) || run.styles.contains(.image) {
+            style.underline = true
+            if let url = run.url, isSafeLink(url) { style.link = url }
+        }
+        return style
+    }
+
+    /// A URL that is safe inside an OSC 8 sequence (no control characters).
+    private static func isSafeLink(_ url: String) -> Bool {
+        !url.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || ($0.value >= 0x80 && $0.value < 0xA0) }
+    }
+
+    /// `#tag #other`, dimmed.
+    static func tags(_ tags: [String]) -> StyledText {
+        StyledText(tags.map { "#" + $0 }.joined(separator: " "), .dimmed)
+    }
+
+    /// A list's name in its color.
+    static func listName(_ document: Document) -> StyledText {
+        StyledText(document.name, TextStyle(color: RGB(listColor: document.color)))
+    }
+
+    /// A list's icon as an emoji (or a bullet) followed by its name, bold and colored.
+    static func listHeading(_ document: Document) -> StyledText {
+        StyledText(Icons.emoji(for: document.icon) + " ") + StyledText(document.name, TextStyle(bold: true, color: RGB(listColor: document.color)))
+    }
+}

@@ -1,0 +1,59 @@
+import TickKit
+
+/// A due date in words, relative to today: "today", "tomorrow", "Fri",
+/// "in 12 days", "3 days overdue".
+enum RelativeDate {
+    /// How a relative date is colored.
+    enum Tone { case overdue, today, soon, later, past }
+
+    /// The words for `date` seen from `today`. For an item still to do a past
+    /// date is "N days overdue"; for a finished one it is "N days ago".
+    ///
+    /// - 0 days: `today`; 1: `tomorrow`; 2 to 6: the weekday (`Fri`);
+    ///   7 to 59: `in N days`; further: the ISO date.
+    static func describe(_ date: TaskDate, today: TaskDate, isOpen: Bool = true) -> (text: String, tone: Tone) {
+        let days = today.days(until: date.dayOnly)
+        var text: String
+        var tone: Tone
+        switch days {
+        case ..<0:
+            let count = -days
+            let unit = count == 1 ? "day" : "days"
+            if isOpen {
+                text = "\(count) \(unit) overdue"
+                tone = .overdue
+            } else {
+                text = count == 1 ? "yesterday" : "\(count) days ago"
+                tone = .past
+            }
+        case 0: text = "today"; tone = .today
+        case 1: text = "tomorrow"; tone = .soon
+        case 2...6: text = date.weekdayAbbreviation; tone = .soon
+        case 7..<60: text = "in \(days) days"; tone = .later
+        default: text = date.dayOnly.isoString; tone = .later
+        }
+        if let minutes = date.minuteOfDay {
+            text += " " + String(format: "%02d:%02d", minutes / 60, minutes % 60)
+        }
+        return (text, tone)
+    }
+
+    /// The words for a due date, styled: red when overdue, bold when today.
+    static func styled(_ date: TaskDate, today: TaskDate, isOpen: Bool = true) -> StyledText {
+        let (text, tone) = describe(date, today: today, isOpen: isOpen)
+        switch tone {
+        case .overdue: return StyledText(text, TextStyle(bold: true, color: .red))
+        case .today: return StyledText(text, TextStyle(bold: true, color: .orange))
+        case .soon: return StyledText(text, .plain)
+        case .later: return StyledText(text, .plain)
+        case .past: return StyledText(text, .dimmed)
+        }
+    }
+
+    /// A day heading: "Sat 2026-11-21 · today".
+    static func heading(_ day: TaskDate, today: TaskDate) -> String {
+        let words = describe(day.dayOnly, today: today).text
+        let base = "\(day.weekdayAbbreviation) \(day.dayOnly.isoString)"
+        return words == day.weekdayAbbreviation || words == day.dayOnly.isoString ? base : "\(base) · \(words)"
+    }
+}

@@ -1,0 +1,177 @@
+import TickKit
+
+/// How many colors the terminal shows, or none at all.
+enum ColorDepth: Sendable {
+    /// Plain text: no escape sequences of any kind.
+    case none
+    /// xterm's 256 colors.
+    case ansi256
+    /// 24-bit color (COLORTERM is truecolor or 24bit).
+    case trueColor
+}
+
+/// A color as red, green and blue.
+struct RGB: Equatable, Sendable {
+    var red: Int
+    var green: Int
+    var blue: Int
+
+    /// A list color (`green`, `#ff8800`); nil when unknown.
+    init?(listColor: String) {
+        guard let (red, green, blue) = ListColor.rgb(listColor) else { return nil }
+        self.init(red: red, green: green, blue: blue)
+    }
+
+    init(red: Int, green: Int, blue: Int) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+    }
+
+    static let red = RGB(listColor: "red")!
+    static let orange = RGB(listColor: "orange")!
+    static let yellow = RGB(listColor: "yellow")!
+    static let blue = RGB(listColor: "blue")!
+    static let gray = RGB(listColor: "gray")!
+    static let teal = RGB(listColor: "teal")!
+
+    /// The nearest of xterm's 256 colors: the 6×6×6 cube or the gray ramp.
+    var xterm256: Int {
+        let levels = [0, 95, 135, 175, 215, 255]
+        func nearestLevel(_ value: Int) -> Int {
+            levels.indices.min(by: { abs(levels[$0] - value) < abs(levels[$1] - value) })!
+        }
+        let (r, g, b) = (nearestLevel(red), nearestLevel(green), nearestLevel(blue))
+        let cube = 16 + 36 * r + 6 * g + b
+        let cubeError = distance(levels[r], levels[g], levels[b])
+        let average = (red + green + blue) / 3
+        let grayIndex = max(0, min(23, (average - 8 + 5) / 10))
+        let grayLevel = 8 + 10 * grayIndex
+        return distance(grayLevel, grayLevel, grayLevel) < cubeError ? 232 + grayIndex : cube
+    }
+
+    private func distance(_ r: Int, _ g: Int, _ b: Int) -> Int {
+        (r - red) * (r - red) + (g - green) * (g - green) + (b - blue) * (b - blue)
+    }
+}
+
+/// The look of a stretch of text.
+struct TextStyle: Equatable, Sendable {
+    var bold = false
+    var dim = false
+    var italic = false
+    var underline = false
+    var strikethrough = false
+    var inverse = false
+    var color: RGB? = nil
+    /// Shown as an OSC 8 hyperlink.
+    var link: String? = nil
+
+    static let plain = TextStyle()
+    static func colored(_ color: RGB?) -> TextStyle { TextStyle(color: color) }
+    static let dimmed = TextStyle(dim: true)
+    static let strong = TextStyle(bold: true)
+
+    /// The SGR parameters, without the escape and the `m`.
+    func parameters(_ depth: ColorDepth) -> [String] {
+        var codes: [String] = []
+        if bold { codes.append("1") }
+        if dim { codes.append("2") }
+        if italic { codes.append("3") }
+        if underline { codes.append("4") }
+        if inverse { codes.append("7") }
+        if strikethrough { codes.append("9") }
+        if let color {
+            switch depth {
+            case .trueColor: codes.append("38;2;\(color.red);\(color.green);\(color.blue)")
+            case .ansi256: codes.append("38;5;\(color.xterm256)")
+            case .none: break
+            }
+        }
+        return codes
+    }
+}
+
+/// Text made of styled spans: measured as plain text, printed with or
+/// without escape sequences. With `ColorDepth.none` the output is exactly
+/// the plain text.
+struct StyledText: Sendable {
+    private(set) var spans: [(text: String, style: TextStyle)] = []
+
+    init() {}
+
+    init(_ text: String, _ style: TextStyle = .plain) {
+        append(text, style)
+    }
+
+    mutating func append(_ text: String, _ style: TextStyle = .plain) {
+        guard !text.isEmpty else { return }
+        if let last = spans.last, last.style == style {
+            spans[spans.count - 1].text += text
+        } else {
+            spans.append((text, style))
+        }
+    }
+
+    mutating func append(_ other: StyledText) {
+        for span in other.spans { append(span.text, span.style) }
+    }
+
+    static func + (lhs: StyledText, rhs: StyledText) -> StyledText {
+        var result = lhs
+        result.append(rhs)
+        return result
+    }
+
+    var plain: String { spans.map(\.text).joined() }
+    var width: Int { spans.reduce(0) { $0 + DisplayWidth.of($1.text) } }
+    var isEmpty: Bool { spans.isEmpty }
+
+    /// The text cut to at most `width` columns, ending in `…` when cut.
+    func truncated(to width: Int) -> StyledText {
+        guard self.width > width else { return self }
+        guard width > 0 else { return StyledText() }
+        var result = StyledText()
+        var remaining = width - 1
+        var lastStyle = TextStyle.plain
+        outer: for span in spans {
+            var piece = ""
+            for character in span.text {
+                let characterWidth = DisplayWidth.of(character)
+                if characterWidth > remaining { result.append(piece, span.style); lastStyle = span.style; break outer }
+                piece.append(character)
+                remaining -= characterWidth
+            }
+            result.append(piece, span.style)
+            lastStyle = span.style
+        }
+        var ellipsisStyle = lastStyle
+        ellipsisStyle.link = nil
+        result.append("…", ellipsisStyle)
+        return result
+    }
+
+    /// The text padded with spaces to `width` columns.
+    func padded(to width: Int) -> StyledText {
+        let missing = width - self.width
+        guard missing > 0 else { return self }
+        var result = self
+        result.append(String(repeating: " ", count: missing))
+        return result
+    }
+
+    /// The text with escape sequences for `depth` (none at all for `.none`).
+    func rendered(_ depth: ColorDepth) -> String {
+        guard depth != .none else { return plain }
+        var output = ""
+        for span in spans {
+            let codes = span.style.parameters(depth)
+            if let link = span.style.link { output += "\u{1B}]8;;\(link)\u{1B}\\" }
+            if !codes.isEmpty { output += "\u{1B}[" + codes.joined(separator: ";") + "m" }
+            output += span.text
+            if !codes.isEmpty { output += "\u{1B}[0m" }
+            if span.style.link != nil { output += "\u{1B}]8;;\u{1B}\\" }
+        }
+        return output
+    }
+}

@@ -1,0 +1,183 @@
+import TickKit
+
+/// Which date the date column of a listing shows.
+enum DateColumn {
+    /// The due date in words (`tomorrow`, `3 days overdue`).
+    case due
+    /// The done date (`done yesterday`), for the completed group.
+    case done
+}
+
+/// Item listings: smart groups, queries, exports for people.
+enum ItemsView {
+    /// The lines for arranged results: a flat listing, or a heading per group.
+    static func lines(_ arranged: Arranged, today: TaskDate, showList: Bool = true, showNotes: Bool = false,
+                      dateColumn: DateColumn = .due) -> [ListingLine] {
+        // One marker width for all groups, so that titles line up across them.
+        let markerWidth = arranged.items.map { ItemStyle.priorityMarker($0.item.metadata.priority).width }.max() ?? 0
+        guard let groups = arranged.groups else {
+            return rows(arranged.items, today: today, indentSubtasks: arranged.isManualOrder, markerWidth: markerWidth,
+                        showList: showList, showNotes: showNotes, dateColumn: dateColumn)
+        }
+        var lines: [ListingLine] = []
+        for group in groups {
+            if !lines.isEmpty { lines.append(.blank) }
+            lines.append(.heading(heading(group, key: arranged.groupKey, today: today)))
+            lines += rows(group.items, today: today, indentSubtasks: arranged.isManualOrder, markerWidth: markerWidth,
+                          showList: showList && arranged.groupKey != .list && arranged.groupKey != .section,
+                          showNotes: showNotes, dateColumn: dateColumn)
+        }
+        return lines
+    }
+
+    static func heading(_ group: ItemGroup, key: GroupKey?, today: TaskDate) -> StyledText {
+        var text: StyledText
+        switch key {
+        case .list?:
+            text = ItemStyle.listHeading(group.items[0].document)
+        case .section?:
+            let document = group.items[0].document
+            text = StyledText(group.name, TextStyle(bold: true, color: RGB(listColor: document.color)))
+        case .day?:
+            if let day = TaskDate(iso: group.name) {
+                let isPast = day.compareDay(today) < 0
+                text = StyledText(RelativeDate.heading(day, today: today), TextStyle(bold: true, color: isPast ? .red : nil))
+            } else {
+                text = StyledText(group.name, .strong)
+            }
+        case .due?:
+            text = StyledText(group.name, TextStyle(bold: true, color: group.name == "Overdue" ? .red : nil))
+        case .priority?:
+            let marker = Priority(word: group.name).map { ItemStyle.priorityMarker($0) } ?? StyledText()
+            text = StyledText(group.name.prefix(1).uppercased() + group.name.dropFirst(), .strong)
+            if !marker.isEmpty { text = text + StyledText(" ") + marker }
+        default:
+            text = StyledText(group.name, .strong)
+        }
+        return text + StyledText("  \(group.items.count)", .dimmed)
+    }
+
+    /// One row per item. With `indentSubtasks`, an item is indented once for
+    /// each of its ancestors that is listed too.
+    static func rows(_ items: [ListedItem], today: TaskDate, indentSubtasks: Bool, markerWidth: Int, showList: Bool,
+                     showNotes: Bool, dateColumn: DateColumn = .due) -> [ListingLine] {
+        let present = Set(items.map { "\($0.document.path)\u{0}\($0.item.index)" })
+        return items.map { listed in
+            var depth = 0
+            if indentSubtasks {
+                var parent = listed.item.parent
+                while let index = parent {
+                    if present.contains("\(listed.document.path)\u{0}\(index)") { depth += 1 }
+                    parent = listed.document.items[index].parent
+                }
+            }
+            return .row(row(listed, today: today, depth: depth, markerWidth: markerWidth, showList: showList,
+                            showNotes: showNotes, dateColumn: dateColumn))
+        }
+    }
+
+    static func row(_ listed: ListedItem, today: TaskDate, depth: Int, markerWidth: Int, showList: Bool, showNotes: Bool,
+                    dateColumn: DateColumn = .due) -> ItemRow {
+        let item = listed.item
+        var prefix = StyledText(String(repeating: "  ", count: depth)) + ItemStyle.box(item.status) + StyledText(" ")
+        if markerWidth > 0 {
+            prefix = prefix + ItemStyle.priorityMarker(item.metadata.priority).padded(to: markerWidth) + StyledText(" ")
+        }
+        var row = ItemRow(prefix: prefix, title: ItemStyle.title(item))
+        switch dateColumn {
+        case .due:
+            if let due = item.metadata.due { row.due = RelativeDate.styled(due, today: today, isOpen: item.status.isOpen) }
+        case .done:
+            if let done = item.metadata.done {
+                row.due = StyledText("done " + RelativeDate.describe(done, today: today, isOpen: false).text, .dimmed)
+            }
+        }
+        row.tags = ItemStyle.tags(item.metadata.tags)
+        if showList { row.list = ItemStyle.listName(listed.document) }
+        if showNotes, let notes = item.notes {
+            row.notes = notes.split(separator: "\n", omittingEmptySubsequences: false).map { StyledText(String($0), .dimmed) }
+            row.notesIndent = prefix.width
+        }
+        return row
+    }
+}
+
+/// `tick show LIST`: one list in file order, sections as headings,
+/// subtasks indented.
+enum ListView {
+    static func lines(_ document: Document, items: [ListedItem], today: TaskDate, showNotes: Bool) -> [ListingLine] {
+        var lines: [ListingLine] = [.heading(ItemStyle.listHeading(document))]
+        let markerWidth = items.map { ItemStyle.priorityMarker($0.item.metadata.priority).width }.max() ?? 0
+        var currentSection: Int? = nil
+        for listed in items {
+            let item = listed.item
+            if item.section != currentSection, let sectionIndex = item.section {
+                let section = document.sections[sectionIndex]
+                lines.append(.blank)
+                var heading = StyledText()
+                if let icon = section.icon { heading.append(Icons.emoji(for: icon) + " ") }
+                heading.append(section.title, TextStyle(bold: true, color: section.color.flatMap { RGB(listColor: $0) }))
+                lines.append(.heading(heading))
+            }
+            currentSection = item.section
+            lines.append(.row(ItemsView.row(listed, today: today, depth: item.depth, markerWidth: markerWidth,
+                                            showList: false, showNotes: showNotes)))
+        }
+        if items.isEmpty { lines.append(.heading(StyledText("No items in this list.", .dimmed))) }
+        return lines
+    }
+}
+
+/// The lists with their icons, colors and counts, and the home screen.
+enum ListsView {
+    /// One line per list: icon, name in its color, open count; with
+    /// `details`, also the done count and the path.
+    static func lines(_ workspace: Workspace, details: Bool) -> [StyledText] {
+        let lists = workspace.listsInOrder
+        let nameWidth = lists.map { DisplayWidth.of($0.name) }.max() ?? 0
+        let counts = lists.map { document in
+            (open: document.items.filter { $0.status.isOpen }.count, done: document.items.filter { $0.status == .done }.count)
+        }
+        let openWidth = counts.map { String($0.open).count }.max() ?? 1
+        let doneWidth = counts.map { String($0.done).count }.max() ?? 1
+        var lines: [StyledText] = []
+        for (document, count) in zip(lists, counts) {
+            let icon = Icons.emoji(for: document.icon)
+            var line = StyledText(icon).padded(to: 2) + StyledText(" ")
+            line.append(ItemStyle.listName(document).padded(to: nameWidth + 2))
+            let open = String(count.open)
+            line.append(String(repeating: " ", count: openWidth - open.count) + open, count.open > 0 ? .strong : .dimmed)
+            if details {
+                line.append(" open  ", .dimmed)
+                let done = String(count.done)
+                line.append(String(repeating: " ", count: doneWidth - done.count) + done + " done  ", .dimmed)
+                line.append(document.path, .dimmed)
+            }
+            lines.append(line)
+        }
+        if lists.isEmpty { lines.append(StyledText("No lists here: every *.md file below the notes folder is a list.", .dimmed)) }
+        return lines
+    }
+
+    /// The home screen: the four smart-group counts as a 2×2 block, then the lists.
+    static func home(_ workspace: Workspace, today: TaskDate) -> [StyledText] {
+        let colors: [SmartGroup: RGB] = [.today: .blue, .scheduled: .red, .all: .gray, .overdue: .orange]
+        let counts = SmartGroup.homeGroups.map { group in
+            (group, workspace.items.filter { group.contains($0.item, today: today) }.count)
+        }
+        let countWidth = counts.map { String($0.1).count }.max() ?? 1
+        func cell(_ entry: (SmartGroup, Int)) -> StyledText {
+            let (group, count) = entry
+            let number = String(count)
+            return StyledText(group.title, TextStyle(bold: true, color: colors[group]!)).padded(to: 11)
+                + StyledText(String(repeating: " ", count: countWidth - number.count) + number, count > 0 ? .strong : .dimmed)
+        }
+        var lines = [
+            cell(counts[0]) + StyledText("    ") + cell(counts[1]),
+            cell(counts[2]) + StyledText("    ") + cell(counts[3]),
+            StyledText(),
+        ]
+        lines += self.lines(workspace, details: false)
+        return lines
+    }
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+
+extension Tick {
+    /// Parses the command line and runs the command. Usage errors (exit 64)
+    /// are one line on standard error, like every other error; help,
+    /// version and completion scripts are printed as the library prints them.
+    static func main() {
+        let command: ParsableCommand
+        do {
+            command = try parseAsRoot()
+        } catch {
+            exitWithUsageError(error)
+        }
+        do {
+            var runnable = command
+            try runnable.run()
+        } catch {
+            exitWithUsageError(error)
+        }
+    }
+
+    private static func exitWithUsageError(_ error: Error) -> Never {
+        let code = exitCode(for: error)
+        if code == .success || error is ExitCode { exit(withError: error) }
+        Terminal.error(oneLine(message(for: error)))
+        exit(withError: ExitCode(code.rawValue))
+    }
+
+    /// The library's message on one line: a list of allowed values becomes
+    /// a comma-separated list.
+    static func oneLine(_ message: String) -> String {
+        let lines = message.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard let first = lines.first else { return "invalid command line; see 'tick --help'" }
+        let rest = lines.dropFirst().map { $0.hasPrefix("- ") ? String($0.dropFirst(2)) : $0 }
+        var text = first.hasPrefix("Error: ") ? String(first.dropFirst(7)) : first
+        if !rest.isEmpty { text += " " + rest.joined(separator: ", ") }
+        return text
+    }
+}

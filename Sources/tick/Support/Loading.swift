@@ -1,0 +1,50 @@
+import Foundation
+import TickKit
+
+extension FolderOptions {
+    /// Every list of the notes folder, read in parallel; what had to be
+    /// skipped is reported on standard error.
+    func workspace() throws -> Workspace {
+        let workspace = Workspace.load(try folder())
+        for warning in workspace.warnings { Terminal.warning(warning) }
+        return workspace
+    }
+
+    /// True when today was pinned with --today or TICK_TODAY.
+    var isTodayPinned: Bool {
+        today != nil || !(ProcessInfo.processInfo.environment["TICK_TODAY"] ?? "").isEmpty
+    }
+}
+
+/// Reading a query from the command line.
+enum QueryInput {
+    /// Parses the words of a query (joined by spaces); a syntax error becomes
+    /// a usage failure that shows the query with a caret under the column.
+    static func parse(_ words: [String], today: TaskDate) throws -> QueryExpression {
+        let text = words.joined(separator: " ")
+        do {
+            return try QueryParser.parse(text, today: today)
+        } catch {
+            throw TickFailure.usage(caretMessage(error))
+        }
+    }
+
+    /// "bad query: MESSAGE", then the query, then a caret under the column.
+    static func caretMessage(_ error: QuerySyntaxError) -> String {
+        let shown = String(error.query.map { $0 == "\t" || $0 == "\n" || $0 == "\r" ? " " : $0 })
+        let before = String(shown.prefix(max(0, error.column - 1)))
+        let pad = String(repeating: " ", count: DisplayWidth.of(before))
+        return "bad query at column \(error.column): \(error.message)\n  \(shown)\n  \(pad)^"
+    }
+}
+
+/// Narrowing results to one list: `--list L`.
+enum ListFilter {
+    /// The items of the list `name` names, or all items when `name` is nil.
+    static func items(_ workspace: Workspace, list name: String?) throws -> [ListedItem] {
+        guard let name else { return workspace.items }
+        let index = try ListLookup.resolve(name, in: workspace.documents)
+        let path = workspace.documents[index].path
+        return workspace.items.filter { $0.document.path == path }
+    }
+}

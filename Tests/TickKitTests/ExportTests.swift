@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+import TickKit
+
+/// CSV (RFC 4180) and iCalendar (RFC 5545) export.
+@Suite struct ExportTests {
+    let folder = workspace([
+        "errands.md": """
+            # Errands
+            ## Shop
+            - [ ] Buy milk, eggs; and "cheese" \\ more !urgent due:2026-11-24 #errand #shop/food
+              First line of notes.
+              Second, with a comma; and a semicolon.
+              - [ ] Check the fridge first
+            - [x] Post the parcel done:2026-11-20 !low created:2026-11-01
+            - [-] Return the lamp cancelled:2026-11-19
+            - [/] Paint the fence start:2026-11-20 due:2026-11-28 every:week ^fence
+            - [ ] Café crème brûlée séance naïveté façade déjà vu — a very long title that needs folding 🍰🍰🍰 due:2026-11-30T14:30
+            """,
+    ])
+
+    @Test func csvHasAHeaderAndQuotesAsRFC4180Says() {
+        let csv = CSVWriter.write(folder.items)
+        let records = csv.components(separatedBy: "\r\n")
+        #expect(records[0] == "path,line,list,section,status,title,priority,due,scheduled,start,created,done,cancelled,every,tags,id,parent,depth,notes")
+        // The notes' line break stays inside the quoted field.
+        #expect(records[1] == #"errands.md,3,Errands,Shop,open,"Buy milk, eggs; and ""cheese"" \ more",urgent,2026-11-24,,,,,,,errand shop/food,,,0,"First line of notes."#
+                + "\n" + #"Second, with a comma; and a semicolon.""#)
+        #expect(records[2] == "errands.md,6,Errands,Shop,open,Check the fridge first,normal,,,,,,,,,,errands.md:3,1,")
+        #expect(records.count == 8)   // header, six items, and the empty string after the last CRLF
+        #expect(csv.hasSuffix("\r\n"))
+        #expect(!csv.replacingOccurrences(of: "\r\n", with: "").contains("\r"))
+    }
+
+    @Test func csvQuotingRules() {
+        #expect(CSVWriter.quoted("plain") == "plain")
+        #expect(CSVWriter.quoted("a,b") == "\"a,b\"")
+        #expect(CSVWriter.quoted("say \"hi\"") == "\"say \"\"hi\"\"\"")
+        #expect(CSVWriter.quoted("two\nlines") == "\"two\nlines\"")
+    }
+
+    @Test func icsLinesEndInCRLFAndFoldAt75Octets() {
+        let calendar = ICalendarWriter.write(folder.items, stamp: "20261121T000000Z")
+        #expect(calendar.hasPrefix("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:"))
+        #expect(calendar.hasSuffix("END:VCALENDAR\r\n"))
+        let bytes = Array(calendar.utf8)
+        var lines: [[UInt8]] = [[]]
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == 0x0D {
+                #expect(index + 1 < bytes.count && bytes[index + 1] == 0x0A, "a CR without LF")
+                lines.append([])
+                index += 2
+                continue
+            }
+            #expect(bytes[index] != 0x0A, "a bare LF")
+            lines[lines.count - 1].append(bytes[index])
+            index += 1
+        }
+        #expect(lines.allSatisfy { $0.count <= 75 })
+        #expect(lines.contains { $0.first == 0x20 }, "the long title was not folded")
+        // Folding never splits a UTF-8 sequence: every physical line is valid UTF-8.
+        #expect(lines.allSatisfy { String(validating: $0.dropFirst(0), as: UTF8.self) != nil })
+    }
+
+    @Test func icsEscapesText() {
+        #expect(ICalendarWriter.escaped("a,b;c\\d\ne") == "a\\,b\\;c\\\\d\\ne")
+        #expect(ICalendarWriter.fold(String(repeating: "x", count: 80)) == String(repeating: "x", count: 75) + "\r\n " + "xxxxx\r\n")
+    }
+
+    @Test func icsUIDsAreStable() {
+        let first = ICalendarWriter.write(folder.items, stamp: "20261121T000000Z")
+        let second = ICalendarWriter.write(workspace(["errands.md": String(decoding: folder.documents[0].source.bytes, as: UTF8.self)]).items,
+                                           stamp: "20261121T000000Z")
+        #expect(first == second)
+        let fence = folder.items.first { $0.item.title == "Paint the fence" }!
+        #expect(ICalendarWriter.uid(fence) == "fence@tick")
+        let uids = folder.items.map(ICalendarWriter.uid)
+        #expect(Set(uids).count == uids.count)
+    }
+
+    @Test(.enabled(if: PythonICalendar.isAvailable, "needs Python's icalendar; pip could not install it"))
+    func aRealICalendarParserReadsTheExport() throws {
+        let calendar = ICalendarWriter.write(folder.items, stamp: "20261121T000000Z")
+        let todos = try PythonICalendar.parse(calendar)
+        #expect(todos.count == 6)
+
+        let milk = todos[0]
+        #expect(milk["SUMMARY"] as? String == #"Buy milk, eggs; and "cheese" \ more"#)
+        #expect(milk["DESCRIPTION"] as? String == "First line of notes.\nSecond, with a comma; and a semicolon.")
+        #expect(milk["DUE"] as? String == "2026-11-24")
+        #expect(milk["DUE;TYPE"] as? String == "date")
+        #expect(milk["PRIORITY"] as? Int == 1)
+        #expect(milk["STATUS"] as? String == "NEEDS-ACTION")
+        #expect(milk["CATEGORIES"] as? [String] == ["errand", "shop/food"])
+        #expect(milk["DTSTAMP"] as? String == "2026-11-21T00:00:00+00:00")
+
+        let fridge = todos[1]
+        #expect(fridge["RELATED-TO"] as? String == milk["UID"] as? String)
+
+        let parcel = todos[2]
+        #expect(parcel["STATUS"] as? String == "COMPLETED")
+        #expect(parcel["COMPLETED"] as? String == "2026-11-20T12:00:00+00:00")
+        #expect(parcel["PRIORITY"] as? Int == 7)
+
+        #expect(todos[3]["STATUS"] as? String == "CANCELLED")
+
+        let fence = todos[4]
+        #expect(fence["STATUS"] as? String == "IN-PROCESS")
+        #expect(fence["UID"] as? String == "fence@tick")
+        #expect(fence["DTSTART"] as? String == "2026-11-20")
+        #expect(fence["RRULE"] != nil)
+
+        let cafe = todos[5]
+        #expect(cafe["SUMMARY"] as? String == "Café crème brûlée séance naïveté façade déjà vu — a very long title that needs folding 🍰🍰🍰")
+        #expect(cafe["DUE"] as? String == "2026-11-30T14:30:00")
+    }
+
+    @Test(.enabled(if: PythonICalendar.isAvailable, "needs Python's icalendar; pip could not install it"))
+    func theExamplesExportParses() throws {
+        let examples = Workspace.load(try NotesFolder(path: TickRunner.packageRoot.appendingPathComponent("examples").path))
+        let todos = try PythonICalendar.parse(ICalendarWriter.write(examples.items, stamp: "20261121T000000Z"))
+        #expect(todos.count == examples.items.count)
+        #expect(todos.allSatisfy { $0["UID"] != nil && $0["DTSTAMP"] != nil && $0["SUMMARY"] != nil })
+    }
+}

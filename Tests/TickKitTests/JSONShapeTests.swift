@@ -1,0 +1,85 @@
+import Testing
+import TickKit
+
+/// The JSON documents of SPEC §6: keys, their order, and absent values.
+@Suite struct JSONShapeTests {
+    static let itemKeys = ["path", "line", "list", "section", "status", "title", "text", "priority", "due", "scheduled",
+                           "start", "created", "done", "cancelled", "every", "tags", "color", "icon", "id", "fields",
+                           "parent", "depth", "notes", "listColor", "listIcon"]
+
+    func keys(_ value: JSONValue?) -> [String] {
+        if case .object(let pairs)? = value { return pairs.map(\.0) }
+        return []
+    }
+
+    let folder = workspace([
+        "groceries.md": """
+            ---
+            title: Groceries
+            color: green
+            icon: cart
+            aisle: 4
+            ---
+
+            # Groceries
+
+            ## Dairy
+            - [ ] Buy **milk** !high due:2026-11-24 #errand
+              Semi-skimmed, two bottles.
+              - [ ] Check the fridge first
+            - [x] Eggs done:2026-11-20 store:corner
+            """,
+        "plain.md": "- [ ] Lonely\n",
+    ])
+
+    @Test func anItemHasTheSpecsKeysInOrder() {
+        let milk = folder.items.first { $0.item.title == "Buy milk" }!
+        let json = ItemJSON.item(milk.item, in: milk.document)
+        #expect(keys(json) == Self.itemKeys)
+        #expect(json.serialized() == #"""
+            {"path":"groceries.md","line":11,"list":"Groceries","section":"Dairy","status":"open","title":"Buy milk","text":"Buy **milk** !high due:2026-11-24 #errand","priority":"high","due":"2026-11-24","scheduled":null,"start":null,"created":null,"done":null,"cancelled":null,"every":null,"tags":["errand"],"color":null,"icon":null,"id":null,"fields":{},"parent":null,"depth":0,"notes":"Semi-skimmed, two bottles.","listColor":"green","listIcon":"cart"}
+            """#)
+    }
+
+    @Test func subtasksNameTheirParentAndDefaultsAreReported() {
+        let fridge = folder.items.first { $0.item.title == "Check the fridge first" }!
+        let json = ItemJSON.item(fridge.item, in: fridge.document)
+        #expect(json["parent"] == .string("groceries.md:11"))
+        #expect(json["depth"] == .int(1))
+        #expect(json["notes"] == .null)
+        let lonely = folder.items.first { $0.item.title == "Lonely" }!
+        let plain = ItemJSON.item(lonely.item, in: lonely.document)
+        #expect(plain["listColor"] == .string("blue"))
+        #expect(plain["listIcon"] == .string("list.bullet"))
+        #expect(plain["section"] == .null)
+        let eggs = folder.items.first { $0.item.title == "Eggs" }!
+        #expect(ItemJSON.item(eggs.item, in: eggs.document)["fields"] == .object([("store", .string("corner"))]))
+    }
+
+    @Test func flatAndGroupedDocuments() {
+        let flat = ItemJSON.items(folder.items, today: Fixture.today)
+        #expect(keys(flat) == ["today", "items"])
+        #expect(flat["today"] == .string("2026-11-21"))
+        let grouped = ItemJSON.groups(Grouping.group(folder.items, by: .status, today: Fixture.today), today: Fixture.today)
+        #expect(keys(grouped) == ["today", "groups"])
+        guard case .array(let groups)? = grouped["groups"] else { Issue.record("no groups"); return }
+        #expect(groups.map(keys) == [["name", "items"], ["name", "items"]])
+        #expect(groups.map { $0["name"] } == [.string("open"), .string("done")])
+    }
+
+    @Test func listsAndHomeDocuments() {
+        let lists = ItemJSON.lists(folder, today: Fixture.today)
+        #expect(keys(lists) == ["today", "lists"])
+        guard case .array(let entries)? = lists["lists"] else { Issue.record("no lists"); return }
+        #expect(Array(keys(entries[0]).prefix(6)) == ["name", "path", "color", "icon", "open", "done"])
+        #expect(entries[0]["frontMatter"] == .object([("aisle", .int(4))]))
+        #expect(entries[0]["open"] == .int(2))
+        #expect(entries[0]["done"] == .int(1))
+        #expect(entries[1]["name"] == .string("plain"))
+        #expect(entries[1]["color"] == .string("blue"))
+
+        let home = ItemJSON.home(folder, today: Fixture.today)
+        #expect(keys(home) == ["today", "counts", "lists"])
+        #expect(keys(home["counts"]) == ["today", "scheduled", "all", "overdue"])
+    }
+}

@@ -1,0 +1,132 @@
+import Testing
+import TickKit
+
+/// The query grammar: precedence, juxtaposition, values, and errors with columns.
+@Suite struct QueryParserTests {
+    let today = Fixture.today   // Saturday 2026-11-21
+
+    func parse(_ query: String) throws -> QueryExpression { try QueryParser.parse(query, today: today) }
+
+    /// The tree in a compact prefix form, for comparing shapes.
+    func shape(_ query: String) throws -> String { describe(try parse(query)) }
+
+    func describe(_ expression: QueryExpression) -> String {
+        switch expression {
+        case .and(let operands): "and(" + operands.map(describe).joined(separator: ", ") + ")"
+        case .or(let operands): "or(" + operands.map(describe).joined(separator: ", ") + ")"
+        case .not(let operand): "not(" + describe(operand) + ")"
+        case .predicate(let predicate): QueryExplanation.describe(predicate)
+        }
+    }
+
+    func error(_ query: String) -> QuerySyntaxError? {
+        do {
+            _ = try parse(query)
+            return nil
+        } catch {
+            return error as? QuerySyntaxError
+        }
+    }
+
+    @Test func andBindsTighterThanOr() throws {
+        #expect(try shape("done or open and every") == "or(done, and(open (open or in-progress), every (recurring)))")
+        #expect(try shape("open and every or done") == "or(and(open (open or in-progress), every (recurring)), done)")
+    }
+
+    @Test func notBindsTighterThanAnd() throws {
+        #expect(try shape("not done and every") == "and(not(done), every (recurring))")
+        #expect(try shape("not not done") == "not(not(done))")
+    }
+
+    @Test func parenthesesGroup() throws {
+        #expect(try shape("(done or cancelled) and every") == "and(or(done, cancelled), every (recurring))")
+        #expect(try shape("not (done or cancelled)") == "not(or(done, cancelled))")
+    }
+
+    @Test func juxtapositionMeansAnd() throws {
+        #expect(try shape("open #work due < today") == "and(open (open or in-progress), tag = \"work\" (or its sub-tags), due < 2026-11-21 (Sat))")
+        #expect(try parse("open #work") == parse("open and #work"))
+        #expect(try shape("done cancelled or every") == "or(and(done, cancelled), every (recurring))")
+    }
+
+    @Test func keywordsAreCaseInsensitive() throws {
+        #expect(try shape("OPEN AND Due < TODAY or NOT Done") == shape("open and due < today or not done"))
+        #expect(try shape("Priority >= HIGH") == "priority >= high")
+    }
+
+    @Test func relativeDatesAreResolvedAgainstToday() throws {
+        #expect(try shape("due <= +7d") == "due <= 2026-11-28 (Sat)")
+        #expect(try shape("due = tomorrow") == "due = 2026-11-22 (Sun)")
+        #expect(try shape("due >= 2026-12-01") == "due >= 2026-12-01 (Tue)")
+        #expect(try shape("due > -1w") == "due > 2026-11-14 (Sat)")
+        #expect(try shape("due < fri") == "due < 2026-11-27 (Fri)")
+        #expect(try shape("due = in 3 days") == "due = 2026-11-24 (Tue)")
+        #expect(try shape("due = next week") == "due = 2026-11-23 (Mon)")
+        #expect(try shape("due <= eom") == "due <= 2026-11-30 (Mon)")
+        #expect(try shape("due <= \"in 2 weeks\"") == "due <= 2026-12-05 (Sat)")
+    }
+
+    @Test func aMultiWordDateStopsWhereTheDateEnds() throws {
+        #expect(try shape("due = mon and open") == "and(due = 2026-11-23 (Mon), open (open or in-progress))")
+    }
+
+    @Test func everyComparisonOperatorIsRead() throws {
+        for op in ["<", "<=", "=", "!=", ">=", ">"] {
+            #expect(try shape("priority \(op) high") == "priority \(op) high")
+        }
+        #expect(try shape("title ~ milk") == "title ~ \"milk\" (contains, any case)")
+        #expect(try shape("title !~ milk") == "title !~ \"milk\" (contains, any case)")
+        #expect(try shape("due<today") == "due < 2026-11-21 (Sat)")
+    }
+
+    @Test func conditionsOfTheSpec() throws {
+        #expect(try shape("in-progress") == "in-progress")
+        #expect(try shape("has due") == "has due")
+        #expect(try shape("no scheduled") == "no scheduled")
+        #expect(try shape("tag = work") == "tag = \"work\" (or its sub-tags)")
+        #expect(try shape("list = groceries") == "list = \"groceries\"")
+        #expect(try shape("path ~ projects/") == "path ~ \"projects/\" (contains, any case)")
+        #expect(try shape("section ~ \"next up\"") == "section ~ \"next up\" (contains, any case)")
+        #expect(try shape("\"milk\"") == "title ~ \"milk\" (contains, any case)")
+        #expect(try shape("title ~ \"/^buy/i\"") == "title ~ \"/^buy/i\" (regular expression)")
+        #expect(try shape("text ~ word") == "text ~ \"word\" (contains, any case)")
+        #expect(try shape("every") == "every (recurring)")
+        #expect(try shape("id = abc123") == "id = \"abc123\"")
+        #expect(try shape("^abc123") == "id = \"abc123\"")
+        #expect(try shape("status != done") == "not(done)")
+    }
+
+    @Test func incompleteComparisonPointsPastTheEnd() {
+        let failure = error("due <")
+        #expect(failure?.column == 6)
+        #expect(failure?.message.contains("expected a date") == true)
+    }
+
+    @Test func errorsPointAtTheOffendingColumn() {
+        #expect(error("open and (done or every")?.column == 10)   // the unclosed (
+        #expect(error("open )")?.column == 6)
+        #expect(error("open and")?.column == 9)
+        #expect(error("priority >= hgih")?.column == 13)
+        #expect(error("due < frday")?.column == 7)
+        #expect(error("open bogus")?.column == 6)
+        #expect(error("colour = red")?.column == 1)
+        #expect(error("title ~ \"milk")?.column == 9)
+        #expect(error("title ~ \"/(/\"")?.column == 9)
+        #expect(error("due ~ today")?.column == 5)
+        #expect(error("< today")?.column == 1)
+        #expect(error("has")?.column == 4)
+        #expect(error("()")?.column == 2)
+        #expect(error("# open")?.column == 1)
+        #expect(error("")?.column == 1)
+    }
+
+    @Test func errorMessagesSayWhatToDo() {
+        #expect(error("open bogus")?.message == "unknown word 'bogus'; to search titles, quote it: \"bogus\"")
+        #expect(error("due")?.message.contains("needs an operator") == true)
+        #expect(error("priority >= hgih")?.message.contains("lowest, low, normal, medium, high or urgent") == true)
+    }
+
+    @Test func columnsCountCharactersNotBytes() {
+        #expect(error("\"café\" bogus")?.column == 8)
+    }
+}

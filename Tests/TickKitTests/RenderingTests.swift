@@ -1,0 +1,100 @@
+import Testing
+import TickKit
+@testable import tick
+
+/// The pieces of human output: relative dates, widths, icons, styled titles, colors.
+@Suite struct RenderingTests {
+    let today = Fixture.today   // Saturday
+
+    func words(_ iso: String, open: Bool = true) -> String {
+        RelativeDate.describe(date(iso), today: today, isOpen: open).text
+    }
+
+    @Test func relativeDatesInWords() {
+        #expect(words("2026-11-21") == "today")
+        #expect(words("2026-11-22") == "tomorrow")
+        #expect(words("2026-11-27") == "Fri")
+        #expect(words("2026-11-28") == "in 7 days")
+        #expect(words("2026-12-03") == "in 12 days")
+        #expect(words("2027-03-01") == "2027-03-01")
+        #expect(words("2026-11-20") == "1 day overdue")
+        #expect(words("2026-11-18") == "3 days overdue")
+        #expect(words("2026-11-18", open: false) == "3 days ago")
+        #expect(words("2026-11-20", open: false) == "yesterday")
+        #expect(words("2026-11-21T14:30") == "today 14:30")
+        #expect(RelativeDate.describe(date("2026-11-18"), today: today).tone == .overdue)
+    }
+
+    @Test func overdueIsRed() {
+        let styled = RelativeDate.styled(date("2026-11-18"), today: today)
+        #expect(styled.rendered(.trueColor) == "\u{1B}[1;38;2;255;59;48m3 days overdue\u{1B}[0m")
+        #expect(styled.rendered(.none) == "3 days overdue")
+    }
+
+    @Test func displayWidthCountsWideAndZeroWidthCharacters() {
+        #expect(DisplayWidth.of("abc") == 3)
+        #expect(DisplayWidth.of("🛒") == 2)
+        #expect(DisplayWidth.of("✈️") == 2)
+        #expect(DisplayWidth.of("日本") == 4)
+        #expect(DisplayWidth.of("e\u{301}") == 1)
+        #expect(DisplayWidth.of("•") == 1)
+    }
+
+    @Test func iconsBecomeEmojiAndUnknownOnesABullet() {
+        #expect(Icons.emoji(for: "cart") == "🛒")
+        #expect(Icons.emoji(for: "list.bullet") == "•")
+        #expect(Icons.emoji(for: "star.fill") == "⭐")
+        #expect(Icons.emoji(for: "house.circle.fill") == "🏠")
+        #expect(Icons.emoji(for: "🦆") == "🦆")
+        #expect(Icons.emoji(for: "no.such.symbol") == "•")
+    }
+
+    @Test func styledTitlesReadExactlyLikeTheDisplayTitle() {
+        let document = DocumentParser.parse("""
+            - [ ] Buy **milk**  and *fresh*   `eggs` !high due:2026-11-24 [shop](https://x.test) #errand
+            - [ ] !low   spaced   out  ~~words~~
+            - [-] Gone **for good**
+            """, path: "t.md")
+        for item in document.items {
+            #expect(ItemStyle.title(item).plain == item.title)
+        }
+        let first = ItemStyle.title(document.items[0]).rendered(.ansi256)
+        #expect(first.contains("\u{1B}[1mmilk\u{1B}[0m"))
+        #expect(first.contains("\u{1B}]8;;https://x.test\u{1B}\\"))
+        #expect(ItemStyle.title(document.items[2]).rendered(.ansi256).hasPrefix("\u{1B}[2;9mGone "))
+    }
+
+    @Test func truncationKeepsStylesAndEndsInAnEllipsis() {
+        var text = StyledText("Hello ", .plain)
+        text.append("wide world", .strong)
+        let cut = text.truncated(to: 9)
+        #expect(cut.plain == "Hello wi…")
+        #expect(cut.width == 9)
+        #expect(cut.rendered(.ansi256) == "Hello \u{1B}[1mwi…\u{1B}[0m")
+        #expect(text.truncated(to: 40).plain == "Hello wide world")
+        #expect(StyledText("🛒🛒🛒").truncated(to: 4).plain == "🛒…")
+    }
+
+    @Test func colorsAreApproximatedIn256Colors() {
+        #expect(RGB(red: 255, green: 0, blue: 0).xterm256 == 196)
+        #expect(RGB(red: 0, green: 0, blue: 0).xterm256 == 16)
+        #expect(RGB(red: 128, green: 128, blue: 128).xterm256 == 244)
+        #expect(TextStyle(color: RGB(listColor: "#ff8800")).parameters(.trueColor) == ["38;2;255;136;0"])
+    }
+
+    @Test func tableColumnsAlignAndNeverEndInSpaces() {
+        let rows: [ListingLine] = [
+            .row(ItemRow(prefix: StyledText("☐ "), title: StyledText("short"), due: StyledText("today"), list: StyledText("L"))),
+            .row(ItemRow(prefix: StyledText("☐ "), title: StyledText("a longer title"), due: StyledText(), list: StyledText("List"))),
+        ]
+        #expect(ItemTable.render(rows, width: nil, depth: .none) == [
+            "☐ short           today  L",
+            "☐ a longer title         List",
+        ])
+        // Too narrow for everything: the title gives way.
+        #expect(ItemTable.render(rows, width: 24, depth: .none) == [
+            "☐ short      today  L",
+            "☐ a longer…         List",
+        ])
+    }
+}

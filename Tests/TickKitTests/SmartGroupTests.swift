@@ -1,0 +1,73 @@
+import Testing
+import TickKit
+
+/// Each smart group's membership and order on the `groups` fixture, today
+/// pinned to Saturday 2026-11-21.
+@Suite struct SmartGroupTests {
+    let items = Fixture.groups.items
+    let today = Fixture.today
+
+    @Test func fixtureLoadsInManualOrder() {
+        #expect(titles(items) == ["z1", "a1", "a2", "a3", "a4", "a5", "a6", "a6.1", "a7", "b1", "b2", "b3", "b4", "b5", "B6"])
+    }
+
+    @Test func todayIsOpenDueOnOrBeforeTodayOverdueFirst() {
+        #expect(titles(SmartGroup.today.members(of: items, today: today)) == ["a2", "a4", "b1", "a1", "b2"])
+    }
+
+    @Test func overdueIsOpenDueBeforeTodayInManualOrder() {
+        #expect(titles(SmartGroup.overdue.members(of: items, today: today)) == ["a2", "a4", "b1"])
+    }
+
+    @Test func scheduledIsOpenWithDueDateByDueThenManual() {
+        #expect(titles(SmartGroup.scheduled.members(of: items, today: today))
+                == ["b1", "a2", "a4", "a1", "b2", "b5", "a6.1", "a7", "B6"])
+    }
+
+    @Test func scheduledIsGroupedByDay() {
+        let members = SmartGroup.scheduled.members(of: items, today: today)
+        let groups = Grouping.group(members, by: SmartGroup.scheduled.defaultGrouping!, today: today)
+        #expect(groups.map(\.name) == ["2026-11-10", "2026-11-19", "2026-11-20", "2026-11-21", "2026-11-22",
+                                       "2026-11-23", "2026-11-25", "2026-12-15"])
+        #expect(titles(groups[3].items) == ["a1", "b2"])
+    }
+
+    @Test func allIsEveryOpenItemInManualOrder() {
+        #expect(titles(SmartGroup.all.members(of: items, today: today))
+                == ["z1", "a1", "a2", "a4", "a6", "a6.1", "a7", "b1", "b2", "b5", "B6"])
+    }
+
+    @Test func completedIsDoneNewestFirstUndatedLast() {
+        #expect(titles(SmartGroup.completed.members(of: items, today: today)) == ["b4", "a3", "b3"])
+    }
+
+    @Test func cancelledItemsBelongToNoSmartGroup() {
+        for group in SmartGroup.allCases {
+            #expect(!titles(group.members(of: items, today: today)).contains("a5"), "\(group) holds the cancelled a5")
+        }
+    }
+
+    @Test func inProgressCountsAsOpen() {
+        let a4 = items.first { $0.item.title == "a4" }!
+        #expect(SmartGroup.all.contains(a4.item, today: today))
+        #expect(SmartGroup.overdue.contains(a4.item, today: today))
+    }
+
+    @Test func aTimeOnTodaysDueDateIsTodayNotOverdue() {
+        let items = workspace(["t.md": "- [ ] meeting due:2026-11-21T09:00\n- [ ] late due:2026-11-20T23:00\n"]).items
+        #expect(titles(SmartGroup.overdue.members(of: items, today: today)) == ["late"])
+        #expect(titles(SmartGroup.today.members(of: items, today: today)) == ["late", "meeting"])
+    }
+
+    @Test func membershipDoesNotDependOnInputOrder() {
+        let shuffled = Array(items.reversed())
+        for group in SmartGroup.allCases {
+            #expect(titles(group.members(of: shuffled, today: today)) == titles(group.members(of: items, today: today)))
+        }
+    }
+
+    @Test func homeCountsMatchTheGroups() throws {
+        let json = ItemJSON.home(Fixture.groups, today: today)
+        #expect(json["counts"] == .object([("today", .int(5)), ("scheduled", .int(9)), ("all", .int(11)), ("overdue", .int(3))]))
+    }
+}

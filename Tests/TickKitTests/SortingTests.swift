@@ -1,0 +1,56 @@
+import Testing
+import TickKit
+
+/// Every sort key on the `groups` fixture; ties always fall back to manual order.
+@Suite struct SortingTests {
+    let items = Fixture.groups.items
+
+    func sorted(_ keys: [SortKey], reverse: Bool = false) -> [String] {
+        titles(SortKey.sort(items.shuffled(), by: keys, reverse: reverse))
+    }
+
+    @Test func manualIsListOrderThenFilePosition() {
+        // Zeta has order 0, Alpha order 1, Beta none: lists with an order come first.
+        #expect(sorted([.manual]) == ["z1", "a1", "a2", "a3", "a4", "a5", "a6", "a6.1", "a7", "b1", "b2", "b3", "b4", "b5", "B6"])
+        #expect(sorted([]) == sorted([.manual]))
+    }
+
+    @Test func titleIsCaseInsensitive() {
+        #expect(sorted([.title]) == ["a1", "a2", "a3", "a4", "a5", "a6", "a6.1", "a7", "b1", "b2", "b3", "b4", "b5", "B6", "z1"])
+    }
+
+    @Test func priorityIsHighestFirstThenManual() {
+        #expect(sorted([.priority]) == ["a4", "a2", "b4", "z1", "a1", "a3", "a5", "a6.1", "a7", "b1", "b3", "b5", "B6", "a6", "b2"])
+    }
+
+    @Test func dueIsEarliestFirstUndatedLastTiesManual() {
+        #expect(sorted([.due]) == ["a5", "b1", "a3", "a2", "a4", "a1", "b2", "b5", "a6.1", "a7", "B6", "z1", "a6", "b3", "b4"])
+    }
+
+    @Test func createdIsEarliestFirstUndatedLast() {
+        #expect(sorted([.created]).prefix(3) == ["b1", "a7", "z1"])
+    }
+
+    @Test func doneIsEarliestFirstUndatedLast() {
+        #expect(sorted([.done]).prefix(3) == ["a3", "b4", "z1"])
+    }
+
+    @Test func listIsByListNameNotListOrder() {
+        #expect(sorted([.list]) == ["a1", "a2", "a3", "a4", "a5", "a6", "a6.1", "a7", "b1", "b2", "b3", "b4", "b5", "B6", "z1"])
+    }
+
+    @Test func keysApplyInTurn() {
+        #expect(sorted([.priority, .due]).prefix(5) == ["a4", "a2", "b4", "a5", "b1"])
+    }
+
+    @Test func reverseFlipsTheWholeOrder() {
+        #expect(sorted([.due], reverse: true) == sorted([.due]).reversed())
+        #expect(sorted([.manual], reverse: true).first == "B6")
+    }
+
+    @Test func sortingIsDeterministic() {
+        for key in SortKey.allCases {
+            #expect(sorted([key]) == sorted([key]), "\(key) is not deterministic")
+        }
+    }
+}

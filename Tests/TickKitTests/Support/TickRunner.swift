@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+/// Runs the built `tick` binary and captures what it prints.
+struct TickRun {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    var stdoutBytes: [UInt8]
+}
+
+enum TickRunner {
+    /// The `tick` executable built next to the test bundle (`swift build
+    /// --build-tests` builds both), else `.build/debug/tick` of the package.
+    static let executable: URL = {
+        let runner = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).resolvingSymlinksInPath()
+        var folder = runner.deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent("tick")
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue,
+               FileManager.default.isExecutableFile(atPath: candidate.path) {
+                return candidate
+            }
+            folder = folder.deletingLastPathComponent()
+        }
+        return packageRoot.appendingPathComponent(".build/debug/tick")
+    }()
+
+    static let packageRoot: URL = {
+        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while folder.path != "/" {
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) { return folder }
+            folder = folder.deletingLastPathComponent()
+        }
+        return folder
+    }()
+
+    /// Runs tick with `arguments`. The environment is clean of TICK_*,
+    /// NO_COLOR, COLORTERM and COLUMNS unless `environment` sets them; the
+    /// output is a pipe, so tick sees no terminal.
+    static func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> TickRun {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var base = ProcessInfo.processInfo.environment
+        for key in ["TICK_DIR", "TICK_TODAY", "NO_COLOR", "COLORTERM", "COLUMNS", "VISUAL", "EDITOR"] { base[key] = nil }
+        process.environment = base.merging(environment) { $1 }
+        if let directory { process.currentDirectoryURL = directory }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read both pipes while the process runs, so that neither fills up.
+        nonisolated(unsafe) var errorData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errorData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outputData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return TickRun(status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
+                       stderr: String(decoding: errorData, as: UTF8.self), stdoutBytes: Array(outputData))
+    }
+}
+
+/// A temporary notes folder, removed when the value goes away.
+final class TemporaryFolder {
+    let url: URL
+    var path: String { url.path }
+
+    init(_ files: [String: String] = [:]) throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("tick-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        for (path, text) in files { try write(path, text) }
+    }
+
+    func write(_ path: String, _ text: String) throws {
+        let file = url.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: file)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
