@@ -7,10 +7,10 @@ import Testing
 struct FoundationCLITests {
     @Test("show --json prints the SPEC's item fields in file order")
     func showJSON() throws {
-        let folder = try TemporaryFolder(files: [
+        let folder = try TemporaryFolder([
             "groceries.md": "---\ntitle: Groceries\ncolor: green\nicon: cart\n---\n\n# Groceries\n\n## Dairy\n- [ ] Buy **milk** !high due:2026-11-24 #errand\n  Semi-skimmed, two bottles.\n  - [ ] Check the fridge first\n- [x] Eggs done:2026-11-20\n",
         ])
-        let result = try TickProcess.run(["show", "groceries", "--json", "--dir", folder.url.path, "--today", "2026-11-21"])
+        let result = try TickRunner.run(["show", "groceries", "--json", "--dir", folder.url.path, "--today", "2026-11-21"])
         #expect(result.status == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(json["today"] as? String == "2026-11-21")
@@ -32,19 +32,19 @@ struct FoundationCLITests {
 
     @Test("options may follow the subcommand, and TICK_DIR and TICK_TODAY work")
     func environmentAndOptionOrder() throws {
-        let folder = try TemporaryFolder(files: ["a.md": "- [ ] one\n"])
-        let result = try TickProcess.run(["show", "a", "--json"], environment: ["TICK_DIR": folder.url.path, "TICK_TODAY": "2030-01-02"])
+        let folder = try TemporaryFolder(["a.md": "- [ ] one\n"])
+        let result = try TickRunner.run(["show", "a", "--json"], environment: ["TICK_DIR": folder.url.path, "TICK_TODAY": "2030-01-02"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("\"today\": \"2030-01-02\""))
     }
 
     @Test("check prints path:line:col: warning: message and exits 1")
     func checkReportsProblems() throws {
-        let folder = try TemporaryFolder(files: [
+        let folder = try TemporaryFolder([
             "bad.md": "# Bad\n\n- [ ] pay due:2026-02-30\n- [ ] call !hgih\n",
             "good.md": "- [ ] fine due:2026-02-28\n",
         ])
-        let result = try TickProcess.run(["check", "--dir", folder.url.path])
+        let result = try TickRunner.run(["check", "--dir", folder.url.path])
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 2)
@@ -54,8 +54,8 @@ struct FoundationCLITests {
 
     @Test("check on a clean folder prints nothing and exits 0")
     func checkCleanFolder() throws {
-        let folder = try TemporaryFolder(files: ["good.md": "- [ ] fine\n"])
-        let result = try TickProcess.run(["check", "--dir", folder.url.path])
+        let folder = try TemporaryFolder(["good.md": "- [ ] fine\n"])
+        let result = try TickRunner.run(["check", "--dir", folder.url.path])
         #expect(result.status == 0)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.isEmpty)
@@ -63,16 +63,16 @@ struct FoundationCLITests {
 
     @Test("the examples folder checks clean")
     func examplesCheckClean() throws {
-        let result = try TickProcess.run(["check", "--dir", TestPaths.examples.path])
+        let result = try TickRunner.run(["check", "--dir", TestPaths.examples.path])
         #expect(result.stdout.isEmpty)
         #expect(result.status == 0)
     }
 
     @Test("a broken file warns and the rest of the folder still parses")
     func brokenFileDoesNotStopTheFolder() throws {
-        let folder = try TemporaryFolder(files: ["good.md": "- [ ] fine\n"])
-        try folder.write("binary.md", Data([0x2D, 0x20, 0x5B, 0x20, 0x5D, 0x20, 0xFF, 0x00, 0xFE, 0x0A]))
-        let check = try TickProcess.run(["check", "--dir", folder.url.path])
+        let folder = try TemporaryFolder(["good.md": "- [ ] fine\n"])
+        try folder.writeBytes("binary.md", Data([0x2D, 0x20, 0x5B, 0x20, 0x5D, 0x20, 0xFF, 0x00, 0xFE, 0x0A]))
+        let check = try TickRunner.run(["check", "--dir", folder.url.path])
         #expect(check.status == 1)
         #expect(check.stdout.contains("binary.md:1:7: warning: file is not valid UTF-8"))
         let notesFolder = try NotesFolder(path: folder.url.path)
@@ -83,21 +83,29 @@ struct FoundationCLITests {
 
     @Test("exit codes: missing folder 66, unknown list 65, bad --today 64, unknown flag 64")
     func exitCodes() throws {
-        let folder = try TemporaryFolder(files: ["a.md": "- [ ] one\n", "x/b.md": "- [ ] two\n", "y/b.md": "- [ ] three\n"])
-        let missing = try TickProcess.run(["show", "a", "--dir", folder.url.path + "/nope"])
+        let folder = try TemporaryFolder(["a.md": "- [ ] one\n", "x/b.md": "- [ ] two\n", "y/b.md": "- [ ] three\n"])
+        let missing = try TickRunner.run(["show", "a", "--dir", folder.url.path + "/nope"])
         #expect(missing.status == 66)
         #expect(missing.stderr.split(separator: "\n").count == 1)
-        let unknown = try TickProcess.run(["show", "zzz", "--dir", folder.url.path])
+        let unknown = try TickRunner.run(["show", "zzz", "--dir", folder.url.path])
         #expect(unknown.status == 65)
         #expect(unknown.stderr.contains("a.md"))
-        let ambiguous = try TickProcess.run(["show", "b", "--dir", folder.url.path])
+        let ambiguous = try TickRunner.run(["show", "b", "--dir", folder.url.path])
         #expect(ambiguous.status == 65)
         #expect(ambiguous.stderr.contains("x/b.md") && ambiguous.stderr.contains("y/b.md"))
-        let badToday = try TickProcess.run(["show", "a.md", "--dir", folder.url.path, "--today", "2026-02-30"])
+        let badToday = try TickRunner.run(["show", "a.md", "--dir", folder.url.path, "--today", "2026-02-30"])
         #expect(badToday.status == 64)
-        let badFlag = try TickProcess.run(["show", "a.md", "--frobnicate"])
+        let badFlag = try TickRunner.run(["show", "a.md", "--frobnicate"])
         #expect(badFlag.status == 64)
-        let missingFile = try TickProcess.run(["check", folder.url.path + "/missing.md"])
+        let missingFile = try TickRunner.run(["check", folder.url.path + "/missing.md"])
         #expect(missingFile.status == 66)
+    }
+}
+
+extension TemporaryFolder {
+    func writeBytes(_ path: String, _ data: Data) throws {
+        let file = url.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: file)
     }
 }
