@@ -14,6 +14,19 @@ struct Tick: ParsableCommand {
               tick check
             """,
         version: "0.1.0",
-        subcommands: [Show.self, Check.self]
+        subcommands: [
+            Show.self,
+            Check.self,
+            Add.self,
+            Done.self,
+            Reopen.self,
+            Cancel.self,
+            Edit.self,
+            Move.self,
+            Remove.self,
+            Sort.self,
+            Archive.self,
+            New.self,
+        ]
     )
 }

@@ -122,7 +122,8 @@ public enum InsertItem {
         /// when the list has such items).
         case endOfList
         /// After the last top-level item of the section with this heading
-        /// (case-insensitive); a missing section is created at the end.
+        /// (case-insensitive; outside block quotes when the section has such
+        /// items); a missing section is created at the end.
         case section(String)
         /// After the last subtask of the item with this index.
         case under(Int)
@@ -175,9 +176,9 @@ public enum InsertItem {
             guard let sectionIndex = document.sections.firstIndex(where: { $0.title.lowercased() == wanted }) else {
                 return newSection(name, in: document, shape: defaultShape)
             }
-            if let anchor = items.last(where: { $0.depth == 0 && $0.section == sectionIndex && live($0.index) }) {
-                return after(anchor, in: document)
-            }
+            let inSection = items.filter { $0.depth == 0 && $0.section == sectionIndex && live($0.index) }
+            let unquoted = inSection.filter { $0.quoteDepth == 0 }
+            if let anchor = (unquoted.isEmpty ? inSection : unquoted).last { return after(anchor, in: document) }
             let section = document.sections[sectionIndex]
             let headingLast = source.line(containing: max(section.range.lowerBound, section.range.upperBound - 1))
             let end = sectionIndex + 1 < document.sections.count

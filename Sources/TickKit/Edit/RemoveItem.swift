@@ -3,8 +3,9 @@
 ///
 /// Guarantees: each deletion covers whole lines of one item's block; when the
 /// block stood between two blank lines (or a blank line and the end of the
-/// file), one of those blank lines goes too, so no double gap is left; a file
-/// without a final line ending keeps having none. Nothing else changes.
+/// file, or a heading and a blank line), one of those blank lines goes too,
+/// so no double gap is left; a file without a final line ending keeps having
+/// none. Nothing else changes.
 public enum RemoveItem {
     /// The deletions that remove the items at `indices` (an item inside
     /// another one removed is covered by its ancestor), merged and sorted.
@@ -36,12 +37,15 @@ public enum RemoveItem {
         let beforeIsBlank = firstLine > 1 && EditStyle.isBlankOrQuoteOnly(firstLine - 1, in: source)
         let hasAfter = lastLine < source.lineCount
         let afterIsBlank = hasAfter && EditStyle.isBlankOrQuoteOnly(lastLine + 1, in: source)
-        if beforeIsBlank && (afterIsBlank || !hasAfter) {
-            if afterIsBlank {
-                end = source.rangeWithEnding(ofLine: lastLine + 1).upperBound
-            } else {
-                start = source.lineStarts[firstLine - 2]
-            }
+        // Right under a heading (or at the top), a blank line after the block
+        // would be left dangling there: it goes with the block.
+        let beforeIsHeading = firstLine == 1 || document.sections.contains {
+            source.line(containing: max($0.range.lowerBound, $0.range.upperBound - 1)) == firstLine - 1
+        }
+        if (beforeIsBlank || beforeIsHeading) && afterIsBlank {
+            end = source.rangeWithEnding(ofLine: lastLine + 1).upperBound
+        } else if beforeIsBlank && !hasAfter {
+            start = source.lineStarts[firstLine - 2]
         }
         // The block ends the file without a line ending: take the line ending
         // before it instead, so the file still ends without one.

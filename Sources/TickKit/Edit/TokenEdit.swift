@@ -280,3 +280,28 @@ func mergedDeletions(_ ranges: [Range<Int>]) -> [Range<Int>] {
     }
     return merged
 }
+
+extension TokenEdit {
+    /// Title text typed by a person (`tick add`) with its metadata tokens
+    /// rewritten in `dialect`, so that a new item looks like its neighbours.
+    /// Tags and block ids read the same in every dialect and are kept, and so
+    /// is every byte that is not a token.
+    public static func title(_ text: String, in dialect: MetadataDialect) -> String {
+        let document = DocumentParser.parse("- [ ] " + text, path: "")
+        guard let item = document.items.first else { return text }
+        var splices: [Splice] = []
+        for token in item.runs.tokens where token.dialect != dialect && token.field != .tag && token.field != .blockID {
+            let rewritten: String?
+            switch token.value {
+            case .priority(let priority): rewritten = TokenFormat.priority(priority, dialect: dialect)
+            case .date(let date): rewritten = TokenFormat.date(token.field, date, dialect: dialect)
+            case .text(let value): rewritten = TokenFormat.text(token.field, value, dialect: dialect)
+            }
+            if let rewritten { splices.append(Splice(token.range, rewritten)) }
+        }
+        guard !splices.isEmpty, let bytes = try? Splice.apply(splices, to: document.source.bytes),
+              DocumentParser.parse(bytes, path: "").items.first?.metadata.due == item.metadata.due
+        else { return text }
+        return String(decoding: bytes.dropFirst(6), as: UTF8.self)
+    }
+}
