@@ -153,6 +153,22 @@ public enum InsertItem {
         insert([ItemBlock(openItemWithTitle: text)], into: document, at: placement)
     }
 
+    /// The title of a new item: typed `text` (already with ISO dates) with
+    /// its tokens in `dialect`, and `due` and `priority` set in it
+    /// (replacing tokens of the same kind typed in the text).
+    public static func title(_ text: String, due: TaskDate?, priority: Priority?, dialect: MetadataDialect) -> String {
+        var changes: [TokenEdit.Change] = []
+        if let priority { changes.append(.setPriority(priority)) }
+        if let due { changes.append(.setDate(.due, due)) }
+        let text = TokenEdit.title(text, in: dialect)
+        guard !changes.isEmpty else { return text }
+        let line = DocumentParser.parse("- [ ] " + text, path: "")
+        guard let item = line.items.first,
+              let edited = try? Splice.apply(TokenEdit.splices(changes, item: item, in: line, dialect: dialect), to: line.source.bytes)
+        else { return text }
+        return String(decoding: edited.dropFirst(6), as: UTF8.self)
+    }
+
     static func site(for placement: Placement, in document: Document, excluding: Set<Int>) -> InsertionSite {
         let items = document.items
         let source = document.source

@@ -53,7 +53,7 @@ extension Tick {
                     placement = .under(parent.index)
                     dialect = EditStyle.dialect(of: parent, in: document)
                 }
-                let finalTitle = Self.title(title, due: dueDate, priority: wantedPriority, dialect: dialect)
+                let finalTitle = InsertItem.title(title, due: dueDate, priority: wantedPriority, dialect: dialect)
                 let insertion = InsertItem.add(finalTitle, to: document, at: placement)
                 let bytes = try EditSession.apply([insertion.splice], to: document)
                 let line = EditSession.line(of: insertion.itemOffset, in: bytes)
@@ -63,21 +63,6 @@ extension Tick {
                 if let created = insertion.createdSection { outcome.notes.append("created section '## \(created)' in \(path)") }
                 return outcome
             }
-        }
-
-        /// The title with `--due` and `--priority` set in it, in `dialect`
-        /// (replacing tokens of the same kind typed in the text).
-        static func title(_ text: String, due: TaskDate?, priority: Priority?, dialect: MetadataDialect) -> String {
-            var changes: [TokenEdit.Change] = []
-            if let priority { changes.append(.setPriority(priority)) }
-            if let due { changes.append(.setDate(.due, due)) }
-            let text = TokenEdit.title(text, in: dialect)
-            guard !changes.isEmpty else { return text }
-            let line = DocumentParser.parse("- [ ] " + text, path: "")
-            guard let item = line.items.first,
-                  let edited = try? Splice.apply(TokenEdit.splices(changes, item: item, in: line, dialect: dialect), to: line.source.bytes)
-            else { return text }
-            return String(decoding: edited.dropFirst(6), as: UTF8.self)
         }
     }
 }
