@@ -30,6 +30,24 @@ public enum WriteFailure: Error, Equatable, CustomStringConvertible {
     }
 
     static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+    /// The same failure, naming the file by `path` (e.g. relative to the notes folder).
+    public func naming(_ path: String) -> WriteFailure {
+        switch self {
+        case .cannotRead(_, let reason): .cannotRead(path: path, reason: reason)
+        case .cannotWrite(_, let reason): .cannotWrite(path: path, reason: reason)
+        case .changedOnDisk: .changedOnDisk(path: path)
+        case .notUTF8: .notUTF8(path: path)
+        case .exists: .exists(path: path)
+        }
+    }
+
+    /// The path the failure is about.
+    public var path: String {
+        switch self {
+        case .cannotRead(let path, _), .cannotWrite(let path, _), .changedOnDisk(let path), .notUTF8(let path), .exists(let path): path
+        }
+    }
 }
 
 /// An exclusive advisory lock (`flock`) on one list file, held from before

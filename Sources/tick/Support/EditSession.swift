@@ -156,7 +156,7 @@ struct EditSession {
                 if let index = fresh.firstIndex(where: { $0.path == path }) { fresh[index] = document } else { fresh.append(document) }
             }
         } catch let failure as WriteFailure {
-            throw TickFailure(failure)
+            throw TickFailure(relative(failure))
         }
         defer { for lock in locks.values { lock.release() } }
 
@@ -182,13 +182,19 @@ struct EditSession {
             try AtomicWriter.commit(changes)
         } catch let failure as WriteFailure {
             for path in created { unlink(root.absolute(path)) }
-            throw TickFailure(failure)
+            throw TickFailure(relative(failure))
         } catch {
             for path in created { unlink(root.absolute(path)) }
             throw error
         }
         for note in outcome.notes { Terminal.note(note) }
         for message in outcome.messages { print(message) }
+    }
+
+    /// A failure that names its file relative to the notes folder.
+    private func relative(_ failure: WriteFailure) -> WriteFailure {
+        let prefix = root.root + "/"
+        return failure.path.hasPrefix(prefix) ? failure.naming(String(failure.path.dropFirst(prefix.count))) : failure
     }
 
     private func requireUTF8(_ document: Document?) throws {
