@@ -21,6 +21,17 @@ public enum EditStyle {
         return order.max { (counts[$0] ?? 0) < (counts[$1] ?? 0) || ((counts[$0] ?? 0) == (counts[$1] ?? 0) && order.firstIndex(of: $0)! > order.firstIndex(of: $1)!) } ?? .tick
     }
 
+    /// Where line `line`'s text starts: after the byte-order mark on line 1,
+    /// so that no edit moves, copies or removes the mark.
+    static func lineStart(_ line: Int, in source: SourceText) -> Int {
+        line == 1 && source.hasByteOrderMark ? 3 : source.lineStarts[line - 1]
+    }
+
+    /// Where an item's block starts (its marker line's start, after a byte-order mark).
+    static func blockStart(_ item: TaskItem, in source: SourceText) -> Int {
+        lineStart(source.line(containing: item.markerRange.lowerBound), in: source)
+    }
+
     /// The line ending to write after line `line`: its own, else the file's.
     static func lineEnding(after line: Int, in source: SourceText) -> [UInt8] {
         let own = source.ending(ofLine: line)
@@ -74,7 +85,7 @@ struct ItemShape: Sendable {
     /// The shape of `item` as written.
     init(of item: TaskItem, in document: Document) {
         let source = document.source
-        let lineStart = source.lineStarts[source.line(containing: item.markerRange.lowerBound) - 1]
+        let lineStart = EditStyle.blockStart(item, in: source)
         prefix = Array(source.bytes[lineStart..<item.markerRange.lowerBound])
         marker = Array(source.bytes[item.markerRange])
         spacing = Array(source.bytes[item.markerRange.upperBound..<item.boxRange.lowerBound])

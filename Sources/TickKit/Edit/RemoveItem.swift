@@ -32,7 +32,7 @@ public enum RemoveItem {
         let source = document.source
         let firstLine = source.line(containing: item.markerRange.lowerBound)
         let lastLine = item.lastLine
-        var start = source.lineStarts[firstLine - 1]
+        var start = EditStyle.lineStart(firstLine, in: source)
         var end = source.rangeWithEnding(ofLine: lastLine).upperBound
         let beforeIsBlank = firstLine > 1 && EditStyle.isBlankOrQuoteOnly(firstLine - 1, in: source)
         let hasAfter = lastLine < source.lineCount
@@ -45,11 +45,11 @@ public enum RemoveItem {
         if (beforeIsBlank || beforeIsHeading) && afterIsBlank {
             end = source.rangeWithEnding(ofLine: lastLine + 1).upperBound
         } else if beforeIsBlank && !hasAfter {
-            start = source.lineStarts[firstLine - 2]
+            start = EditStyle.lineStart(firstLine - 1, in: source)
         }
         // The block ends the file without a line ending: take the line ending
         // before it instead, so the file still ends without one.
-        if end == source.bytes.count, source.ending(ofLine: source.lineCount).isEmpty, start > 0 {
+        if end == source.bytes.count, source.ending(ofLine: source.lineCount).isEmpty, start > EditStyle.lineStart(1, in: source) {
             start = source.range(ofLine: source.line(containing: start - 1)).upperBound
         }
         return start..<end

@@ -45,7 +45,7 @@ public enum SortList {
             guard a.quoteDepth == b.quoteDepth, a.section == b.section else { return false }
             let markerA = bytes[a.markerRange], markerB = bytes[b.markerRange]
             guard markerA.count > 1 ? (markerB.count > 1 && markerA.last == markerB.last) : markerA == markerB else { return false }
-            let gap = a.blockRange.upperBound..<b.blockRange.lowerBound
+            let gap = a.blockRange.upperBound..<start(b)
             guard !gap.isEmpty else { return true }
             let source = document.source
             for line in source.line(containing: gap.lowerBound)...source.line(containing: gap.upperBound - 1)
@@ -57,8 +57,10 @@ public enum SortList {
         /// (its final line ending excluded).
         func span(of group: [Int]) -> Range<Int> {
             let last = document.items[group.last!]
-            return document.items[group.first!].blockRange.lowerBound..<contentEnd(last)
+            return start(document.items[group.first!])..<contentEnd(last)
         }
+
+        func start(_ item: TaskItem) -> Int { EditStyle.blockStart(item, in: document.source) }
 
         func contentEnd(_ item: TaskItem) -> Int {
             document.source.range(ofLine: item.lastLine).upperBound
@@ -80,13 +82,13 @@ public enum SortList {
                 // Ordered lists keep each place's number.
                 let slotMarker = Array(bytes[slotItem.markerRange])
                 if slotMarker.count > 1 {
-                    let markerStart = placed.markerRange.lowerBound - placed.blockRange.lowerBound
+                    let markerStart = placed.markerRange.lowerBound - start(placed)
                     text.replaceSubrange(markerStart..<markerStart + placed.markerRange.count, with: slotMarker)
                 }
                 output += text
                 if position + 1 < group.count {
                     // This place's line ending and the blank lines after it.
-                    output += bytes[contentEnd(slotItem)..<document.items[group[position + 1]].blockRange.lowerBound]
+                    output += bytes[contentEnd(slotItem)..<start(document.items[group[position + 1]])]
                 }
             }
             return output
@@ -95,7 +97,7 @@ public enum SortList {
         /// An item's block without its final line ending, its subtasks sorted.
         func rendered(_ item: TaskItem) -> [UInt8] {
             var output: [UInt8] = []
-            var cursor = item.blockRange.lowerBound
+            var cursor = start(item)
             for group in groups(item.children) {
                 let span = self.span(of: group)
                 output += bytes[cursor..<span.lowerBound]

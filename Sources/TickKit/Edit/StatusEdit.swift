@@ -49,7 +49,7 @@ public enum StatusEdit {
     }
 
     static func lineStart(of item: TaskItem, in document: Document) -> Int {
-        document.source.lineStarts[document.source.line(containing: item.markerRange.lowerBound) - 1]
+        EditStyle.blockStart(item, in: document.source)
     }
 }
 
