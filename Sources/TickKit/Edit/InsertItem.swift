@@ -129,6 +129,8 @@ public enum InsertItem {
         case under(Int)
     }
 
+    /// What an insertion writes: one splice that adds text and touches no
+    /// existing byte.
     public struct Insertion: Sendable {
         /// The one splice that inserts the new text.
         public var splice: Splice

@@ -5,6 +5,7 @@
 /// item that is completed first gets its next occurrence inserted above it as
 /// an open item. Nothing else in the file changes.
 public enum StatusEdit {
+    /// The state a command asks for, with the date to record.
     public enum Intent: Sendable, Hashable {
         /// `[x]`, with a done date unless `date` is nil.
         case done(date: TaskDate?)

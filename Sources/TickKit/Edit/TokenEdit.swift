@@ -91,6 +91,8 @@ extension RecurrenceRule {
 /// trailing `^id`, in the given dialect; a removed token takes exactly one
 /// adjacent space of the title with it; nothing outside the title changes.
 public enum TokenEdit {
+    /// One change to a title line; several are made together, new tokens in
+    /// the order given.
     public enum Change: Sendable, Hashable {
         /// Sets a date field (due, scheduled, start, created, done, cancelled).
         case setDate(MetadataField, TaskDate)

@@ -1,6 +1,7 @@
 /// Dates people type in the text of a new item or title (`due:friday`,
 /// `📅 tomorrow`, `[due:: +3d]`), rewritten as ISO dates (SPEC §4, §5).
 public enum TypedDates {
+    /// A date token whose value is no date people write; its text for the message.
     public struct BadDate: Error, Equatable, CustomStringConvertible {
         public var text: String
         public var description: String {
@@ -30,12 +31,22 @@ public enum TypedDates {
                 let value = String(word[word.index(after: colon)...])
                 words[index] = String(word[...colon]) + (try resolve(value, word))
             }
-            // [key:: value]
-            else if word.hasPrefix("["), word.hasSuffix("::"), keys.contains(String(word.dropFirst().dropLast(2)).lowercased()),
-                    index + 1 < words.count, words[index + 1].hasSuffix("]"), words[index + 1].count > 1 {
-                let value = String(words[index + 1].dropLast())
-                words[index + 1] = (try resolve(value, word + " " + words[index + 1])) + "]"
-                index += 1
+            // [key:: value], the value running to the first `]` (it may hold spaces: next week)
+            else if word.hasPrefix("["), let marker = word.range(of: "::"),
+                    keys.contains(String(word[word.index(after: word.startIndex)..<marker.lowerBound]).lowercased()) {
+                var last = index
+                while last < words.count, !words[last].hasSuffix("]") { last += 1 }
+                if last < words.count {
+                    let joined = words[index...last].joined(separator: " ")
+                    let valueStart = joined.range(of: "::")!.upperBound
+                    let head = String(joined[..<valueStart])
+                    let value = joined[valueStart...].dropLast().trimmingCharacters(in: .whitespaces)
+                    let spacer = joined[valueStart...].hasPrefix(" ") ? " " : ""
+                    if !value.isEmpty {
+                        let date = try resolve(value, joined)
+                        words.replaceSubrange(index...last, with: [head + spacer + date + "]"])
+                    }
+                }
             }
             // 📅 value, or 📅value
             else if let signifier = signifiers.first(where: { word.unicodeScalars.starts(with: $0.unicodeScalars) }) {

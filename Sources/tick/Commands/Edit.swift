@@ -42,9 +42,9 @@ extension Tick {
             let session = try EditSession(folder: folder)
             var changes: [TokenEdit.Change] = []
             if let title { changes.append(.replaceText(try session.normalizedTitle(title, option: "--title"))) }
+            if let priority { changes.append(.setPriority(try OptionValue.priority(priority))) }
             if let due { changes.append(.setDate(.due, try session.date(due, option: "--due"))) }
             if noDue { changes.append(.remove(.due)) }
-            if let priority { changes.append(.setPriority(try OptionValue.priority(priority))) }
             if let color { changes.append(.setText(.color, try OptionValue.color(color))) }
             if let icon { changes.append(.setText(.icon, try OptionValue.icon(icon))) }
             for name in untag { changes.append(.removeTag(try OptionValue.tag(name))) }
