@@ -22,7 +22,7 @@ public enum WriteFailure: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .cannotRead(let path, let reason): "cannot read \(path): \(reason)"
-        case .cannotWrite(let path, let reason): "cannot write \(path): \(reason); nothing was changed"
+        case .cannotWrite(let path, let reason): "cannot write \(path): \(reason); nothing was changed (check the folder's permissions and free space)"
         case .changedOnDisk(let path): "\(path) changed on disk while tick was editing it; nothing was written, run the command again"
         case .notUTF8(let path): "\(path) is not valid UTF-8; tick will not rewrite it (re-save it as UTF-8)"
         case .exists(let path): "\(path) exists already; pick another name"

@@ -23,18 +23,15 @@ extension Tick {
         @OptionGroup var folder: FolderOptions
         @OptionGroup var write: WriteOptions
         @Argument(help: "The list: its path, file name or name.") var list: String
-        @Argument(help: "The item's text, with tokens if you like (several words are joined by spaces).") var text: [String]
+        @Argument(help: "The item's text, with tokens if you like (several words are joined by spaces).") var text: [String] = []
         @Option(name: .long, help: ArgumentHelp("Due date: YYYY-MM-DD, today, tomorrow, friday, +3d, ...", valueName: "date")) var due: String?
         @Option(name: .long, help: ArgumentHelp("Priority: lowest, low, normal, medium, high or urgent.", valueName: "priority")) var priority: String?
         @Option(name: .long, help: ArgumentHelp("Add under this heading (created at the end when missing).", valueName: "heading")) var section: String?
         @Option(name: .long, help: ArgumentHelp("Add as the last subtask of this item (of the same list).", valueName: "item")) var under: String?
 
-        func validate() throws {
-            if section != nil && under != nil { throw ValidationError("use --section or --under, not both") }
-            if text.isEmpty { throw ValidationError("missing TEXT: the item's text") }
-        }
-
         func execute() throws {
+            if section != nil && under != nil { throw TickFailure.usage("use --section or --under, not both") }
+            if text.isEmpty { throw TickFailure.usage("missing TEXT: the item's text, e.g. tick add \(list) \"Buy bread\"") }
             let session = try EditSession(folder: folder)
             let title = try session.normalizedTitle(text.joined(separator: " "), option: "TEXT")
             let dueDate = try due.map { try session.date($0, option: "--due") }

@@ -23,7 +23,7 @@ extension Tick {
         @OptionGroup var folder: FolderOptions
         @OptionGroup var write: WriteOptions
         @OptionGroup var search: ItemSearchOptions
-        @Argument(help: "The items: PATH:LINE, ^id or title text.") var items: [String]
+        @Argument(help: "The items: PATH:LINE, ^id or title text.") var items: [String] = []
         @Flag(name: .long, help: "Do not add a done date.") var noDate = false
 
         func execute() throws {
@@ -46,7 +46,7 @@ extension Tick {
         @OptionGroup var folder: FolderOptions
         @OptionGroup var write: WriteOptions
         @OptionGroup var search: ItemSearchOptions
-        @Argument(help: "The items: PATH:LINE, ^id or title text.") var items: [String]
+        @Argument(help: "The items: PATH:LINE, ^id or title text.") var items: [String] = []
 
         func execute() throws {
             try StatusChange.run(items, folder: folder, write: write, search: search) { _ in .reopen }
@@ -68,7 +68,7 @@ extension Tick {
         @OptionGroup var folder: FolderOptions
         @OptionGroup var write: WriteOptions
         @OptionGroup var search: ItemSearchOptions
-        @Argument(help: "The items: PATH:LINE, ^id or title text.") var items: [String]
+        @Argument(help: "The items: PATH:LINE, ^id or title text.") var items: [String] = []
         @Flag(name: .long, help: "Do not add a cancelled date.") var noDate = false
 
         func execute() throws {

@@ -31,14 +31,11 @@ extension Tick {
         @Option(name: .long, help: ArgumentHelp("Add a tag (repeatable).", valueName: "tag")) var tag: [String] = []
         @Option(name: .long, help: ArgumentHelp("Remove a tag (repeatable).", valueName: "tag")) var untag: [String] = []
 
-        func validate() throws {
-            if due != nil && noDue { throw ValidationError("use --due or --no-due, not both") }
-            if title == nil && due == nil && !noDue && priority == nil && color == nil && icon == nil && tag.isEmpty && untag.isEmpty {
-                throw ValidationError("nothing to change; give --title, --due, --no-due, --priority, --color, --icon, --tag or --untag")
-            }
-        }
-
         func execute() throws {
+            if due != nil && noDue { throw TickFailure.usage("use --due or --no-due, not both") }
+            if title == nil && due == nil && !noDue && priority == nil && color == nil && icon == nil && tag.isEmpty && untag.isEmpty {
+                throw TickFailure.usage("nothing to change; give --title, --due, --no-due, --priority, --color, --icon, --tag or --untag")
+            }
             let session = try EditSession(folder: folder)
             var changes: [TokenEdit.Change] = []
             if let title { changes.append(.replaceText(try session.normalizedTitle(title, option: "--title"))) }

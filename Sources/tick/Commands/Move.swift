@@ -68,7 +68,7 @@ extension Tick {
         @OptionGroup var folder: FolderOptions
         @OptionGroup var write: WriteOptions
         @OptionGroup var search: ItemSearchOptions
-        @Argument(help: "The items: PATH:LINE, ^id or title text.") var items: [String]
+        @Argument(help: "The items: PATH:LINE, ^id or title text.") var items: [String] = []
 
         func execute() throws {
             guard !items.isEmpty else { throw TickFailure.usage("name at least one ITEM: PATH:LINE, ^id or title text") }
