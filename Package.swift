@@ -11,6 +11,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // Debian's cmark-gfm 0.29, found through pkg-config `libcmark-gfm`.
@@ -31,7 +32,7 @@ let package = Package(
             name: "TickKitTests",
             // `tick` too: the CLI tests run the built binary, and the renderer
             // tests import its module.
-            dependencies: ["TickKit", "tick"],
+            dependencies: ["TickKit", "tick", .product(name: "PropertyBased", package: "swift-property-based")],
             resources: [.copy("Fixtures")]
         ),
     ]

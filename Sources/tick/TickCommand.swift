@@ -31,6 +31,16 @@ struct Tick: ParsableCommand {
             Export.self,
             Open.self,
             Check.self,
+            Add.self,
+            Done.self,
+            Reopen.self,
+            Cancel.self,
+            Edit.self,
+            Move.self,
+            Remove.self,
+            Sort.self,
+            Archive.self,
+            New.self,
         ],
         defaultSubcommand: Home.self
     )

@@ -180,17 +180,22 @@ public struct NotesFolder: Sendable {
         return DocumentParser.parse(bytes, path: relativePath)
     }
 
-    /// Reads and parses every list, in parallel on every core. Files that
-    /// cannot be read or are not UTF-8 are left out with a warning.
-    public func loadAll() -> (documents: [Document], warnings: [String]) {
-        let (paths, listWarnings) = listFiles()
-        let results: [Result<Document, FileIO.ReadError>] = Parallel.map(paths.count) { index in
+    /// Reads and parses the lists at `paths`, in parallel on every core.
+    public func loadEach(_ paths: [String]) -> [Result<Document, FileIO.ReadError>] {
+        Parallel.map(paths.count) { index in
             do { return .success(try load(paths[index])) } catch let error as FileIO.ReadError {
                 return .failure(error)
             } catch {
                 return .failure(FileIO.ReadError(path: paths[index], code: EIO))
             }
         }
+    }
+
+    /// Reads and parses every list, in parallel on every core. Files that
+    /// cannot be read or are not UTF-8 are left out with a warning.
+    public func loadAll() -> (documents: [Document], warnings: [String]) {
+        let (paths, listWarnings) = listFiles()
+        let results = loadEach(paths)
         var documents: [Document] = []
         var warnings = listWarnings
         for (path, result) in zip(paths, results) {

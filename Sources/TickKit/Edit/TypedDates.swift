@@ -1,0 +1,67 @@
+/// Dates people type in the text of a new item or title (`due:friday`,
+/// `📅 tomorrow`, `[due:: +3d]`), rewritten as ISO dates (SPEC §4, §5).
+public enum TypedDates {
+    /// A date token whose value is no date people write; its text for the message.
+    public struct BadDate: Error, Equatable, CustomStringConvertible {
+        public var text: String
+        public var description: String {
+            "'\(text)' is not a date; write YYYY-MM-DD, today, tomorrow, a weekday, +3d, next week, eow or eom"
+        }
+    }
+
+    static let keys = ["due", "scheduled", "start", "created", "done", "cancelled", "completion"]
+    static let signifiers = ["📅", "📆", "🗓", "⏳", "⌛", "🛫", "➕", "✅", "❌"]
+
+    /// `text` with every date token's value resolved against `today` and
+    /// written as `YYYY-MM-DD`; throws for a date token whose value is not a
+    /// date. Everything else is kept as typed.
+    public static func normalize(_ text: String, today: TaskDate) throws(BadDate) -> String {
+        var words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        var index = 0
+        func resolve(_ value: String, _ shown: String) throws(BadDate) -> String {
+            if let date = TaskDate(iso: value) { return date.isoString }
+            guard let date = DateExpression.resolve(value, today: today) else { throw BadDate(text: shown) }
+            return date.isoString
+        }
+        while index < words.count {
+            let word = words[index]
+            // key:value
+            if let colon = word.firstIndex(of: ":"), keys.contains(String(word[..<colon])), word.index(after: colon) < word.endIndex,
+               word[word.index(after: colon)] != ":" {
+                let value = String(word[word.index(after: colon)...])
+                words[index] = String(word[...colon]) + (try resolve(value, word))
+            }
+            // [key:: value], the value running to the first `]` (it may hold spaces: next week)
+            else if word.hasPrefix("["), let marker = word.range(of: "::"),
+                    keys.contains(String(word[word.index(after: word.startIndex)..<marker.lowerBound]).lowercased()) {
+                var last = index
+                while last < words.count, !words[last].hasSuffix("]") { last += 1 }
+                if last < words.count {
+                    let joined = words[index...last].joined(separator: " ")
+                    let valueStart = joined.range(of: "::")!.upperBound
+                    let head = String(joined[..<valueStart])
+                    let value = joined[valueStart...].dropLast().trimmingCharacters(in: .whitespaces)
+                    let spacer = joined[valueStart...].hasPrefix(" ") ? " " : ""
+                    if !value.isEmpty {
+                        let date = try resolve(value, joined)
+                        words.replaceSubrange(index...last, with: [head + spacer + date + "]"])
+                    }
+                }
+            }
+            // 📅 value, or 📅value
+            else if let signifier = signifiers.first(where: { word.unicodeScalars.starts(with: $0.unicodeScalars) }) {
+                var rest = Substring(word).unicodeScalars.dropFirst(signifier.unicodeScalars.count)
+                if rest.first == "\u{FE0F}" { rest = rest.dropFirst() }
+                let head = String(String.UnicodeScalarView(word.unicodeScalars.prefix(word.unicodeScalars.count - rest.count)))
+                if rest.isEmpty, index + 1 < words.count, !words[index + 1].isEmpty {
+                    words[index + 1] = try resolve(words[index + 1], word + " " + words[index + 1])
+                    index += 1
+                } else if !rest.isEmpty {
+                    words[index] = head + (try resolve(String(String.UnicodeScalarView(rest)), word))
+                }
+            }
+            index += 1
+        }
+        return words.joined(separator: " ")
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import TickKit
+
+extension Tick {
+    /// `tick add LIST TEXT`: a new open item after the last item of the list,
+    /// section or parent item.
+    struct Add: TickCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add an open item after the last item of a list, section or parent item.",
+            discussion: """
+                Tokens in TEXT are read as in the file (due:friday becomes an ISO date) and written
+                in the list's dialect (due:D, 📅 D or [due:: D]). The new item copies the bullet,
+                indentation, numbering and line ending of the items around it. Prints the new
+                item's PATH:LINE.
+
+                Examples:
+                  tick add groceries "Buy bread due:tomorrow #errand"
+                  tick add work "Call Ana" --due friday --priority high --section "Next up"
+                  tick add work "Check the numbers" --under ^q4plan --dry-run
+                """)
+
+        @OptionGroup var folder: FolderOptions
+        @OptionGroup var write: WriteOptions
+        @Argument(help: "The list: its path, file name or name.") var list: String
+        @Argument(help: "The item's text, with tokens if you like (several words are joined by spaces).") var text: [String] = []
+        @Option(name: .long, help: ArgumentHelp("Due date: YYYY-MM-DD, today, tomorrow, friday, +3d, ...", valueName: "date")) var due: String?
+        @Option(name: .long, help: ArgumentHelp("Priority: lowest, low, normal, medium, high or urgent.", valueName: "priority")) var priority: String?
+        @Option(name: .long, help: ArgumentHelp("Add under this heading (created at the end when missing).", valueName: "heading")) var section: String?
+        @Option(name: .long, help: ArgumentHelp("Add as the last subtask of this item (of the same list).", valueName: "item")) var under: String?
+
+        func execute() throws {
+            if section != nil && under != nil { throw TickFailure.usage("use --section or --under, not both") }
+            if text.isEmpty { throw TickFailure.usage("missing TEXT: the item's text, e.g. tick add \(list) \"Buy bread\"") }
+            let session = try EditSession(folder: folder)
+            let title = try session.normalizedTitle(text.joined(separator: " "), option: "TEXT")
+            let dueDate = try due.map { try session.date($0, option: "--due") }
+            let wantedPriority = try priority.map(OptionValue.priority)
+            let path = try session.listPath(list)
+            let underSpec = under
+            let sectionName = section
+
+            try session.run(paths: [path], dryRun: write.dryRun) { inputs in
+                guard let document = inputs.document(path) else { throw TickFailure.noInput("\(path) cannot be read") }
+                var placement = InsertItem.Placement.endOfList
+                var dialect = EditStyle.dialect(of: document)
+                if let sectionName { placement = .section(sectionName) }
+                if let underSpec {
+                    let (_, parent) = try session.locate(underSpec, list: nil, in: [document])
+                    placement = .under(parent.index)
+                    dialect = EditStyle.dialect(of: parent, in: document)
+                }
+                let finalTitle = InsertItem.title(title, due: dueDate, priority: wantedPriority, dialect: dialect)
+                let insertion = InsertItem.add(finalTitle, to: document, at: placement)
+                let bytes = try EditSession.apply([insertion.splice], to: document)
+                let line = EditSession.line(of: insertion.itemOffset, in: bytes)
+                var outcome = EditOutcome(files: [.replace(path: path, bytes: bytes)])
+                let added = DocumentParser.parse(bytes, path: path).items.first { $0.line == line }
+                outcome.messages.append("added \(path):\(line)  \(added?.title ?? finalTitle)")
+                if let created = insertion.createdSection { outcome.notes.append("created section '## \(created)' in \(path)") }
+                return outcome
+            }
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import ArgumentParser
+import Foundation
+import TickKit
+
+extension Tick {
+    /// `tick done ITEM...`: box `[x]` and a done date; a recurring item first
+    /// gets its next occurrence above it.
+    struct Done: TickCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Mark items done, with today's date; a recurring item gets its next occurrence.",
+            discussion: """
+                ITEM is PATH:LINE, ^id, or part of exactly one item's title. The done date goes at
+                the end of the title line (before a trailing ^id) in the item's dialect: done:DATE,
+                ✅ DATE or [completion:: DATE]. An item with every: (🔁, [repeat:: ]) first gets a
+                new open copy above it, due on the next date of its rule.
+
+                Examples:
+                  tick done groceries.md:11
+                  tick done ^q4plan "status update" --dry-run
+                  tick done milk --no-date
+                """)
+
+        @OptionGroup var folder: FolderOptions
+        @OptionGroup var write: WriteOptions
+        @OptionGroup var search: ItemSearchOptions
+        @Argument(help: "The items: PATH:LINE, ^id or title text.") var items: [String] = []
+        @Flag(name: .long, help: "Do not add a done date.") var noDate = false
+
+        func execute() throws {
+            try StatusChange.run(items, folder: folder, write: write, search: search) { today in
+                .done(date: noDate ? nil : today)
+            }
+        }
+    }
+
+    /// `tick reopen ITEM...`: box `[ ]`, done and cancelled dates removed.
+    struct Reopen: TickCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Open items again: the box becomes [ ] and the done or cancelled date goes.",
+            discussion: """
+                Examples:
+                  tick reopen groceries.md:15
+                  tick reopen Eggs --list groceries
+                """)
+
+        @OptionGroup var folder: FolderOptions
+        @OptionGroup var write: WriteOptions
+        @OptionGroup var search: ItemSearchOptions
+        @Argument(help: "The items: PATH:LINE, ^id or title text.") var items: [String] = []
+
+        func execute() throws {
+            try StatusChange.run(items, folder: folder, write: write, search: search) { _ in .reopen }
+        }
+    }
+
+    /// `tick cancel ITEM...`: box `[-]` and a cancelled date.
+    struct Cancel: TickCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Cancel items: the box becomes [-] and a cancelled date is added.",
+            discussion: """
+                A recurring item that is cancelled gets no next occurrence.
+
+                Examples:
+                  tick cancel work.md:15
+                  tick cancel "old CRM" --no-date
+                """)
+
+        @OptionGroup var folder: FolderOptions
+        @OptionGroup var write: WriteOptions
+        @OptionGroup var search: ItemSearchOptions
+        @Argument(help: "The items: PATH:LINE, ^id or title text.") var items: [String] = []
+        @Flag(name: .long, help: "Do not add a cancelled date.") var noDate = false
+
+        func execute() throws {
+            try StatusChange.run(items, folder: folder, write: write, search: search) { today in
+                .cancel(date: noDate ? nil : today)
+            }
+        }
+    }
+}
+
+/// The shared work of done, reopen and cancel.
+enum StatusChange {
+    static func run(_ specs: [String], folder: FolderOptions, write: WriteOptions, search: ItemSearchOptions,
+                    intent: (TaskDate) -> StatusEdit.Intent) throws {
+        guard !specs.isEmpty else { throw TickFailure.usage("name at least one ITEM: PATH:LINE, ^id or title text") }
+        let session = try EditSession(folder: folder)
+        let today = session.today
+        let chosen = intent(today)
+        // Resolve every item before anything is written: a bad name changes nothing.
+        let paths = try specs.map { try session.locate($0, list: search.list).document.path }
+        try session.run(paths: paths, dryRun: write.dryRun) { inputs in
+            var byPath: [String: [TaskItem]] = [:]
+            var order: [String] = []
+            for spec in specs {
+                let (document, item) = try session.locate(spec, list: search.list, in: inputs.documents)
+                if byPath[document.path] == nil { order.append(document.path) }
+                if !(byPath[document.path] ?? []).contains(where: { $0.index == item.index }) {
+                    byPath[document.path, default: []].append(item)
+                }
+            }
+            var outcome = EditOutcome()
+            for path in order {
+                guard let document = inputs.document(path) else { continue }
+                var splices: [Splice] = []
+                for item in byPath[path]! {
+                    let edit = StatusEdit.splices(chosen, item: item, in: document, today: today)
+                    if edit.isEmpty {
+                        outcome.notes.append("\(document.address(of: item)) is already \(Self.state(chosen)); left as it is")
+                        continue
+                    }
+                    splices += edit
+                    outcome.messages.append("\(Self.word(chosen)) \(document.describe(item))")
+                    if case .done = chosen, item.metadata.every != nil {
+                        if NextOccurrence.line(for: item, in: document, today: today) != nil {
+                            outcome.messages.append("  its next occurrence was added above it")
+                        } else {
+                            outcome.notes.append("cannot read the rule '\(item.metadata.every!)' of \(document.address(of: item)); no next occurrence was added")
+                        }
+                    }
+                }
+                if !splices.isEmpty {
+                    outcome.files.append(.replace(path: path, bytes: try EditSession.apply(splices, to: document)))
+                }
+            }
+            return outcome
+        }
+    }
+
+    static func state(_ intent: StatusEdit.Intent) -> String {
+        switch intent {
+        case .done: "done"
+        case .cancel: "cancelled"
+        case .reopen: "open"
+        }
+    }
+
+    static func word(_ intent: StatusEdit.Intent) -> String {
+        switch intent {
+        case .done: "done"
+        case .cancel: "cancelled"
+        case .reopen: "reopened"
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import TickKit
+
+extension Tick {
+    /// `tick edit ITEM`: replaces, adds or removes exactly the tokens named.
+    struct Edit: TickCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change an item's title, due date, priority, color, icon or tags.",
+            discussion: """
+                Only the bytes of the tokens named change: an existing token keeps its place and
+                dialect, a new one goes at the end of the title (before a trailing ^id) in the
+                item's dialect, and a removed one takes one adjacent space with it.
+
+                Examples:
+                  tick edit groceries.md:11 --due friday --priority urgent
+                  tick edit ^q4plan --no-due --tag work/q4 --untag work/planning
+                  tick edit "Eggs" --title "Free-range eggs" --dry-run
+                """)
+
+        @OptionGroup var folder: FolderOptions
+        @OptionGroup var write: WriteOptions
+        @OptionGroup var search: ItemSearchOptions
+        @Argument(help: "The item: PATH:LINE, ^id or title text.") var item: String
+        @Option(name: .long, help: ArgumentHelp("New title text; the item's tokens are kept.", valueName: "text")) var title: String?
+        @Option(name: .long, help: ArgumentHelp("Due date: YYYY-MM-DD, today, tomorrow, friday, +3d, ...", valueName: "date")) var due: String?
+        @Flag(name: .long, help: "Remove the due date.") var noDue = false
+        @Option(name: .long, help: ArgumentHelp("Priority: lowest, low, normal (removes it), medium, high or urgent.", valueName: "priority")) var priority: String?
+        @Option(name: .long, help: ArgumentHelp("Color: red, orange, ..., gray, or #rrggbb.", valueName: "color")) var color: String?
+        @Option(name: .long, help: ArgumentHelp("Icon: a symbol name like cart, or an emoji.", valueName: "icon")) var icon: String?
+        @Option(name: .long, help: ArgumentHelp("Add a tag (repeatable).", valueName: "tag")) var tag: [String] = []
+        @Option(name: .long, help: ArgumentHelp("Remove a tag (repeatable).", valueName: "tag")) var untag: [String] = []
+
+        func execute() throws {
+            if due != nil && noDue { throw TickFailure.usage("use --due or --no-due, not both") }
+            if title == nil && due == nil && !noDue && priority == nil && color == nil && icon == nil && tag.isEmpty && untag.isEmpty {
+                throw TickFailure.usage("nothing to change; give --title, --due, --no-due, --priority, --color, --icon, --tag or --untag")
+            }
+            let session = try EditSession(folder: folder)
+            var changes: [TokenEdit.Change] = []
+            if let title { changes.append(.replaceText(try session.normalizedTitle(title, option: "--title"))) }
+            if let priority { changes.append(.setPriority(try OptionValue.priority(priority))) }
+            if let due { changes.append(.setDate(.due, try session.date(due, option: "--due"))) }
+            if noDue { changes.append(.remove(.due)) }
+            if let color { changes.append(.setText(.color, try OptionValue.color(color))) }
+            if let icon { changes.append(.setText(.icon, try OptionValue.icon(icon))) }
+            for name in untag { changes.append(.removeTag(try OptionValue.tag(name))) }
+            for name in tag { changes.append(.addTag(try OptionValue.tag(name))) }
+
+            let path = try session.locate(item, list: search.list).document.path
+            let spec = item
+            try session.run(paths: [path], dryRun: write.dryRun) { inputs in
+                let (document, target) = try session.locate(spec, list: search.list, in: inputs.documents)
+                let splices = TokenEdit.splices(changes, item: target, in: document)
+                let bytes = try EditSession.apply(splices, to: document)
+                var outcome = EditOutcome(files: [.replace(path: document.path, bytes: bytes)])
+                if bytes == document.source.bytes {
+                    outcome.notes.append("\(document.address(of: target)) already reads so; nothing to change")
+                } else {
+                    let edited = DocumentParser.parse(bytes, path: document.path).items.first { $0.line == target.line }
+                    outcome.messages.append("edited \(document.address(of: target))  \(edited?.text ?? target.text)")
+                }
+                return outcome
+            }
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import TickKit
+
+extension Tick {
+    /// `tick sort LIST --by KEY --write`: reorders sibling items in the file.
+    struct Sort: TickCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Sort a list's items in the file, whole blocks at a time.",
+            discussion: """
+                Reorders sibling items (with their notes and subtasks) inside each Markdown list of
+                the file; subtasks are sorted the same way. Headings, paragraphs and blank lines
+                stay where they are, and so do the numbers of an ordered list. Without --write
+                (or --dry-run), prints the items in the new order and changes nothing.
+
+                Keys: manual, title, priority, due, created, done, list; several as due,priority.
+
+                Examples:
+                  tick sort groceries --by priority --write
+                  tick sort work --by due,priority --dry-run
+                """)
+
+        @OptionGroup var folder: FolderOptions
+        @OptionGroup var writing: WriteOptions
+        @Argument(help: "The list: its path, file name or name.") var list: String
+        @Option(name: .long, help: ArgumentHelp("Sort key(s), comma-separated.", valueName: "key")) var by: String
+        @Flag(name: .long, help: "Flip the whole order.") var reverse = false
+        @Flag(name: .long, help: "Write the new order into the file.") var write = false
+
+        func execute() throws {
+            let keys = try OptionValue.sortKeys(by)
+            let session = try EditSession(folder: folder)
+            let path = try session.listPath(list)
+            let reverse = self.reverse
+            if !write && !writing.dryRun {
+                let document = try session.document(at: path)
+                let listed = document.items.map { ListedItem(document: document, item: $0, listRank: 0) }
+                for entry in SortKey.sort(listed, by: keys, reverse: reverse) {
+                    print(String(repeating: "  ", count: entry.item.depth) + "\(entry.address)  \(entry.item.title)")
+                }
+                return
+            }
+            try session.run(paths: [path], dryRun: writing.dryRun) { inputs in
+                guard let document = inputs.document(path) else { throw TickFailure.noInput("\(path) cannot be read") }
+                let splices = SortList.splices(document, by: keys, reverse: reverse)
+                var outcome = EditOutcome(files: [.replace(path: path, bytes: try EditSession.apply(splices, to: document))])
+                if splices.isEmpty {
+                    outcome.notes.append("\(path) is already in that order")
+                } else {
+                    outcome.messages.append("sorted \(path) by \(keys.map(\.rawValue).joined(separator: ","))\(reverse ? ", reversed" : "")")
+                }
+                return outcome
+            }
+        }
+    }
+}

@@ -1,0 +1,370 @@
+import ArgumentParser
+import Foundation
+import TickKit
+
+/// What a change command does to the files: replace one, or create one.
+enum FileOutput {
+    case replace(path: String, bytes: [UInt8])
+    case create(path: String, bytes: [UInt8])
+}
+
+/// The result of computing an edit: the files to write and what to tell the user.
+struct EditOutcome {
+    var files: [FileOutput] = []
+    var messages: [String] = []
+    var notes: [String] = []
+}
+
+/// The documents an edit reads, as they are under the locks (or, for a dry
+/// run, as they were read).
+struct EditInputs {
+    /// Every list of the notes folder, with the locked ones freshly read.
+    var documents: [Document]
+
+    func document(_ path: String) -> Document? { documents.first { $0.path == path } }
+}
+
+/// Runs change commands: finds the lists and items named on the command line,
+/// and writes the result under the rules of SPEC §5 (lock, unchanged check,
+/// atomic replace) or prints it as a diff.
+struct EditSession {
+    let root: NotesFolder
+    let today: TaskDate
+    private let store = LoadedDocuments()
+
+    init(folder: FolderOptions) throws {
+        root = try folder.folder()
+        today = folder.todayDate
+    }
+
+    /// Holds what has been read so far. An edit of `PATH:LINE` reads one file;
+    /// only names that need a search (title text, `^id`, a list's name) read
+    /// the whole folder, once.
+    private final class LoadedDocuments {
+        var all: [Document]?
+        var single: [String: Document] = [:]
+    }
+
+    /// Every list file below the root, including files that are not UTF-8
+    /// (so that naming one gives a clear refusal rather than "no such item").
+    /// Read in parallel on first use.
+    var documents: [Document] {
+        if let all = store.all { return all }
+        let (paths, warnings) = root.listFiles()
+        for warning in warnings { Terminal.warning(warning) }
+        let root = self.root
+        let loaded = root.loadEach(paths)
+        var documents: [Document] = []
+        for (path, result) in zip(paths, loaded) {
+            switch result {
+            case .success(let document): documents.append(document)
+            case .failure: Terminal.warning("cannot read \(path); skipped")
+            }
+        }
+        store.all = documents
+        return documents
+    }
+
+    /// The documents read so far (none, one, or all of them).
+    private var loadedDocuments: [Document] { store.all ?? Array(store.single.values).sorted { $0.path < $1.path } }
+
+    /// One list, by its path relative to the root, read once.
+    func document(at path: String) throws -> Document {
+        if let found = store.all?.first(where: { $0.path == path }) ?? store.single[path] { return found }
+        let document = try root.load(path)
+        store.single[path] = document
+        return document
+    }
+
+    // MARK: Naming things
+
+    /// The path of the list `name` names: a path (relative to the current
+    /// folder or the root) of a list file inside the root, or a list's name.
+    func listPath(_ name: String) throws -> String {
+        if let path = try filePath(name, mustExist: true) { return path }
+        do {
+            return documents[try ListLookup.resolve(name, in: documents)].path
+        } catch {
+            throw TickFailure.badData(error.message)
+        }
+    }
+
+    /// When `name` is a path to a list file (existing, unless `mustExist` is
+    /// false), its path relative to the root; nil when it is not a path.
+    /// Refuses any path that leads outside the root.
+    func filePath(_ name: String, mustExist: Bool) throws -> String? {
+        let looksLikePath = NotesFolder.isListFile(name) || name.contains("/")
+        guard looksLikePath else { return nil }
+        var candidates: [String] = []
+        if name.hasPrefix("/") { candidates = [name] } else {
+            candidates = [root.absolute(name), FileManager.default.currentDirectoryPath + "/" + name]
+        }
+        for candidate in candidates {
+            let standardized = URL(fileURLWithPath: candidate).standardizedFileURL.path
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: standardized, isDirectory: &isDirectory)
+            if mustExist && (!exists || isDirectory.boolValue) { continue }
+            guard NotesFolder.isListFile(standardized) else { continue }
+            return try insideRoot(standardized, as: name)
+        }
+        return nil
+    }
+
+    /// `absolute` as a path relative to the root, refusing anything that is
+    /// (or, through a symbolic link, leads) outside it.
+    func insideRoot(_ absolute: String, as shown: String) throws -> String {
+        guard let relative = root.relative(absolute), !relative.isEmpty, !relative.hasPrefix("../") else {
+            throw TickFailure.badData("\(shown) is outside the notes folder \(root.root); name a list inside it")
+        }
+        let folder = (absolute as NSString).deletingLastPathComponent
+        let realFolder = Self.realPath(folder) ?? folder
+        var realFile = realFolder + "/" + (absolute as NSString).lastPathComponent
+        if FileManager.default.fileExists(atPath: realFile), let real = Self.realPath(realFile) { realFile = real }
+        guard realFile.hasPrefix(root.root + "/") else {
+            throw TickFailure.badData("\(shown) leads outside the notes folder \(root.root); tick only changes files inside it")
+        }
+        return relative
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        return String(cString: real)
+    }
+
+    /// The item `spec` names (SPEC §5: `PATH:LINE`, `^id` or title text),
+    /// searched in `list` only when given.
+    ///
+    /// `PATH:LINE` reads only that file (from `documents` when it is there);
+    /// other names search `documents`, by default the whole folder.
+    func locate(_ spec: String, list: String?, in documents: [Document]? = nil) throws -> (document: Document, item: TaskItem) {
+        if let (path, line) = Self.address(spec), let relative = try filePath(path, mustExist: true) {
+            let document = try documents?.first(where: { $0.path == relative }) ?? self.document(at: relative)
+            let listMatches = try list.map { try listPath($0) == relative } ?? true
+            if listMatches {
+                if let item = document.items.first(where: { $0.line == line }) { return (document, item) }
+                let candidates = document.items.map { "\(document.path):\($0.line)  \($0.title)" }
+                throw TickFailure.badData(ItemLookup.Failure.unknown(spec, candidates: candidates).message)
+            }
+        }
+        var searched = documents ?? self.documents
+        if let list {
+            let path = try listPath(list)
+            searched = searched.filter { $0.path == path }
+        }
+        do {
+            let location = try ItemLookup.resolve(spec, in: searched)
+            let document = searched[location.document]
+            return (document, document.items[location.item])
+        } catch {
+            throw TickFailure.badData(error.message)
+        }
+    }
+
+    /// `PATH:LINE` split in two, when `spec` has that shape.
+    static func address(_ spec: String) -> (path: String, line: Int)? {
+        guard let colon = spec.lastIndex(of: ":"), let line = Int(spec[spec.index(after: colon)...]), line > 0 else { return nil }
+        let path = String(spec[..<colon])
+        return path.isEmpty ? nil : (path, line)
+    }
+
+    // MARK: Writing
+
+    /// Computes an edit of the files at `paths` with `compute` and writes it,
+    /// or prints it as a unified diff when `dryRun` is set.
+    ///
+    /// For a real run every file in `paths` is locked (in path order) and
+    /// read again before `compute` sees it; a file that is not valid UTF-8
+    /// is refused (65); a file that changed on disk is not written (75).
+    func run(paths: [String], dryRun: Bool, compute: (EditInputs) throws -> EditOutcome) throws {
+        let unique = Array(Set(paths)).sorted()
+        if dryRun {
+            var documents = loadedDocuments
+            for path in unique where !documents.contains(where: { $0.path == path }) {
+                if let document = try? document(at: path) { documents.append(document) }
+            }
+            for path in unique { try requireUTF8(documents.first { $0.path == path }) }
+            let outcome = try compute(EditInputs(documents: documents))
+            for note in outcome.notes { Terminal.note(note) }
+            for file in outcome.files {
+                switch file {
+                case .replace(let path, let bytes):
+                    let old = documents.first { $0.path == path }?.source.bytes ?? []
+                    Terminal.writeBytes(UnifiedDiff.make(path: path, old: old, new: bytes))
+                case .create(let path, let bytes):
+                    Terminal.writeBytes(UnifiedDiff.make(path: path, old: nil, new: bytes))
+                }
+            }
+            return
+        }
+
+        var locks: [String: FileLock] = [:]
+        var fresh = loadedDocuments
+        do {
+            for path in unique {
+                let lock = try FileLock.acquire(root.absolute(path))
+                locks[path] = lock
+                let document = DocumentParser.parse(lock.bytes, path: path)
+                try requireUTF8(document)
+                if let index = fresh.firstIndex(where: { $0.path == path }) { fresh[index] = document } else { fresh.append(document) }
+            }
+        } catch let failure as WriteFailure {
+            throw TickFailure(relative(failure))
+        }
+        defer { for lock in locks.values { lock.release() } }
+
+        let outcome = try compute(EditInputs(documents: fresh))
+        var changes: [AtomicWriter.Change] = []
+        var created: [String] = []
+        do {
+            for file in outcome.files {
+                if case .create(let path, let bytes) = file {
+                    try createParentFolders(of: path)
+                    try AtomicWriter.create(root.absolute(path), bytes: bytes)
+                    created.append(path)
+                }
+            }
+            for file in outcome.files {
+                if case .replace(let path, let bytes) = file {
+                    guard let lock = locks[path] else {
+                        throw TickFailure.cannotWrite("internal error: \(path) was not locked; nothing was changed")
+                    }
+                    if bytes != lock.bytes { changes.append(AtomicWriter.Change(lock: lock, bytes: bytes)) }
+                }
+            }
+            try AtomicWriter.commit(changes)
+        } catch let failure as WriteFailure {
+            for path in created { unlink(root.absolute(path)) }
+            throw TickFailure(relative(failure))
+        } catch {
+            for path in created { unlink(root.absolute(path)) }
+            throw error
+        }
+        for note in outcome.notes { Terminal.note(note) }
+        for message in outcome.messages { print(message) }
+    }
+
+    /// A failure that names its file relative to the notes folder.
+    private func relative(_ failure: WriteFailure) -> WriteFailure {
+        let prefix = root.root + "/"
+        return failure.path.hasPrefix(prefix) ? failure.naming(String(failure.path.dropFirst(prefix.count))) : failure
+    }
+
+    private func requireUTF8(_ document: Document?) throws {
+        if let document, !document.isValidUTF8 { throw TickFailure(WriteFailure.notUTF8(path: document.path)) }
+    }
+
+    private func createParentFolders(of path: String) throws {
+        let folder = (root.absolute(path) as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw TickFailure.cannotWrite("cannot create folder \((path as NSString).deletingLastPathComponent): \(error.localizedDescription)")
+        }
+    }
+
+    /// Applies splices, turning an internal overlap into a clean failure.
+    static func apply(_ splices: [Splice], to document: Document) throws -> [UInt8] {
+        do {
+            return try Splice.apply(splices, to: document.source.bytes)
+        } catch {
+            throw TickFailure.badData("\(error.description) in \(document.path); nothing was changed")
+        }
+    }
+
+    /// A date the user typed (`--due friday`), as a date, or a usage error.
+    func date(_ text: String, option: String) throws -> TaskDate {
+        guard let date = DateExpression.resolve(text, today: today) else {
+            throw TickFailure.usage("\(option) '\(text)' is not a date; write YYYY-MM-DD, today, tomorrow, a weekday, +3d, next week, eow or eom")
+        }
+        return date
+    }
+
+    /// Text typed for a title, with people's dates in its tokens made ISO.
+    func normalizedTitle(_ text: String, option: String) throws -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { throw TickFailure.usage("\(option) is empty; give the item's text") }
+        guard !trimmed.contains(where: { $0 == "\n" || $0 == "\r" }) else {
+            throw TickFailure.usage("\(option) must be one line; put notes under the item in the file")
+        }
+        do {
+            return try TypedDates.normalize(trimmed, today: today)
+        } catch {
+            throw TickFailure.usage(error.description)
+        }
+    }
+
+    /// The 1-based line of `offset` in `bytes`.
+    static func line(of offset: Int, in bytes: [UInt8]) -> Int {
+        SourceText(bytes).line(containing: min(offset, max(bytes.count - 1, 0)))
+    }
+}
+
+extension TickFailure {
+    init(_ failure: WriteFailure) {
+        switch failure {
+        case .cannotRead: self = .noInput(failure.description)
+        case .cannotWrite, .exists: self = .cannotWrite(failure.description)
+        case .changedOnDisk: self = .changedOnDisk(failure.description)
+        case .notUTF8: self = .badData(failure.description)
+        }
+    }
+}
+
+extension Terminal {
+    static func note(_ message: String) {
+        FileHandle.standardError.write(Data(("tick: note: " + message + "\n").utf8))
+    }
+
+    static func writeBytes(_ bytes: [UInt8]) {
+        FileHandle.standardOutput.write(Data(bytes))
+    }
+}
+
+/// Shared parsing of option values for change commands.
+enum OptionValue {
+    static func priority(_ text: String) throws -> Priority {
+        let word = text.hasPrefix("!") ? String(text.dropFirst()) : text
+        guard let priority = Priority(word: word) else {
+            throw TickFailure.usage("unknown priority '\(text)'; use lowest, low, normal, medium, high or urgent")
+        }
+        return priority
+    }
+
+    static func color(_ text: String) throws -> String {
+        guard ListColor.isValid(text) else {
+            throw TickFailure.usage("unknown color '\(text)'; use one of \(ListColor.names.joined(separator: ", ")) or #rrggbb")
+        }
+        return text.lowercased()
+    }
+
+    static func icon(_ text: String) throws -> String {
+        guard !text.isEmpty, !text.contains(where: { $0.isWhitespace }) else {
+            throw TickFailure.usage("icon '\(text)' must be one word, a symbol name like cart or an emoji")
+        }
+        return text
+    }
+
+    static func tag(_ text: String) throws -> String {
+        let tag = text.hasPrefix("#") ? String(text.dropFirst()) : text
+        let valid = !tag.isEmpty && tag.unicodeScalars.allSatisfy { scalar in
+            scalar.value >= 0x80 || CharacterSet.alphanumerics.contains(scalar) || "_-/".unicodeScalars.contains(scalar)
+        } && !tag.allSatisfy(\.isNumber)
+        guard valid else { throw TickFailure.usage("tag '\(text)' must be letters, digits, _, - or /, and not only digits") }
+        return tag
+    }
+
+    static func sortKeys(_ text: String) throws -> [SortKey] {
+        try text.split(separator: ",").map { word in
+            guard let key = SortKey(rawValue: word.trimmingCharacters(in: .whitespaces).lowercased()) else {
+                throw TickFailure.usage("unknown sort key '\(word)'; use \(SortKey.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return key
+        }
+    }
+}
+
+extension Document {
+    /// `PATH:LINE  title` of an item, for messages.
+    func describe(_ item: TaskItem) -> String { "\(address(of: item))  \(item.title)" }
+}
