@@ -30,24 +30,43 @@ public struct FrontMatter: Sendable {
 /// Parsing never fails and never loses the source: whatever the bytes, the
 /// document holds them unchanged in `source`, and problems become
 /// `diagnostics`.
-public struct Document: Sendable {
+public final class Document: Sendable {
     /// The path relative to the notes folder, with `/` separators.
-    public var path: String
-    public var source: SourceText
-    public var frontMatter: FrontMatter?
+    public let path: String
+    public let source: SourceText
+    public let frontMatter: FrontMatter?
     /// Front matter `title:`, else the first level-1 heading, else the file
     /// name without its extension.
-    public var name: String
+    public let name: String
     /// The color and icon as written (front matter, then level-1 heading).
-    public var explicitColor: String?
-    public var explicitIcon: String?
-    public var order: Int?
-    public var sections: [Section]
+    public let explicitColor: String?
+    public let explicitIcon: String?
+    public let order: Int?
+    public let sections: [Section]
     /// Every item in file order; `TaskItem.parent` and `children` index here.
-    public var items: [TaskItem]
-    public var diagnostics: [Diagnostic]
+    public let items: [TaskItem]
+    public let diagnostics: [Diagnostic]
     /// False when the bytes are not valid UTF-8; such a file is never rewritten.
-    public var isValidUTF8: Bool
+    public let isValidUTF8: Bool
+
+    // A class, not a struct: a document is immutable once parsed, and the
+    // engine hands it around with every one of its items, so sharing one
+    // reference is far cheaper than copying a dozen fields per item.
+    public init(path: String, source: SourceText, frontMatter: FrontMatter?, name: String, explicitColor: String?,
+                explicitIcon: String?, order: Int?, sections: [Section], items: [TaskItem], diagnostics: [Diagnostic],
+                isValidUTF8: Bool) {
+        self.path = path
+        self.source = source
+        self.frontMatter = frontMatter
+        self.name = name
+        self.explicitColor = explicitColor
+        self.explicitIcon = explicitIcon
+        self.order = order
+        self.sections = sections
+        self.items = items
+        self.diagnostics = diagnostics
+        self.isValidUTF8 = isValidUTF8
+    }
 
     /// The list's color, `blue` when none is written.
     public var color: String { explicitColor ?? "blue" }

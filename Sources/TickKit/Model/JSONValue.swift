@@ -55,59 +55,74 @@ public enum JSONValue: Sendable, Hashable {
 
     /// Compact or pretty-printed JSON text.
     public func serialized(pretty: Bool = false) -> String {
-        var output = ""
+        String(decoding: serializedBytes(pretty: pretty), as: UTF8.self)
+    }
+
+    /// Compact or pretty-printed JSON as UTF-8 bytes (written straight into
+    /// one buffer: output of tens of megabytes stays fast).
+    public func serializedBytes(pretty: Bool = false) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(256)
         write(to: &output, pretty: pretty, indent: 0)
         return output
     }
 
-    private func write(to output: inout String, pretty: Bool, indent: Int) {
+    private static func newline(_ output: inout [UInt8], indent: Int) {
+        output.append(0x0A)
+        output.append(contentsOf: repeatElement(0x20, count: indent * 2))
+    }
+
+    private func write(to output: inout [UInt8], pretty: Bool, indent: Int) {
         switch self {
-        case .null: output += "null"
-        case .bool(let flag): output += flag ? "true" : "false"
-        case .int(let number): output += String(number)
+        case .null: output.append(contentsOf: "null".utf8)
+        case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .int(let number): output.append(contentsOf: String(number).utf8)
         case .double(let number):
-            output += number.isFinite ? String(number) : "null"
+            output.append(contentsOf: (number.isFinite ? String(number) : "null").utf8)
         case .string(let text): JSONValue.writeString(text, to: &output)
         case .array(let values):
-            if values.isEmpty { output += "[]"; return }
-            output += "["
+            if values.isEmpty { output.append(contentsOf: "[]".utf8); return }
+            output.append(UInt8(ascii: "["))
             for (position, value) in values.enumerated() {
-                if position > 0 { output += "," }
-                if pretty { output += "\n" + String(repeating: "  ", count: indent + 1) }
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                if pretty { JSONValue.newline(&output, indent: indent + 1) }
                 value.write(to: &output, pretty: pretty, indent: indent + 1)
             }
-            if pretty { output += "\n" + String(repeating: "  ", count: indent) }
-            output += "]"
+            if pretty { JSONValue.newline(&output, indent: indent) }
+            output.append(UInt8(ascii: "]"))
         case .object(let pairs):
-            if pairs.isEmpty { output += "{}"; return }
-            output += "{"
+            if pairs.isEmpty { output.append(contentsOf: "{}".utf8); return }
+            output.append(UInt8(ascii: "{"))
             for (position, (key, value)) in pairs.enumerated() {
-                if position > 0 { output += "," }
-                if pretty { output += "\n" + String(repeating: "  ", count: indent + 1) }
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                if pretty { JSONValue.newline(&output, indent: indent + 1) }
                 JSONValue.writeString(key, to: &output)
-                output += pretty ? ": " : ":"
+                output.append(UInt8(ascii: ":"))
+                if pretty { output.append(0x20) }
                 value.write(to: &output, pretty: pretty, indent: indent + 1)
             }
-            if pretty { output += "\n" + String(repeating: "  ", count: indent) }
-            output += "}"
+            if pretty { JSONValue.newline(&output, indent: indent) }
+            output.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func writeString(_ text: String, to output: inout String) {
-        output += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where scalar.value < 0x20:
-                output += String(format: "\\u%04x", scalar.value)
-            default: output.unicodeScalars.append(scalar)
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private static func writeString(_ text: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: [0x5C, 0x22])
+            case UInt8(ascii: "\\"): output.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0..<0x20:
+                output.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
+            default: output.append(byte)
             }
         }
-        output += "\""
+        output.append(UInt8(ascii: "\""))
     }
 
     /// Converts a value from Foundation's `JSONSerialization` or a YAML load.

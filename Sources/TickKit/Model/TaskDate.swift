@@ -5,39 +5,48 @@ import Foundation
 /// It is a plain value with no time zone: "2026-11-24" means that day
 /// wherever the user is. Comparison orders by day, then time (no time first).
 public struct TaskDate: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public var year: Int
-    public var month: Int
-    public var day: Int
+    // Packed into 6 bytes (year << 9 | month << 5 | day, and minutes or -1):
+    // every item holds six optional dates, and a big notes folder has a
+    // hundred thousand items. The packing orders like (year, month, day).
+    private var packedDay: UInt32
+    private var packedMinutes: Int16
+
+    public var year: Int {
+        get { Int(packedDay >> 9) }
+        set { packedDay = UInt32(newValue) << 9 | (packedDay & 0x1FF) }
+    }
+    public var month: Int {
+        get { Int(packedDay >> 5 & 0xF) }
+        set { packedDay = (packedDay & ~0x1E0) | UInt32(newValue) << 5 }
+    }
+    public var day: Int {
+        get { Int(packedDay & 0x1F) }
+        set { packedDay = (packedDay & ~0x1F) | UInt32(newValue) }
+    }
     /// Minutes after midnight, when a time (`T14:30`) was written.
-    public var minuteOfDay: Int?
+    public var minuteOfDay: Int? {
+        get { packedMinutes < 0 ? nil : Int(packedMinutes) }
+        set { packedMinutes = newValue.map { Int16($0) } ?? -1 }
+    }
 
     public init(year: Int, month: Int, day: Int, minuteOfDay: Int? = nil) {
-        self.year = year
-        self.month = month
-        self.day = day
-        self.minuteOfDay = minuteOfDay
+        packedDay = UInt32(max(0, min(year, 0x7FFFFF))) << 9 | UInt32(month & 0xF) << 5 | UInt32(day & 0x1F)
+        packedMinutes = minuteOfDay.map { Int16($0) } ?? -1
     }
 
     /// The day alone, without a time.
     public var dayOnly: TaskDate { TaskDate(year: year, month: month, day: day) }
 
     public static func < (lhs: TaskDate, rhs: TaskDate) -> Bool {
-        if lhs.year != rhs.year { return lhs.year < rhs.year }
-        if lhs.month != rhs.month { return lhs.month < rhs.month }
-        if lhs.day != rhs.day { return lhs.day < rhs.day }
-        return (lhs.minuteOfDay ?? -1) < (rhs.minuteOfDay ?? -1)
+        lhs.packedDay != rhs.packedDay ? lhs.packedDay < rhs.packedDay : lhs.packedMinutes < rhs.packedMinutes
     }
 
     /// True when both fall on the same calendar day, whatever their times.
-    public func isSameDay(as other: TaskDate) -> Bool {
-        year == other.year && month == other.month && day == other.day
-    }
+    public func isSameDay(as other: TaskDate) -> Bool { packedDay == other.packedDay }
 
     /// Compares the days only, ignoring times.
     public func compareDay(_ other: TaskDate) -> Int {
-        let lhs = year * 10000 + month * 100 + day
-        let rhs = other.year * 10000 + other.month * 100 + other.day
-        return lhs < rhs ? -1 : (lhs == rhs ? 0 : 1)
+        packedDay < other.packedDay ? -1 : (packedDay == other.packedDay ? 0 : 1)
     }
 
     /// `YYYY-MM-DD`, or `YYYY-MM-DDTHH:MM` when a time was given.

@@ -34,8 +34,10 @@ enum FrontMatterParser {
     /// Parses the YAML; returns the keys in order, or an error message.
     static func parse(_ yaml: String) -> Result<[(key: String, value: JSONValue)], YAMLProblem> {
         do {
-            // An explicit encoding spares Yams a look at the environment on every call.
-            guard let node = try Yams.compose(yaml: yaml, .default, .default, .utf8) else { return .success([]) }
+            // An explicit encoding spares Yams a look at the environment on every
+            // call, and the resolver leaves out the rules whose types tick keeps
+            // as written anyway (timestamps, merge keys): fewer regexes per scalar.
+            guard let node = try Yams.compose(yaml: yaml, Self.resolver, .default, .utf8) else { return .success([]) }
             guard case .mapping(let mapping) = node else {
                 return .failure(YAMLProblem(message: "front matter is not a mapping of keys to values", line: node.mark?.line))
             }
@@ -50,6 +52,8 @@ enum FrontMatterParser {
             return .failure(YAMLProblem(message: "\(error)", line: nil))
         }
     }
+
+    static let resolver = Resolver.default.removing(.timestamp).removing(.merge).removing(.value)
 
     struct YAMLProblem: Error {
         var message: String

@@ -22,7 +22,7 @@ extension Tick {
             let workspace = try folder.workspace()
             let today = folder.todayDate
             if output.json {
-                print(ItemJSON.home(workspace, today: today).serialized(pretty: true))
+                Terminal.writeJSON(ItemJSON.home(workspace, today: today))
                 return
             }
             let display = output.display
@@ -48,7 +48,7 @@ extension Tick {
         func execute() throws {
             let workspace = try folder.workspace()
             if output.json {
-                print(ItemJSON.lists(workspace, today: folder.todayDate).serialized(pretty: true))
+                Terminal.writeJSON(ItemJSON.lists(workspace, today: folder.todayDate))
                 return
             }
             let display = output.display

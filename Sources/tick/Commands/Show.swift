@@ -27,7 +27,7 @@ extension Tick {
             let today = folder.todayDate
             let items = Workspace(documents: [document]).items
             if output.json {
-                print(ItemJSON.items(items, today: today).serialized(pretty: true))
+                Terminal.writeJSON(ItemJSON.items(items, today: today))
                 return
             }
             let display = output.display

@@ -34,7 +34,7 @@ enum ResultPrinter {
                       dateColumn: DateColumn = .due) {
         if output.json {
             let document = arranged.groups.map { ItemJSON.groups($0, today: today) } ?? ItemJSON.items(arranged.items, today: today)
-            Swift.print(document.serialized(pretty: true))
+            Terminal.writeJSON(document)
             return
         }
         let display = output.display

@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import TickKit
 
 /// An error that ends a command: one line on standard error and an exit code
@@ -73,6 +76,22 @@ enum Terminal {
 
     static func write(_ text: String) {
         FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// Prints a JSON document and a newline on standard output (through the
+    /// file descriptor as `print`, after flushing it, so order is kept).
+    static func writeJSON(_ value: JSONValue) {
+        var bytes = value.serializedBytes(pretty: true)
+        bytes.append(0x0A)
+        fflush(nil)  // whatever `print` buffered goes first
+        bytes.withUnsafeBufferPointer { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(1, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 { if errno == EINTR { continue } else { return } }
+                offset += written
+            }
+        }
     }
 
     static func writeError(_ text: String) {
