@@ -36,8 +36,31 @@ struct CmarkInputTests {
         "- [ ] item *with `code` and [link](x)* ~~s~~\n  continuation *a*\n  - [x] sub **b**\n",
         "> - [ ] quoted *a*\n> > - [/] deeper `b`\n",
         "1. [ ] one\n2) [x] two\n",
+        "\u{FEFF}* [x] *Ana* after a byte-order mark\n",
+        "\u{FEFF}- [ ] **a** and _b_\n",
     ])
     func sameBlocksOnTrickyInput(text: String) {
         assertSameBlocks(Array(text.utf8), text)
+    }
+}
+
+/// The fast JSON paths write exactly what serialising the whole value would.
+@Suite("JSON output")
+struct JSONOutputTests {
+    @Test("items rendered in parallel chunks equal the whole document serialised")
+    func parallelItemsDocumentMatchesSerialiser() throws {
+        var text = "# L\n\n"
+        for index in 0..<1500 { text += "- [ ] item \(index) \"quoted\" \\ tab\there due:2026-11-\(10 + index % 15) #t\(index % 7)\n" }
+        let document = parse(text)
+        let listed = Workspace(documents: [document]).items
+        let today = TaskDate(year: 2026, month: 11, day: 21)
+        #expect(ItemJSON.itemsDocumentBytes(listed, today: today) == ItemJSON.items(listed, today: today).serializedBytes(pretty: true))
+        #expect(ItemJSON.itemsDocumentBytes([ListedItem](), today: today) == ItemJSON.items([ListedItem](), today: today).serializedBytes(pretty: true))
+    }
+
+    @Test("dates print as ISO text")
+    func isoDates() {
+        #expect(TaskDate(year: 2026, month: 1, day: 5).isoString == "2026-01-05")
+        #expect(TaskDate(year: 987, month: 12, day: 31, minuteOfDay: 9 * 60 + 5).isoString == "0987-12-31T09:05")
     }
 }

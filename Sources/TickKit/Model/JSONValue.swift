@@ -67,6 +67,12 @@ public enum JSONValue: Sendable, Hashable {
         return output
     }
 
+    /// Appends this value as it appears nested `indent` levels deep in a
+    /// pretty-printed document (its first line is not indented).
+    public func write(prettyTo output: inout [UInt8], indent: Int) {
+        write(to: &output, pretty: true, indent: indent)
+    }
+
     private static func newline(_ output: inout [UInt8], indent: Int) {
         output.append(0x0A)
         output.append(contentsOf: repeatElement(0x20, count: indent * 2))

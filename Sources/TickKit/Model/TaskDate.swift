@@ -51,9 +51,32 @@ public struct TaskDate: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     /// `YYYY-MM-DD`, or `YYYY-MM-DDTHH:MM` when a time was given.
     public var isoString: String {
-        var text = String(format: "%04d-%02d-%02d", year, month, day)
-        if let minutes = minuteOfDay { text += String(format: "T%02d:%02d", minutes / 60, minutes % 60) }
-        return text
+        // By hand: `String(format:)` is slow, and this runs for every date
+        // of every item printed.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16)
+        func digits(_ value: Int, _ count: Int) {
+            var divisor = 1
+            for _ in 1..<count { divisor *= 10 }
+            var rest = max(0, value)
+            while divisor > 0 {
+                bytes.append(UInt8(0x30 + (rest / divisor) % 10))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        digits(year, year > 9999 ? 5 : 4)
+        bytes.append(UInt8(ascii: "-"))
+        digits(month, 2)
+        bytes.append(UInt8(ascii: "-"))
+        digits(day, 2)
+        if let minutes = minuteOfDay {
+            bytes.append(UInt8(ascii: "T"))
+            digits(minutes / 60, 2)
+            bytes.append(UInt8(ascii: ":"))
+            digits(minutes % 60, 2)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     public var description: String { isoString }

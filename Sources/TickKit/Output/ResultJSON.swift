@@ -8,6 +8,30 @@ extension ItemJSON {
         ])
     }
 
+    /// The bytes of `items(items, today:)` pretty-printed, the items rendered
+    /// in parallel: the same bytes as serialising the whole document, in a
+    /// fraction of the time for tens of thousands of items.
+    public static func itemsDocumentBytes(_ items: [ListedItem], today: TaskDate) -> [UInt8] {
+        var output = Array("{\n  \"today\": \"\(today.isoString)\",\n  \"items\": ".utf8)
+        guard !items.isEmpty else { return output + Array("[]\n}".utf8) }
+        output.append(UInt8(ascii: "["))
+        let chunkSize = 512
+        let chunks = Parallel.map((items.count + chunkSize - 1) / chunkSize) { chunk in
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(chunkSize * 800)
+            for index in chunk * chunkSize..<min(items.count, (chunk + 1) * chunkSize) {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                bytes.append(contentsOf: "\n    ".utf8)
+                item(items[index].item, in: items[index].document).write(prettyTo: &bytes, indent: 2)
+            }
+            return bytes
+        }
+        output.reserveCapacity(output.count + chunks.reduce(0) { $0 + $1.count } + 8)
+        for chunk in chunks { output.append(contentsOf: chunk) }
+        output.append(contentsOf: "\n  ]\n}".utf8)
+        return output
+    }
+
     /// `{"today": "...", "groups": [{"name": "...", "items": [...]}]}`
     public static func groups(_ groups: [ItemGroup], today: TaskDate) -> JSONValue {
         .object([

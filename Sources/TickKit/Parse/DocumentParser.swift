@@ -303,6 +303,8 @@ enum CmarkInput {
             var lineStart = 0
             while lineStart < count {
                 var index = lineStart
+                // A byte-order mark is not content: cmark-gfm skips it.
+                if lineStart == 0, count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { index = 3 }
                 var run: UInt8 = 0, runLength = 0
                 var leaveAlone = false
                 // The prefix: everything before the first letter, digit or non-ASCII byte.

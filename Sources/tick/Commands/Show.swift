@@ -27,7 +27,7 @@ extension Tick {
             let today = folder.todayDate
             let items = Workspace(documents: [document]).items
             if output.json {
-                Terminal.writeJSON(ItemJSON.items(items, today: today))
+                Terminal.writeJSON(bytes: ItemJSON.itemsDocumentBytes(items, today: today))
                 return
             }
             let display = output.display

@@ -33,8 +33,11 @@ enum ResultPrinter {
     static func print(_ arranged: Arranged, today: TaskDate, output: OutputOptions, emptyMessage: String, showNotes: Bool = false,
                       dateColumn: DateColumn = .due) {
         if output.json {
-            let document = arranged.groups.map { ItemJSON.groups($0, today: today) } ?? ItemJSON.items(arranged.items, today: today)
-            Terminal.writeJSON(document)
+            if let groups = arranged.groups {
+                Terminal.writeJSON(ItemJSON.groups(groups, today: today))
+            } else {
+                Terminal.writeJSON(bytes: ItemJSON.itemsDocumentBytes(arranged.items, today: today))
+            }
             return
         }
         let display = output.display

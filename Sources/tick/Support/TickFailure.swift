@@ -81,7 +81,12 @@ enum Terminal {
     /// Prints a JSON document and a newline on standard output (through the
     /// file descriptor as `print`, after flushing it, so order is kept).
     static func writeJSON(_ value: JSONValue) {
-        var bytes = value.serializedBytes(pretty: true)
+        writeJSON(bytes: value.serializedBytes(pretty: true))
+    }
+
+    /// Prints JSON already serialised, and a newline.
+    static func writeJSON(bytes serialized: [UInt8]) {
+        var bytes = serialized
         bytes.append(0x0A)
         fflush(nil)  // whatever `print` buffered goes first
         bytes.withUnsafeBufferPointer { buffer in
