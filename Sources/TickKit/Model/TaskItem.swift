@@ -32,8 +32,6 @@ public struct TaskItem: Sendable {
     public var section: Int?
     /// Number of block quotes around the item.
     public var quoteDepth: Int
-    /// The file this item came from (shared storage, not a copy).
-    public var source: SourceText
     /// The title's parsed metadata.
     public var metadata: ItemMetadata
     /// The display title: runs without metadata tokens, spaces collapsed.
@@ -47,10 +45,26 @@ public struct TaskItem: Sendable {
 
     /// The title's runs, in order, metadata tokens included.
     ///
-    /// Computed from the file's bytes on each call (a whole-folder parse
-    /// needs only the title and metadata, so runs are not kept).
+    /// Computed on each call from the title's own bytes (`text`): a title's
+    /// runs depend on nothing outside it, so the ranges, shifted by the
+    /// title's offset, are the file's. A whole-folder parse needs only the
+    /// title and metadata, and items read from the cache have no file bytes.
+    /// (Exact for UTF-8 files; tick never edits any other.)
     public var runs: [TitleRun] {
-        source.bytes.withUnsafeBufferPointer { TitleParser.parse($0, title: titleRange).runs }
+        let bytes = Array(text.utf8)
+        let base = titleRange.lowerBound
+        var runs = bytes.withUnsafeBufferPointer { TitleParser.parse($0, title: 0..<bytes.count).runs }
+        guard base != 0 else { return runs }
+        func shift(_ range: Range<Int>) -> Range<Int> { range.lowerBound + base..<range.upperBound + base }
+        for index in runs.indices {
+            runs[index].range = shift(runs[index].range)
+            if var token = runs[index].token {
+                token.range = shift(token.range)
+                token.valueRange = shift(token.valueRange)
+                runs[index].token = token
+            }
+        }
+        return runs
     }
 }
 

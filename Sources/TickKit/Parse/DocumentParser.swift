@@ -192,7 +192,7 @@ private struct Builder {
                 blockRange: source.lineStarts[listItem.startLine - 1]..<source.rangeWithEnding(ofLine: lastLine).upperBound,
                 depth: parent.map { items[$0].depth + 1 } ?? 0, parent: parent, children: [],
                 section: section(forLine: paragraphLine), quoteDepth: listItem.quoteDepth,
-                source: source, metadata: ItemMetadata(tokens: summary.tokens), title: summary.title,
+                metadata: ItemMetadata(tokens: summary.tokens), title: summary.title,
                 text: source.string(title), notes: nil, noteLines: []))
             if let parent { items[parent].children.append(index) }
             taskIndex[outlineIndex] = index
