@@ -29,9 +29,10 @@ public struct Workspace: Sendable {
         self.items = items
     }
 
-    /// Scans and parses the folder's lists in parallel.
-    public static func load(_ folder: NotesFolder) -> Workspace {
-        let (documents, warnings) = folder.loadAll()
+    /// Scans and parses the folder's lists in parallel, taking unchanged
+    /// files from `cache` when one is given.
+    public static func load(_ folder: NotesFolder, cache: ParseCache? = nil) -> Workspace {
+        let (documents, warnings) = folder.loadAll(cache: cache)
         return Workspace(documents: documents, warnings: warnings)
     }
 

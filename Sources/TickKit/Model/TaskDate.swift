@@ -26,12 +26,12 @@ public struct TaskDate: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// Minutes after midnight, when a time (`T14:30`) was written.
     public var minuteOfDay: Int? {
         get { packedMinutes < 0 ? nil : Int(packedMinutes) }
-        set { packedMinutes = newValue.map { Int16($0) } ?? -1 }
+        set { packedMinutes = newValue.map { Int16(clamping: $0) } ?? -1 }
     }
 
     public init(year: Int, month: Int, day: Int, minuteOfDay: Int? = nil) {
         packedDay = UInt32(max(0, min(year, 0x7FFFFF))) << 9 | UInt32(month & 0xF) << 5 | UInt32(day & 0x1F)
-        packedMinutes = minuteOfDay.map { Int16($0) } ?? -1
+        packedMinutes = minuteOfDay.map { Int16(clamping: $0) } ?? -1
     }
 
     /// The day alone, without a time.

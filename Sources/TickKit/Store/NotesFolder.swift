@@ -1,5 +1,28 @@
 import Foundation
 
+/// What `stat` says about a file, enough to tell whether it changed since it
+/// was parsed: size, modification time to the nanosecond, inode and device.
+public struct FileStamp: Hashable, Sendable {
+    public var size: Int
+    public var modifiedSeconds: Int
+    public var modifiedNanoseconds: Int
+    public var inode: Int
+    public var device: Int
+
+    public init(size: Int, modifiedSeconds: Int, modifiedNanoseconds: Int, inode: Int, device: Int) {
+        self.size = size
+        self.modifiedSeconds = modifiedSeconds
+        self.modifiedNanoseconds = modifiedNanoseconds
+        self.inode = inode
+        self.device = device
+    }
+
+    init(_ info: stat) {
+        self.init(size: Int(info.st_size), modifiedSeconds: Int(info.st_mtim.tv_sec), modifiedNanoseconds: Int(info.st_mtim.tv_nsec),
+                  inode: Int(bitPattern: UInt(info.st_ino)), device: Int(bitPattern: UInt(info.st_dev)))
+    }
+}
+
 /// The notes folder: finds its lists and reads them (SPEC §1).
 ///
 /// Every `*.md` and `*.markdown` file below the root is a list; hidden
@@ -66,10 +89,18 @@ public struct NotesFolder: Sendable {
     /// once, under the path with no link in it if there is one, else the
     /// shortest. A link to a folder that contains it is not followed.
     public func listFiles() -> (paths: [String], warnings: [String]) {
+        let (entries, warnings) = listFileEntries()
+        return (entries.map(\.path), warnings)
+    }
+
+    /// The list files as `listFiles()` finds them, each with the stamp of
+    /// its `stat` (size, modification time, inode) taken during the walk.
+    public func listFileEntries() -> (files: [(path: String, stamp: FileStamp)], warnings: [String]) {
         var warnings: [String] = []
         let ignored = gitIgnoredPaths()
         /// real path -> (relative path, reached through a link)
         var files: [String: (relative: String, throughLink: Bool)] = [:]
+        var stamps: [String: FileStamp] = [:]
         struct Folder {
             var relative: String
             var real: String
@@ -79,17 +110,13 @@ public struct NotesFolder: Sendable {
         }
         var pending = [Folder(relative: "", real: root, ancestors: [root], throughLink: false)]
         var walked = 0
-        let manager = FileManager.default
         while let folder = pending.popLast() {
             walked += 1
             if walked > 100_000 {
                 warnings.append("more than 100000 folders below the notes folder; the rest are skipped")
                 break
             }
-            let names: [String]
-            do {
-                names = try manager.contentsOfDirectory(atPath: folder.real).sorted()
-            } catch {
+            guard let names = Self.entries(ofFolder: folder.real) else {
                 warnings.append("cannot read folder \(folder.relative.isEmpty ? "." : folder.relative); skipped")
                 continue
             }
@@ -124,10 +151,27 @@ public struct NotesFolder: Sendable {
                     let candidate = (relative: relative, throughLink: folder.throughLink || isLink)
                     if let existing = files[real], !Self.prefers(candidate, over: existing) { continue }
                     files[real] = candidate
+                    stamps[real] = FileStamp(info)
                 }
             }
         }
-        return (files.values.map(\.relative).sorted(), warnings)
+        let entries = files.map { (path: $0.value.relative, stamp: stamps[$0.key]!) }.sorted { $0.path < $1.path }
+        return (entries, warnings)
+    }
+
+    /// The names in a folder, sorted (without `.` and `..`), read with
+    /// `readdir`; nil when the folder cannot be read.
+    static func entries(ofFolder path: String) -> [String]? {
+        guard let folder = opendir(path) else { return nil }
+        defer { closedir(folder) }
+        var names: [String] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
     }
 
     /// Which of two paths to one file names it: no link first, then shorter, then alphabetical.
@@ -193,21 +237,51 @@ public struct NotesFolder: Sendable {
 
     /// Reads and parses every list, in parallel on every core. Files that
     /// cannot be read or are not UTF-8 are left out with a warning.
-    public func loadAll() -> (documents: [Document], warnings: [String]) {
-        let (paths, listWarnings) = listFiles()
-        let results = loadEach(paths)
+    ///
+    /// With a `cache`, files whose stamp matches the cache are not read: their
+    /// documents come from the cache; the others are parsed, and the cache is
+    /// rewritten when anything differs from it.
+    public func loadAll(cache: ParseCache? = nil) -> (documents: [Document], warnings: [String]) {
+        let (entries, listWarnings) = listFileEntries()
+        let contents = cache?.load()
+        let results: [(Result<Document, FileIO.ReadError>, fromCache: Bool)] = Parallel.map(entries.count) { index in
+            let entry = entries[index]
+            if let document = contents?.document(entry.path, stamp: entry.stamp) { return (.success(document), true) }
+            do { return (.success(try load(entry.path)), false) } catch let error as FileIO.ReadError {
+                return (.failure(error), false)
+            } catch {
+                return (.failure(FileIO.ReadError(path: entry.path, code: EIO)), false)
+            }
+        }
+        if let cache {
+            let unchanged = contents.map { $0.entries.count == entries.count } ?? false
+            if !unchanged || results.contains(where: { !$0.fromCache }) {
+                // Unchanged documents keep their encoded bytes; new ones are encoded in parallel.
+                let payloads: [ArraySlice<UInt8>?] = Parallel.map(entries.count) { index in
+                    let entry = entries[index]
+                    if results[index].fromCache, let payload = contents?.payload(entry.path, stamp: entry.stamp) { return payload }
+                    guard case .success(let document) = results[index].0 else { return nil }
+                    var writer = ByteWriter()
+                    DocumentCoding.encode(document, into: &writer)
+                    return writer.bytes[...]
+                }
+                cache.save(zip(entries, payloads).compactMap { entry, payload in
+                    payload.map { (entry.path, entry.stamp, $0) }
+                })
+            }
+        }
         var documents: [Document] = []
         var warnings = listWarnings
-        for (path, result) in zip(paths, results) {
-            switch result {
+        for (entry, result) in zip(entries, results) {
+            switch result.0 {
             case .success(let document):
                 if document.isValidUTF8 {
                     documents.append(document)
                 } else {
-                    warnings.append("\(path) is not valid UTF-8; skipped")
+                    warnings.append("\(entry.path) is not valid UTF-8; skipped")
                 }
             case .failure(let error):
-                warnings.append("cannot read \(path): \(String(cString: strerror(error.code))); skipped")
+                warnings.append("cannot read \(entry.path): \(String(cString: strerror(error.code))); skipped")
             }
         }
         return (documents, warnings)

@@ -2,10 +2,12 @@ import Foundation
 import TickKit
 
 extension FolderOptions {
-    /// Every list of the notes folder, read in parallel; what had to be
+    /// Every list of the notes folder, read in parallel (unchanged files
+    /// from the parse cache unless TICK_NO_CACHE is set); what had to be
     /// skipped is reported on standard error.
     func workspace() throws -> Workspace {
-        let workspace = Workspace.load(try folder())
+        let root = try folder()
+        let workspace = Workspace.load(root, cache: ParseCache(root: root.root))
         for warning in workspace.warnings { Terminal.warning(warning) }
         return workspace
     }

@@ -27,6 +27,25 @@ enum TickRunner {
         return packageRoot.appendingPathComponent(".build/debug/tick")
     }()
 
+    /// Everything a pipe holds until it closes.
+    static func readAll(_ descriptor: Int32) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 { if errno == EINTR { continue }; break }
+            if count == 0 { break }
+            data.append(contentsOf: buffer[0..<count])
+        }
+        return data
+    }
+
+    static let cacheHome: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tick-test-cache-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }()
+
     static let packageRoot: URL = {
         var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         while folder.path != "/" {
@@ -45,6 +64,8 @@ enum TickRunner {
         process.arguments = arguments
         var base = ProcessInfo.processInfo.environment
         for key in ["TICK_DIR", "TICK_TODAY", "NO_COLOR", "COLORTERM", "COLUMNS", "VISUAL", "EDITOR"] { base[key] = nil }
+        // A parse cache of the test run's own, not the user's.
+        base["XDG_CACHE_HOME"] = Self.cacheHome
         process.environment = base.merging(environment) { $1 }
         if let directory { process.currentDirectoryURL = directory }
         let out = Pipe(), err = Pipe()
@@ -53,14 +74,16 @@ enum TickRunner {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         // Read both pipes while the process runs, so that neither fills up.
+        // (With read(2) and a retry on EINTR: FileHandle's readers trap on it.)
         nonisolated(unsafe) var errorData = Data()
         let group = DispatchGroup()
         group.enter()
+        let errorDescriptor = err.fileHandleForReading.fileDescriptor
         DispatchQueue.global().async {
-            errorData = err.fileHandleForReading.readDataToEndOfFile()
+            errorData = Self.readAll(errorDescriptor)
             group.leave()
         }
-        let outputData = out.fileHandleForReading.readDataToEndOfFile()
+        let outputData = Self.readAll(out.fileHandleForReading.fileDescriptor)
         group.wait()
         process.waitUntilExit()
         return TickRun(status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+@testable import TickKit
+
+/// The parse cache gives the same answers as parsing, is checked per file,
+/// survives damage, and is never used for edits.
+@Suite("Parse cache")
+struct ParseCacheTests {
+    /// Everything a read command can show of a document.
+    func fingerprint(_ document: Document) -> String {
+        var parts = [ItemJSON.list(document).serialized(), document.name, document.color, document.icon]
+        parts += document.sections.map { "\($0.level) \($0.title) \($0.line) \($0.range) \($0.color ?? "-") \($0.icon ?? "-")" }
+        parts += document.diagnostics.map { "\($0.line):\($0.column) \($0.message)" }
+        for item in document.items {
+            parts.append(ItemJSON.item(item, in: document).serialized())
+            parts.append("\(item.index) \(item.lastLine) \(item.markerRange) \(item.boxRange) \(item.titleRange) \(item.blockRange) \(item.children) \(item.quoteDepth) \(item.noteLines)")
+            parts.append(item.runs.map { "\($0.text)|\($0.range)|\($0.styles.rawValue)|\($0.url ?? "")|\(String(describing: $0.token))" }.joined(separator: ";"))
+            parts.append("\(item.metadata == ItemMetadata(tokens: item.runs.tokens))")
+        }
+        return parts.joined(separator: "\n")
+    }
+
+    @Test("a document read back from the cache equals the parsed one", arguments: TestPaths.allMarkdownFiles())
+    func roundTrip(file: URL) throws {
+        let document = DocumentParser.parse(try FileIO.read(file.path), path: file.lastPathComponent)
+        var writer = ByteWriter()
+        DocumentCoding.encode(document, into: &writer)
+        let decoded = try writer.bytes.withUnsafeBufferPointer { buffer in
+            var reader = ByteReader(buffer, range: 0..<buffer.count)
+            return try DocumentCoding.decode(&reader)
+        }
+        #expect(fingerprint(decoded) == fingerprint(document))
+    }
+
+    @Test("a truncated or damaged encoding is an error, never a crash")
+    func damagedEncodingThrows() throws {
+        let document = parse("---\ntitle: T\nextra: [1, {a: b}]\n---\n# T\n## S\n- [ ] a due:2026-11-24 #x k:v\n  note\n  - [x] b\n")
+        var writer = ByteWriter()
+        DocumentCoding.encode(document, into: &writer)
+        let bytes = writer.bytes
+        var failures = 0
+        for cut in stride(from: 0, to: bytes.count, by: 3) {
+            let truncated = Array(bytes[0..<cut])
+            let decoded = truncated.withUnsafeBufferPointer { buffer -> Document? in
+                var reader = ByteReader(buffer, range: 0..<buffer.count)
+                return try? DocumentCoding.decode(&reader)
+            }
+            if decoded == nil { failures += 1 }
+        }
+        #expect(failures == (bytes.count + 2) / 3)
+        var generator = SeededGenerator(seed: 7)
+        for _ in 0..<500 {
+            var damaged = bytes
+            damaged[Int.random(in: 0..<damaged.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+            _ = damaged.withUnsafeBufferPointer { buffer -> Document? in
+                var reader = ByteReader(buffer, range: 0..<buffer.count)
+                return try? DocumentCoding.decode(&reader)
+            }
+        }
+    }
+
+    func run(_ arguments: [String], _ folder: TemporaryFolder, cache: String) throws -> TickRun {
+        try TickRunner.run(arguments + ["--dir", folder.path, "--today", "2026-11-21"], environment: ["XDG_CACHE_HOME": cache])
+    }
+
+    static let commands: [[String]] = [
+        ["query", "open and due <= +7d", "--json"], ["today", "--color", "always"], ["all", "--group-by", "list"],
+        ["lists", "--json"], ["export", "--format", "ics"], ["export", "--format", "csv"], ["show", "work", "--notes", "--color", "always"],
+        ["completed", "--json"], ["scheduled"],
+    ]
+
+    @Test("every read command prints the same bytes cold, warm and without a cache")
+    func warmEqualsCold() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.removeItem(at: folder.url)
+        try FileManager.default.copyItem(at: TestPaths.examples, to: folder.url)
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("tick-cache-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        for command in Self.commands {
+            let uncached = try TickRunner.run(command + ["--dir", folder.path, "--today", "2026-11-21"], environment: ["TICK_NO_CACHE": "1"])
+            let cold = try run(command, folder, cache: cache)
+            let warm = try run(command, folder, cache: cache)
+            #expect(uncached.status == 0, "\(command)")
+            #expect(cold.stdoutBytes == uncached.stdoutBytes, "\(command)")
+            #expect(warm.stdoutBytes == uncached.stdoutBytes, "\(command)")
+            #expect(warm.stderr == uncached.stderr, "\(command)")
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: cache + "/tick")
+        #expect(files.count == 1)
+    }
+
+    @Test("a changed file is parsed again; the others still come from the cache")
+    func invalidationPerFile() throws {
+        let folder = try TemporaryFolder(["a.md": "- [ ] alpha due:2026-11-21\n", "b.md": "- [ ] beta due:2026-11-21\n"])
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("tick-cache-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        #expect(try run(["today", "--json"], folder, cache: cache).stdout.contains("alpha"))
+        try folder.write("a.md", "- [ ] gamma due:2026-11-21\n")   // same size, new content
+        let after = try run(["today", "--json"], folder, cache: cache)
+        #expect(after.stdout.contains("gamma"))
+        #expect(!after.stdout.contains("alpha"))
+        #expect(after.stdout.contains("beta"))
+        try folder.write("c.md", "- [ ] delta due:2026-11-21\n")
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("b.md"))
+        let later = try run(["today", "--json"], folder, cache: cache)
+        #expect(later.stdout.contains("delta") && !later.stdout.contains("beta"))
+    }
+
+    @Test("a damaged or half-written cache file is ignored and rebuilt")
+    func damagedCacheIsRebuilt() throws {
+        let folder = try TemporaryFolder(["a.md": "# A\n- [ ] alpha due:2026-11-21 #x\n- [x] done one\n"])
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("tick-cache-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let expected = try run(["all", "--json"], folder, cache: cache)
+        let cacheFile = try #require(ParseCache(root: NotesFolder(path: folder.path).root, environment: ["XDG_CACHE_HOME": cache])).path
+        let good = try Data(contentsOf: URL(fileURLWithPath: cacheFile))
+        #expect(good.count > 20)
+        var damages: [Data] = [Data(), good.prefix(good.count / 2), Data(repeating: 0xFF, count: 100)]
+        var flipped = good
+        flipped[good.count / 2] ^= 0x40
+        damages.append(flipped)
+        for damage in damages {
+            try damage.write(to: URL(fileURLWithPath: cacheFile))
+            let result = try run(["all", "--json"], folder, cache: cache)
+            #expect(result.status == 0)
+            #expect(result.stdoutBytes == expected.stdoutBytes)
+            #expect(result.stderr.isEmpty)
+            let rebuilt = try Data(contentsOf: URL(fileURLWithPath: cacheFile))
+            #expect(rebuilt == good, "the cache is rewritten whole")
+        }
+    }
+
+    @Test("edits never use the cache: they read the file even when its stamp looks unchanged")
+    func editsReadTheFile() throws {
+        let folder = try TemporaryFolder(["a.md": "- [ ] alpha\n- [ ] beta\n"])
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("tick-cache-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        _ = try run(["all", "--json"], folder, cache: cache)
+        // Same size, same inode, same modification time: only the bytes differ.
+        let file = folder.url.appendingPathComponent("a.md").path
+        var before = stat()
+        stat(file, &before)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
+        try handle.write(contentsOf: Data("- [ ] gamma\n- [ ] zeta\n".utf8))
+        try handle.close()
+        var times = [before.st_atim, before.st_mtim]
+        utimensat(AT_FDCWD, file, &times, 0)
+        let stale = try run(["all", "--json"], folder, cache: cache)
+        #expect(stale.stdout.contains("alpha"), "the stamp matches, so a query trusts the cache")
+        let edit = try run(["done", "a.md:2"], folder, cache: cache)
+        #expect(edit.status == 0)
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "- [ ] gamma\n- [x] zeta done:2026-11-21\n")
+    }
+}
