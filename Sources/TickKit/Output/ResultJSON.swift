@@ -12,24 +12,36 @@ extension ItemJSON {
     /// in parallel: the same bytes as serialising the whole document, in a
     /// fraction of the time for tens of thousands of items.
     public static func itemsDocumentBytes(_ items: [ListedItem], today: TaskDate) -> [UInt8] {
-        var output = Array("{\n  \"today\": \"\(today.isoString)\",\n  \"items\": ".utf8)
-        guard !items.isEmpty else { return output + Array("[]\n}".utf8) }
-        output.append(UInt8(ascii: "["))
-        let chunkSize = 512
-        let chunks = Parallel.map((items.count + chunkSize - 1) / chunkSize) { chunk in
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(chunkSize * 800)
-            for index in chunk * chunkSize..<min(items.count, (chunk + 1) * chunkSize) {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                bytes.append(contentsOf: "\n    ".utf8)
-                item(items[index].item, in: items[index].document).write(prettyTo: &bytes, indent: 2)
-            }
-            return bytes
-        }
-        output.reserveCapacity(output.count + chunks.reduce(0) { $0 + $1.count } + 8)
-        for chunk in chunks { output.append(contentsOf: chunk) }
-        output.append(contentsOf: "\n  ]\n}".utf8)
+        var output: [UInt8] = []
+        writeItemsDocument(items, today: today) { output.append(contentsOf: $0) }
         return output
+    }
+
+    /// Writes `items(items, today:)` pretty-printed, piece by piece, in order:
+    /// batches of items are rendered on every core and handed to `write` as
+    /// soon as they are ready, so the whole document is never in memory.
+    public static func writeItemsDocument(_ items: [ListedItem], today: TaskDate, to write: ([UInt8]) -> Void) {
+        write(Array("{\n  \"today\": \"\(today.isoString)\",\n  \"items\": ".utf8))
+        guard !items.isEmpty else { return write(Array("[]\n}".utf8)) }
+        write([UInt8(ascii: "[")])
+        let chunkSize = 256
+        let chunkCount = (items.count + chunkSize - 1) / chunkSize
+        let batchSize = 32
+        for batchStart in stride(from: 0, to: chunkCount, by: batchSize) {
+            let chunks = Parallel.map(min(batchSize, chunkCount - batchStart)) { offset in
+                let chunk = batchStart + offset
+                var bytes: [UInt8] = []
+                bytes.reserveCapacity(chunkSize * 900)
+                for index in chunk * chunkSize..<min(items.count, (chunk + 1) * chunkSize) {
+                    if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                    bytes.append(contentsOf: "\n    ".utf8)
+                    item(items[index].item, in: items[index].document).write(prettyTo: &bytes, indent: 2)
+                }
+                return bytes
+            }
+            for chunk in chunks { write(chunk) }
+        }
+        write(Array("\n  ]\n}".utf8))
     }
 
     /// `{"today": "...", "groups": [{"name": "...", "items": [...]}]}`

@@ -44,7 +44,7 @@ extension Tick {
             let arranged = results.arrange(items, isManual: true, today: today)
             switch format {
             case .json:
-                Terminal.writeJSON(bytes: ItemJSON.itemsDocumentBytes(arranged.items, today: today))
+                Terminal.writeItemsJSON(arranged.items, today: today)
             case .csv:
                 Terminal.write(CSVWriter.write(arranged.items))
             case .ics:

@@ -27,7 +27,7 @@ extension Tick {
             let today = folder.todayDate
             let items = Workspace(documents: [document]).items
             if output.json {
-                Terminal.writeJSON(bytes: ItemJSON.itemsDocumentBytes(items, today: today))
+                Terminal.writeItemsJSON(items, today: today)
                 return
             }
             let display = output.display

@@ -36,7 +36,7 @@ enum ResultPrinter {
             if let groups = arranged.groups {
                 Terminal.writeJSON(ItemJSON.groups(groups, today: today))
             } else {
-                Terminal.writeJSON(bytes: ItemJSON.itemsDocumentBytes(arranged.items, today: today))
+                Terminal.writeItemsJSON(arranged.items, today: today)
             }
             return
         }

@@ -86,9 +86,19 @@ enum Terminal {
 
     /// Prints JSON already serialised, and a newline.
     static func writeJSON(bytes serialized: [UInt8]) {
-        var bytes = serialized
-        bytes.append(0x0A)
-        fflush(nil)  // whatever `print` buffered goes first
+        writeRaw(serialized)
+        writeRaw([0x0A])
+    }
+
+    /// Prints the items document of `items` as it is rendered, piece by piece.
+    static func writeItemsJSON(_ items: [ListedItem], today: TaskDate) {
+        ItemJSON.writeItemsDocument(items, today: today) { writeRaw($0) }
+        writeRaw([0x0A])
+    }
+
+    /// Writes bytes to standard output, after whatever `print` buffered.
+    static func writeRaw(_ bytes: [UInt8]) {
+        fflush(nil)
         bytes.withUnsafeBufferPointer { buffer in
             var offset = 0
             while offset < buffer.count {
