@@ -5,7 +5,7 @@ SWIFT ?= swift
 TICK_DEMO_TODAY ?= 2026-11-21
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release run test test-deps docs clean
+.PHONY: all deps build release run test test-deps docs bench clean
 
 all: build
 
@@ -54,6 +54,28 @@ docs: build
 	$(SWIFT) package plugin generate-manual --configuration debug
 	cp .build/plugins/GenerateManual/outputs/tick/tick.1 $(DOCS_DIR)/man/tick.1
 	@echo "completions in $(DOCS_DIR)/completions, man page in $(DOCS_DIR)/man/tick.1 (man -l $(DOCS_DIR)/man/tick.1)"
+
+# The benchmark (docs/PERFORMANCE.md): a release build against cmark-gfm and
+# ripgrep (installed with apt-get when missing) on a generated corpus in
+# $(BENCH_DIR), made again only when bench/generate_corpus.py has changed.
+# BENCH_RUNS sets the number of timed rounds (default 7).
+BENCH_DIR ?= /tmp/tick-bench
+bench: deps
+	@if ! command -v rg >/dev/null || ! command -v cmark-gfm >/dev/null || ! command -v python3 >/dev/null; then \
+		echo "installing ripgrep and cmark-gfm with apt-get"; \
+		$(SUDO) apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ripgrep cmark-gfm python3; \
+	fi
+	$(SWIFT) build -c release
+	@stamp="$$(sha256sum bench/generate_corpus.py | cut -d' ' -f1)"; \
+	if [ "$$(cat $(BENCH_DIR)/.corpus-stamp 2>/dev/null)" = "$$stamp" ] && [ -d $(BENCH_DIR)/notes ] && [ -f $(BENCH_DIR)/big/big.md ]; then \
+		echo "corpus in $(BENCH_DIR) is up to date"; \
+	else \
+		rm -rf $(BENCH_DIR)/notes $(BENCH_DIR)/big $(BENCH_DIR)/.corpus-stamp && \
+		python3 bench/generate_corpus.py $(BENCH_DIR) && \
+		echo "$$stamp" > $(BENCH_DIR)/.corpus-stamp; \
+	fi
+	python3 bench/run_bench.py --tick "$$($(SWIFT) build -c release --show-bin-path)/tick" --corpus $(BENCH_DIR)
 
 clean:
 	rm -rf .build

@@ -81,12 +81,12 @@ def note(rng, index):
                   "icon: %s" % rng.choice(ICONS), "tags: [%s]" % ", ".join(rng.sample(TAGS, 2)), "---", ""]
     lines += ["# %s %d" % (rng.choice(WORDS).capitalize(), index), ""]
     for _ in range(rng.randint(2, 4)):
-        lines += [sentence(rng, 20, 60) for _ in range(rng.randint(1, 3))]
+        lines += [sentence(rng, 16, 50) for _ in range(rng.randint(1, 3))]
         lines.append("")
     for section in range(rng.randint(3, 5)):
         lines += ["## %s %s" % (rng.choice(WORDS).capitalize(), rng.choice(WORDS)), ""]
         for _ in range(rng.randint(1, 3)):
-            lines += [sentence(rng, 25, 70)]
+            lines += [sentence(rng, 20, 58)]
         lines.append("")
         for _ in range(rng.randint(3, 8)):
             lines += item(rng, emoji)
@@ -94,7 +94,7 @@ def note(rng, index):
         if rng.random() < 0.3:
             lines += ["```markdown", "- [ ] fake task in a code block due:2026-11-22", "- [x] another one", "```", ""]
         for _ in range(rng.randint(1, 3)):
-            lines += [sentence(rng, 30, 90)]
+            lines += [sentence(rng, 25, 76)]
             lines.append("")
     return "\n".join(lines) + "\n"
 
