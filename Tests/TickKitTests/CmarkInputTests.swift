@@ -19,6 +19,27 @@ struct CmarkInputTests {
         #expect(fast.items.map(\.title) == plain.items.map(\.title), "\(label)")
     }
 
+    @Test("large files parsed in pieces give the same blocks as parsed whole", arguments: TestPaths.allMarkdownFiles())
+    func piecesGiveTheSameBlocks(file: URL) throws {
+        let bytes = try FileIO.read(file.path)
+        let whole = DocumentParser.parse(bytes, path: "x.md", neutralizeInlines: true)
+        let pieces = DocumentParser.parse(bytes, path: "x.md", neutralizeInlines: true, chunkThreshold: 2)
+        #expect(blocks(pieces) == blocks(whole), "\(file.lastPathComponent)")
+    }
+
+    @Test("cuts avoid fences and HTML blocks, and land before headings and task items")
+    func cutsAreSafe() {
+        let text = "# A\n- [ ] one\n```\n# inside fence\n- [ ] inside fence\n```\n- [ ] two\n<pre>\n# in html\n\n- [ ] in html\n</pre>\n\n## B\n> - [ ] quoted\n- [ ] three\n"
+        let bytes = Array(text.utf8)
+        let source = SourceText(bytes)
+        let cuts = bytes.withUnsafeBufferPointer { LargeFiles.cutLines($0, source, threshold: 2) }
+        #expect(cuts == [2, 7])  // none after an HTML block starts: it may hold headings
+        let whole = DocumentParser.parse(bytes, path: "x.md", neutralizeInlines: true)
+        let pieces = DocumentParser.parse(bytes, path: "x.md", neutralizeInlines: true, chunkThreshold: 2)
+        #expect(blocks(pieces) == blocks(whole))
+        #expect(whole.items.map(\.line) == [2, 7, 15, 16])
+    }
+
     @Test("fixtures and examples give the same blocks either way", arguments: TestPaths.allMarkdownFiles())
     func sameBlocksOnFixtures(file: URL) throws {
         assertSameBlocks(try FileIO.read(file.path), file.lastPathComponent)

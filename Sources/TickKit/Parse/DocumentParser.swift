@@ -13,7 +13,7 @@ public enum DocumentParser {
 
     /// `neutralizeInlines: false` gives cmark-gfm the bytes as they are; the
     /// tests use it to show that the faster input gives the same blocks.
-    static func parse(_ bytes: [UInt8], path: String, neutralizeInlines: Bool) -> Document {
+    static func parse(_ bytes: [UInt8], path: String, neutralizeInlines: Bool, chunkThreshold: Int = LargeFiles.threshold) -> Document {
         let source = SourceText(bytes)
         var diagnostics: [Diagnostic] = []
         func diagnose(_ offset: Int, _ message: String) {
@@ -48,7 +48,7 @@ public enum DocumentParser {
         }
 
         if neutralizeInlines { CmarkInput.neutralizeInlineMarkup(in: &cmarkInput, lines: source) }
-        let outline = cmarkInput.withUnsafeBufferPointer { CmarkBlockParser.outline(of: $0) }
+        let outline = cmarkInput.withUnsafeBufferPointer { LargeFiles.outline(of: $0, lines: source, threshold: chunkThreshold) }
 
         return bytes.withUnsafeBufferPointer { buffer in
             var builder = Builder(source: source, buffer: buffer, path: path)
@@ -345,5 +345,105 @@ enum CmarkInput {
                 lineStart = index == lineStart ? index + 1 : index
             }
         }
+    }
+}
+
+/// Parses large files in pieces, so that cmark-gfm's tree never holds more
+/// than about a megabyte of Markdown at once.
+///
+/// cmark-gfm keeps a node (and its buffers) per block: a 10 MB list of
+/// 200,000 items costs it over 200 MB. So a file over `threshold` is cut
+/// before lines where every container is certainly closed, and each piece is
+/// parsed alone: a level-1 to 6 ATX heading or a task item at column 0. Such
+/// a line closes every open block (a heading or list item interrupts a
+/// paragraph and is never a lazy continuation), except a top-level fenced
+/// code block or an HTML block; so no cut is made while a top-level fence is
+/// open, nor after a line that starts with `<` (HTML) since the last cut.
+/// Link reference definitions are document-wide, but they affect only
+/// inlines, which tick does not take from cmark-gfm.
+enum LargeFiles {
+    static let threshold = 1 << 20
+
+    static func outline(of bytes: UnsafeBufferPointer<UInt8>, lines source: SourceText, threshold: Int = threshold) -> BlockOutline {
+        guard bytes.count > threshold else { return CmarkBlockParser.outline(of: bytes) }
+        let cuts = cutLines(bytes, source, threshold: threshold)
+        guard !cuts.isEmpty else { return CmarkBlockParser.outline(of: bytes) }
+        var outline = BlockOutline()
+        var startLine = 1
+        for endLine in cuts + [source.lineCount + 1] {
+            let range = source.lineStarts[startLine - 1]..<(endLine <= source.lineCount ? source.lineStarts[endLine - 1] : bytes.count)
+            let piece = CmarkBlockParser.outline(of: UnsafeBufferPointer(rebasing: bytes[range]))
+            let lineOffset = startLine - 1
+            let itemOffset = outline.items.count
+            for var item in piece.items {
+                item.startLine += lineOffset
+                item.endLine += lineOffset
+                item.paragraphLine = item.paragraphLine.map { $0 + lineOffset }
+                item.enclosingItem = item.enclosingItem.map { $0 + itemOffset }
+                outline.items.append(item)
+            }
+            for var heading in piece.headings {
+                heading.startLine += lineOffset
+                heading.endLine += lineOffset
+                outline.headings.append(heading)
+            }
+            startLine = endLine
+        }
+        return outline
+    }
+
+    /// The lines before which the file is cut: safe lines at least
+    /// `threshold / 2` bytes after the previous cut.
+    static func cutLines(_ bytes: UnsafeBufferPointer<UInt8>, _ source: SourceText, threshold: Int) -> [Int] {
+        var cuts: [Int] = []
+        var lastCutOffset = 0
+        var openFence: (character: UInt8, length: Int)? = nil
+        var sawHTML = false
+        for line in 1...source.lineCount {
+            let range = source.range(ofLine: line)
+            var index = range.lowerBound
+            if line == 1, source.hasByteOrderMark { index += 3 }
+            var indent = 0
+            while index < range.upperBound, bytes[index] == 0x20, indent < 4 { index += 1; indent += 1 }
+            guard index < range.upperBound, indent < 4 else { continue }
+            let first = bytes[index]
+            if first == UInt8(ascii: "`") || first == UInt8(ascii: "~") {
+                var run = 0
+                while index + run < range.upperBound, bytes[index + run] == first { run += 1 }
+                if run >= 3 {
+                    if let fence = openFence {
+                        let rest = (index + run..<range.upperBound).allSatisfy { bytes[$0] == 0x20 || bytes[$0] == 0x09 }
+                        if fence.character == first, run >= fence.length, rest { openFence = nil }
+                    } else {
+                        openFence = (first, run)
+                    }
+                }
+                continue
+            }
+            if openFence != nil { continue }
+            if first == UInt8(ascii: "<") { sawHTML = true; continue }
+            guard indent == 0, !sawHTML, range.lowerBound - lastCutOffset >= threshold / 2, line > 1 else { continue }
+            if isATXHeading(bytes, index, range.upperBound) || isTaskItem(bytes, index, range.upperBound) {
+                cuts.append(line)
+                lastCutOffset = range.lowerBound
+                sawHTML = false
+            }
+        }
+        return cuts
+    }
+
+    private static func isATXHeading(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        var index = start
+        while index < end, bytes[index] == UInt8(ascii: "#") { index += 1 }
+        let level = index - start
+        return level >= 1 && level <= 6 && (index == end || bytes[index] == 0x20 || bytes[index] == 0x09)
+    }
+
+    private static func isTaskItem(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        guard start + 6 <= end else { return false }
+        let marker = bytes[start]
+        return (marker == UInt8(ascii: "-") || marker == UInt8(ascii: "*") || marker == UInt8(ascii: "+"))
+            && bytes[start + 1] == 0x20 && bytes[start + 2] == UInt8(ascii: "[") && bytes[start + 4] == UInt8(ascii: "]")
+            && bytes[start + 5] == 0x20
     }
 }

@@ -199,6 +199,9 @@ struct EditSession {
         }
 
         var locks: [String: FileLock] = [:]
+        // Files read to resolve names are read again under their locks; the
+        // first reading is let go (a 10 MB list need not be held twice).
+        store.single.removeAll()
         var fresh = loadedDocuments
         do {
             for path in unique {
