@@ -30,9 +30,10 @@ public struct Workspace: Sendable {
     }
 
     /// Scans and parses the folder's lists in parallel, taking unchanged
-    /// files from `cache` when one is given.
+    /// files from `cache` when one is given. The documents do not keep their
+    /// files' bytes: a workspace is for reading, never for edits.
     public static func load(_ folder: NotesFolder, cache: ParseCache? = nil) -> Workspace {
-        let (documents, warnings) = folder.loadAll(cache: cache)
+        let (documents, warnings) = folder.loadAll(cache: cache, keepingBytes: false)
         return Workspace(documents: documents, warnings: warnings)
     }
 

@@ -68,6 +68,15 @@ public final class Document: Sendable {
         self.isValidUTF8 = isValidUTF8
     }
 
+    /// The same document without the file's bytes, for commands that only
+    /// read: a notes folder's worth of bytes is tens of megabytes that no
+    /// query needs (runs are computed from the titles' own text).
+    public func droppingSource() -> Document {
+        Document(path: path, source: SourceText([]), frontMatter: frontMatter, name: name, explicitColor: explicitColor,
+                 explicitIcon: explicitIcon, order: order, sections: sections, items: items, diagnostics: diagnostics,
+                 isValidUTF8: isValidUTF8)
+    }
+
     /// The list's color, `blue` when none is written.
     public var color: String { explicitColor ?? "blue" }
     /// The list's icon, `list.bullet` when none is written.

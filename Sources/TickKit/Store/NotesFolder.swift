@@ -241,13 +241,19 @@ public struct NotesFolder: Sendable {
     /// With a `cache`, files whose stamp matches the cache are not read: their
     /// documents come from the cache; the others are parsed, and the cache is
     /// rewritten when anything differs from it.
-    public func loadAll(cache: ParseCache? = nil) -> (documents: [Document], warnings: [String]) {
+    ///
+    /// With `keepingBytes: false` the documents come without their files'
+    /// bytes (`Document.droppingSource()`), which is all a query needs.
+    public func loadAll(cache: ParseCache? = nil, keepingBytes: Bool = true) -> (documents: [Document], warnings: [String]) {
         let (entries, listWarnings) = listFileEntries()
         let contents = cache?.load()
         let results: [(Result<Document, FileIO.ReadError>, fromCache: Bool)] = Parallel.map(entries.count) { index in
             let entry = entries[index]
             if let document = contents?.document(entry.path, stamp: entry.stamp) { return (.success(document), true) }
-            do { return (.success(try load(entry.path)), false) } catch let error as FileIO.ReadError {
+            do {
+                let document = try load(entry.path)
+                return (.success(keepingBytes ? document : document.droppingSource()), false)
+            } catch let error as FileIO.ReadError {
                 return (.failure(error), false)
             } catch {
                 return (.failure(FileIO.ReadError(path: entry.path, code: EIO)), false)
@@ -257,13 +263,14 @@ public struct NotesFolder: Sendable {
             let unchanged = contents.map { $0.entries.count == entries.count } ?? false
             if !unchanged || results.contains(where: { !$0.fromCache }) {
                 // Unchanged documents keep their encoded bytes; new ones are encoded in parallel.
-                let payloads: [ArraySlice<UInt8>?] = Parallel.map(entries.count) { index in
+                let payloads: [ParseCache.Payload?] = Parallel.map(entries.count) { index in
                     let entry = entries[index]
-                    if results[index].fromCache, let payload = contents?.payload(entry.path, stamp: entry.stamp) { return payload }
+                    if results[index].fromCache, let bytes = contents?.payload(entry.path, stamp: entry.stamp),
+                       let checksum = contents?.entries[entry.path]?.checksum {
+                        return ParseCache.Payload(copying: bytes, checksum: checksum)
+                    }
                     guard case .success(let document) = results[index].0 else { return nil }
-                    var writer = ByteWriter()
-                    DocumentCoding.encode(document, into: &writer)
-                    return writer.bytes[...]
+                    return ParseCache.Payload(encoding: document)
                 }
                 cache.save(zip(entries, payloads).compactMap { entry, payload in
                     payload.map { (entry.path, entry.stamp, $0) }

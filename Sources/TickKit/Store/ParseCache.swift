@@ -21,7 +21,7 @@ public struct ParseCache: Sendable {
 
     static let magic = Array("TICKCACHE".utf8)
     /// Bump when the parser or the encoding changes what a document holds.
-    static let formatVersion = 1
+    static let formatVersion = 2
 
     /// The cache for the folder `root`, or nil when caching is off
     /// (`TICK_NO_CACHE` set) or there is no cache folder to use.
@@ -46,69 +46,122 @@ public struct ParseCache: Sendable {
         return "folder-" + String(hash, radix: 16) + ".cache"
     }
 
-    /// What a cache file holds: its bytes and where each file's document is.
-    public struct Contents: Sendable {
-        let bytes: [UInt8]
-        let entries: [String: (stamp: FileStamp, payload: Range<Int>)]
+    /// What a cache file holds: where each file's document is, in a
+    /// read-only mapping of the cache file.
+    public final class Contents: @unchecked Sendable {
+        // The mapping is never written and is unmapped only when the last
+        // reference goes, so sharing it between threads is safe.
+        let base: UnsafeRawPointer
+        let length: Int
+        let entries: [String: Entry]
+
+        struct Entry {
+            var stamp: FileStamp
+            var payload: Range<Int>
+            var checksum: UInt64
+        }
+
+        init(base: UnsafeRawPointer, length: Int, entries: [String: Entry]) {
+            self.base = base
+            self.length = length
+            self.entries = entries
+        }
+
+        deinit { munmap(UnsafeMutableRawPointer(mutating: base), length) }
+
+        var buffer: UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: length)
+        }
+
+        /// The encoded document of `path` for exactly `stamp`, if its checksum holds.
+        func payload(_ path: String, stamp: FileStamp) -> UnsafeBufferPointer<UInt8>? {
+            guard let entry = entries[path], entry.stamp == stamp else { return nil }
+            let bytes = UnsafeBufferPointer(rebasing: buffer[entry.payload])
+            return ParseCache.checksum(bytes) == entry.checksum ? bytes : nil
+        }
 
         /// The document of `path` if the cache holds it for exactly `stamp`.
         func document(_ path: String, stamp: FileStamp) -> Document? {
-            guard let entry = entries[path], entry.stamp == stamp else { return nil }
-            return bytes.withUnsafeBufferPointer { buffer in
-                var reader = ByteReader(buffer, range: entry.payload)
-                guard let document = try? DocumentCoding.decode(&reader), reader.position == entry.payload.upperBound,
-                      document.path == path else { return nil }
-                return document
-            }
-        }
-
-        /// The encoded document of `path` for `stamp`, to copy into a new cache.
-        func payload(_ path: String, stamp: FileStamp) -> ArraySlice<UInt8>? {
-            guard let entry = entries[path], entry.stamp == stamp else { return nil }
-            return bytes[entry.payload]
+            guard let bytes = payload(path, stamp: stamp) else { return nil }
+            var reader = ByteReader(bytes, range: 0..<bytes.count)
+            guard let document = try? DocumentCoding.decode(&reader), reader.position == bytes.count,
+                  document.path == path else { return nil }
+            return document
         }
     }
 
-    /// Reads the cache file; nil when there is none or it cannot be trusted.
+    /// Maps the cache file and reads its index; nil when there is none or it
+    /// cannot be trusted. Documents are checked (each has its own checksum)
+    /// and decoded only when asked for.
     public func load() -> Contents? {
-        guard let bytes = try? FileIO.read(path), bytes.count >= Self.magic.count + 8 else { return nil }
-        return bytes.withUnsafeBufferPointer { buffer -> Contents? in
-            let bodyEnd = buffer.count - 8
-            guard Array(buffer[0..<Self.magic.count]) == Self.magic,
-                  Self.checksum(UnsafeBufferPointer(rebasing: buffer[0..<bodyEnd])) == Self.readUInt64(buffer, at: bodyEnd)
-            else { return nil }
-            var reader = ByteReader(buffer, range: Self.magic.count..<bodyEnd)
-            do {
-                guard try reader.int() == Self.formatVersion, try reader.string() == root else { return nil }
-                let count = try reader.count(limit: 1 << 24)
-                var entries: [String: (stamp: FileStamp, payload: Range<Int>)] = [:]
-                entries.reserveCapacity(count)
-                var index: [(String, FileStamp, Int)] = []
-                for _ in 0..<count {
-                    let path = try reader.string()
-                    let stamp = FileStamp(size: try reader.int(), modifiedSeconds: try reader.int(),
-                                          modifiedNanoseconds: try reader.int(), inode: try reader.int(), device: try reader.int())
-                    index.append((path, stamp, try reader.count()))
-                }
-                var offset = reader.position
-                for (path, stamp, length) in index {
-                    guard offset + length <= bodyEnd else { return nil }
-                    entries[path] = (stamp, offset..<offset + length)
-                    offset += length
-                }
-                guard offset == bodyEnd else { return nil }
-                return Contents(bytes: bytes, entries: entries)
-            } catch {
-                return nil
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_size > Self.magic.count + 8 else { return nil }
+        let length = Int(info.st_size)
+        guard let mapping = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0), mapping != MAP_FAILED else { return nil }
+        let buffer = UnsafeBufferPointer(start: mapping.assumingMemoryBound(to: UInt8.self), count: length)
+        func fail() -> Contents? { munmap(mapping, length); return nil }
+        guard Array(buffer[0..<Self.magic.count]) == Self.magic else { return fail() }
+        var reader = ByteReader(buffer, range: Self.magic.count..<length)
+        do {
+            guard try reader.int() == Self.formatVersion, try reader.string() == root else { return fail() }
+            let count = try reader.count(limit: 1 << 24)
+            var index: [(String, FileStamp, Int, UInt64)] = []
+            index.reserveCapacity(count)
+            for _ in 0..<count {
+                let path = try reader.string()
+                let stamp = FileStamp(size: try reader.int(), modifiedSeconds: try reader.int(),
+                                      modifiedNanoseconds: try reader.int(), inode: try reader.int(), device: try reader.int())
+                let payloadLength = try reader.count()
+                var checksum: UInt64 = 0
+                for shift in stride(from: 0, to: 64, by: 8) { checksum |= UInt64(try reader.byte()) << UInt64(shift) }
+                index.append((path, stamp, payloadLength, checksum))
             }
+            // The index has its own checksum, written after it.
+            let indexEnd = reader.position
+            var indexChecksum: UInt64 = 0
+            for shift in stride(from: 0, to: 64, by: 8) { indexChecksum |= UInt64(try reader.byte()) << UInt64(shift) }
+            guard Self.checksum(UnsafeBufferPointer(rebasing: buffer[0..<indexEnd])) == indexChecksum else { return fail() }
+            var offset = reader.position
+            var entries: [String: Contents.Entry] = [:]
+            entries.reserveCapacity(count)
+            for (path, stamp, payloadLength, checksum) in index {
+                guard offset + payloadLength <= length else { return fail() }
+                entries[path] = Contents.Entry(stamp: stamp, payload: offset..<offset + payloadLength, checksum: checksum)
+                offset += payloadLength
+            }
+            guard offset == length else { return fail() }
+            return Contents(base: UnsafeRawPointer(mapping), length: length, entries: entries)
+        } catch {
+            return fail()
         }
     }
 
-    /// Writes a new cache file holding `entries` (each an encoded document),
-    /// through a temporary file and a rename, so readers see the old file or
-    /// the new one. Failing to write a cache is not an error: tick works
-    /// without one.
-    public func save(_ entries: [(path: String, stamp: FileStamp, payload: ArraySlice<UInt8>)]) {
+    /// One document as the cache stores it.
+    public struct Payload {
+        var bytes: [UInt8]
+        var checksum: UInt64
+
+        init(encoding document: Document) {
+            var writer = ByteWriter()
+            DocumentCoding.encode(document, into: &writer)
+            bytes = writer.bytes
+            checksum = bytes.withUnsafeBufferPointer { ParseCache.checksum($0) }
+        }
+
+        init(copying bytes: UnsafeBufferPointer<UInt8>, checksum: UInt64) {
+            self.bytes = Array(bytes)
+            self.checksum = checksum
+        }
+    }
+
+    /// Writes a new cache file holding `entries`: the index, then each
+    /// document written straight from its own buffer. It goes through a
+    /// temporary file and a rename, so readers see the old file or the new
+    /// one. Failing to write a cache is not an error: tick works without one.
+    public func save(_ entries: [(path: String, stamp: FileStamp, payload: Payload)]) {
         var header = ByteWriter()
         header.bytes = Self.magic
         header.int(Self.formatVersion)
@@ -119,28 +172,30 @@ public struct ParseCache: Sendable {
             for value in [entry.stamp.size, entry.stamp.modifiedSeconds, entry.stamp.modifiedNanoseconds, entry.stamp.inode, entry.stamp.device] {
                 header.int(value)
             }
-            header.int(entry.payload.count)
+            header.int(entry.payload.bytes.count)
+            for shift in stride(from: 0, to: 64, by: 8) { header.bytes.append(UInt8(truncatingIfNeeded: entry.payload.checksum >> UInt64(shift))) }
         }
-        var bytes = header.bytes
-        bytes.reserveCapacity(bytes.count + entries.reduce(0) { $0 + $1.payload.count } + 8)
-        for entry in entries { bytes.append(contentsOf: entry.payload) }
-        let sum = bytes.withUnsafeBufferPointer { Self.checksum($0) }
-        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: sum >> UInt64(shift))) }
+        let indexChecksum = header.bytes.withUnsafeBufferPointer { Self.checksum($0) }
+        for shift in stride(from: 0, to: 64, by: 8) { header.bytes.append(UInt8(truncatingIfNeeded: indexChecksum >> UInt64(shift))) }
 
         let folder = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let temporary = path + ".\(getpid()).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return }
-        var written = 0
-        let complete = bytes.withUnsafeBufferPointer { buffer -> Bool in
-            while written < buffer.count {
-                let result = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if result < 0 { if errno == EINTR { continue }; return false }
-                written += result
+        func writeAll(_ bytes: [UInt8]) -> Bool {
+            bytes.withUnsafeBufferPointer { buffer in
+                var written = 0
+                while written < buffer.count {
+                    let result = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                    if result < 0 { if errno == EINTR { continue }; return false }
+                    written += result
+                }
+                return true
             }
-            return true
         }
+        var complete = writeAll(header.bytes)
+        for entry in entries where complete { complete = writeAll(entry.payload.bytes) }
         close(descriptor)
         if !complete || rename(temporary, path) != 0 { unlink(temporary) }
     }
@@ -166,9 +221,4 @@ public struct ParseCache: Sendable {
         return hash
     }
 
-    static func readUInt64(_ buffer: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt64 {
-        var value: UInt64 = 0
-        for index in 0..<8 { value |= UInt64(buffer[offset + index]) << UInt64(index * 8) }
-        return value
-    }
 }
