@@ -79,6 +79,14 @@ struct JSONOutputTests {
         #expect(ItemJSON.itemsDocumentBytes([ListedItem](), today: today) == ItemJSON.items([ListedItem](), today: today).serializedBytes(pretty: true))
     }
 
+    @Test("every fixture's items print the same bytes through the fast writer", arguments: TestPaths.allMarkdownFiles())
+    func fastWriterMatchesSerialiser(file: URL) throws {
+        let document = DocumentParser.parse(try FileIO.read(file.path), path: file.lastPathComponent)
+        let listed = Workspace(documents: [document]).items
+        let today = TaskDate(year: 2026, month: 11, day: 21)
+        #expect(ItemJSON.itemsDocumentBytes(listed, today: today) == ItemJSON.items(listed, today: today).serializedBytes(pretty: true))
+    }
+
     @Test("dates print as ISO text")
     func isoDates() {
         #expect(TaskDate(year: 2026, month: 1, day: 5).isoString == "2026-01-05")

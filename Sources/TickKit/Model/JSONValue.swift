@@ -85,7 +85,7 @@ public enum JSONValue: Sendable, Hashable {
         case .int(let number): output.append(contentsOf: String(number).utf8)
         case .double(let number):
             output.append(contentsOf: (number.isFinite ? String(number) : "null").utf8)
-        case .string(let text): JSONValue.writeString(text, to: &output)
+        case .string(let text): JSONValue.appendString(text, to: &output)
         case .array(let values):
             if values.isEmpty { output.append(contentsOf: "[]".utf8); return }
             output.append(UInt8(ascii: "["))
@@ -102,7 +102,7 @@ public enum JSONValue: Sendable, Hashable {
             for (position, (key, value)) in pairs.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
                 if pretty { JSONValue.newline(&output, indent: indent + 1) }
-                JSONValue.writeString(key, to: &output)
+                JSONValue.appendString(key, to: &output)
                 output.append(UInt8(ascii: ":"))
                 if pretty { output.append(0x20) }
                 value.write(to: &output, pretty: pretty, indent: indent + 1)
@@ -117,7 +117,7 @@ public enum JSONValue: Sendable, Hashable {
     /// True for the bytes a JSON string must escape.
     private static let needsEscape: [Bool] = (0..<256).map { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
 
-    private static func writeString(_ text: String, to output: inout [UInt8]) {
+    static func appendString(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in

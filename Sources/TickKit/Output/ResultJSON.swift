@@ -35,7 +35,7 @@ extension ItemJSON {
                 for index in chunk * chunkSize..<min(items.count, (chunk + 1) * chunkSize) {
                     if index > 0 { bytes.append(UInt8(ascii: ",")) }
                     bytes.append(contentsOf: "\n    ".utf8)
-                    item(items[index].item, in: items[index].document).write(prettyTo: &bytes, indent: 2)
+                    ItemJSON.write(items[index].item, in: items[index].document, prettyTo: &bytes, indent: 2)
                 }
                 return bytes
             }
