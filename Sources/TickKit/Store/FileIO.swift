@@ -50,7 +50,12 @@ enum Parallel {
         guard count > 0 else { return [] }
         let results = UnsafeMutableBufferPointer<T?>.allocate(capacity: count)
         results.initialize(repeating: nil)
-        defer { results.deallocate() }
+        defer {
+            // Release what the buffer holds, then the buffer: without the
+            // first step every result would leak.
+            results.deinitialize()
+            results.deallocate()
+        }
         nonisolated(unsafe) let shared = results
         withoutActuallyEscaping(body) { body in
             nonisolated(unsafe) let work = body
