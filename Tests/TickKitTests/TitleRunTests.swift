@@ -90,3 +90,26 @@ struct TitleRunTests {
         #expect(String(display.characters) == "Buy milk docs")
     }
 }
+
+/// The shortcut for titles without markup must give what the full scan gives.
+@Suite("Plain-title shortcut")
+struct PlainTitleShortcutTests {
+    @Test("titles with and without markup give the same runs either way", arguments: [
+        "Buy milk !high due:2026-11-24 #errand ^id1", "a 📅 2026-11-24 ⏫ [priority:: high]", "see https://x.example now",
+        "visit www.example.com", "a\\#b", "`code` due:2026-01-01", "x & y", "a_b*c~d", "[link](u)", "Café 东京 🛒",
+    ])
+    func shortcutAgreesWithScanner(title: String) {
+        let bytes = Array(title.utf8)
+        bytes.withUnsafeBufferPointer { buffer in
+            let range = 0..<buffer.count
+            var scanner = InlineScanner(bytes: buffer, range: range)
+            let pieces = scanner.scan().filter { $0.kind != .markup && !$0.range.isEmpty }
+            let onePlainPiece = pieces.count == 1 && pieces[0].styles.isEmpty && pieces[0].range == range
+                && [InlineScanner.PieceKind.text, .delimiter, .bracket].contains(pieces[0].kind)
+            // The shortcut may only be taken where the scanner finds one plain stretch.
+            if TitleParser.isPlain(buffer, range) { #expect(onePlainPiece, "\(title)") }
+        }
+        let document = parse("- [ ] " + title)
+        #expect(document.items[0].title == document.items[0].runs.displayTitle)
+    }
+}

@@ -41,8 +41,6 @@ enum TitleParser {
     /// Walks the pieces of the title, splitting plain stretches around tokens.
     private static func walk<S: Sink>(_ bytes: UnsafeBufferPointer<UInt8>, title: Range<Int>, into sink: inout S) -> [(offset: Int, message: String)] {
         guard !title.isEmpty else { return [] }
-        var inline = InlineScanner(bytes: bytes, range: title)
-        let pieces = inline.scan()
         var metadata = MetadataScanner(bytes: bytes, title: title)
 
         func emitPlain(_ segment: Range<Int>) {
@@ -54,6 +52,15 @@ enum TitleParser {
             }
             if segment.upperBound > cursor { sink.plain(cursor..<segment.upperBound) }
         }
+
+        // Most titles hold no inline markup at all: then the scanner would
+        // find one stretch of plain text, so skip it.
+        if isPlain(bytes, title) {
+            emitPlain(title)
+            return metadata.diagnostics
+        }
+        var inline = InlineScanner(bytes: bytes, range: title)
+        let pieces = inline.scan()
 
         var plainStart: Int? = nil
         var plainEnd = 0
@@ -78,6 +85,28 @@ enum TitleParser {
         }
         if let start = plainStart { emitPlain(start..<plainEnd) }
         return metadata.diagnostics
+    }
+
+    /// Bytes that can start inline markup (escapes, code, autolinks, HTML,
+    /// entities, emphasis, strikethrough, links and images).
+    private static let markupBytes: [Bool] = (0..<256).map { byte in
+        "\\`<&*_~[]".utf8.contains(UInt8(byte))
+    }
+
+    /// True when the title holds nothing the inline scanner would treat as
+    /// markup, so that all of it is one stretch of plain text.
+    static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>, _ title: Range<Int>) -> Bool {
+        var previous: UInt8 = 0
+        for index in title {
+            let byte = bytes[index]
+            if markupBytes[Int(byte)] { return false }
+            // Bare URLs: `://` and `www.`.
+            if byte == UInt8(ascii: "/"), previous == UInt8(ascii: ":") { return false }
+            if byte == UInt8(ascii: "."), previous == UInt8(ascii: "w"), index >= title.lowerBound + 3,
+               bytes[index - 2] == UInt8(ascii: "w"), bytes[index - 3] == UInt8(ascii: "w") { return false }
+            previous = byte
+        }
+        return true
     }
 
     /// Builds runs, merging byte-adjacent content with the same attributes.
