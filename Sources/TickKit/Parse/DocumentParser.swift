@@ -158,6 +158,9 @@ private struct Builder {
     mutating func readItems(_ listItems: [BlockOutline.ListItem]) {
         /// outline index -> index in `items`, for list items that are tasks.
         var taskIndex = [Int?](repeating: nil, count: listItems.count)
+        // At most one item per list item: no regrowth (and no transient
+        // copy of a 200,000-item array) while appending.
+        items.reserveCapacity(listItems.count)
         for (outlineIndex, listItem) in listItems.enumerated() {
             guard let paragraphLine = listItem.paragraphLine, let paragraphColumn = listItem.paragraphColumn,
                   paragraphLine <= source.lineCount else { continue }
