@@ -38,6 +38,19 @@ struct FoundationCLITests {
         #expect(result.stdout.contains("\"today\": \"2030-01-02\""))
     }
 
+    @Test("shared options may also come before the subcommand")
+    func optionsBeforeTheSubcommand() throws {
+        let folder = try TemporaryFolder(["a.md": "- [ ] one due:2026-11-21\n"])
+        let before = try TickRunner.run(["--dir", folder.url.path, "--today=2026-11-21", "--json", "today"])
+        let after = try TickRunner.run(["today", "--dir", folder.url.path, "--today=2026-11-21", "--json"])
+        #expect(before.status == 0)
+        #expect(before.stdout == after.stdout)
+        #expect(before.stdout.contains("\"one\""))
+        let home = try TickRunner.run(["--dir", folder.url.path, "--today", "2026-11-21"])
+        #expect(home.status == 0)
+        #expect(home.stdout.contains("Today"))
+    }
+
     @Test("check prints path:line:col: warning: message and exits 1")
     func checkReportsProblems() throws {
         let folder = try TemporaryFolder([

@@ -8,7 +8,7 @@ extension Tick {
     static func main() {
         let command: ParsableCommand
         do {
-            command = try parseAsRoot()
+            command = try parseAsRoot(movingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
         } catch {
             exitWithUsageError(error)
         }
@@ -18,6 +18,32 @@ extension Tick {
         } catch {
             exitWithUsageError(error)
         }
+    }
+
+    /// Options every subcommand shares may also come before its name
+    /// (`tick --dir ~/notes today`): they are moved after it, where the
+    /// subcommand's option groups read them. Anything else is left alone.
+    static func movingGlobalOptions(_ arguments: [String]) -> [String] {
+        let valueOptions: Set<String> = ["--dir", "--today", "--color"]
+        let flags: Set<String> = ["--json"]
+        let names = Set(configuration.subcommands.map { $0._commandName } + ["help"])
+        var leading: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+            if valueOptions.contains(argument), index + 1 < arguments.count {
+                leading += [argument, arguments[index + 1]]
+                index += 2
+            } else if valueOptions.contains(name) || flags.contains(argument) {
+                leading.append(argument)
+                index += 1
+            } else {
+                break
+            }
+        }
+        guard !leading.isEmpty, index < arguments.count, names.contains(arguments[index]) else { return arguments }
+        return [arguments[index]] + leading + arguments[(index + 1)...]
     }
 
     private static func exitWithUsageError(_ error: Error) -> Never {
