@@ -5,7 +5,7 @@ SWIFT ?= swift
 TICK_DEMO_TODAY ?= 2026-11-21
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release run test test-deps docs clean
+.PHONY: all deps build release run test test-deps docs clean fuzz fuzz-build sanitize sanitize-address sanitize-thread
 
 all: build
 
@@ -54,6 +54,49 @@ docs: build
 	$(SWIFT) package plugin generate-manual --configuration debug
 	cp .build/plugins/GenerateManual/outputs/tick/tick.1 $(DOCS_DIR)/man/tick.1
 	@echo "completions in $(DOCS_DIR)/completions, man page in $(DOCS_DIR)/man/tick.1 (man -l $(DOCS_DIR)/man/tick.1)"
+
+# Fuzzing with libFuzzer (docs/RELIABILITY.md): three targets, each run for
+# FUZZ_SECONDS, seeded from examples/ and the test fixtures. Inputs that grow
+# coverage are kept in $(FUZZ_DIR)/corpus; a crash or broken invariant stops
+# the run with the input saved in $(FUZZ_DIR)/crashes (add it to
+# Tests/TickKitTests/Fixtures/fuzz/TARGET/ as a regression fixture).
+# The fuzz executables are built with -D FUZZING and -sanitize=fuzzer in their
+# own scratch folder and linked with lld (gold fails on the fuzzer runtime).
+FUZZ_SECONDS ?= 60
+FUZZ_DIR ?= .build-fuzz
+FUZZ_TARGETS ?= FuzzParser FuzzQuery FuzzEdit
+FUZZ_BUILD = $(SWIFT) build -c release --scratch-path $(FUZZ_DIR) \
+	-Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld
+FIXTURES = Tests/TickKitTests/Fixtures
+MARKDOWN_SEEDS = examples examples/projects $(FIXTURES)/parser $(FIXTURES)/edit $(FIXTURES)/groups
+SEEDS_FuzzParser = $(MARKDOWN_SEEDS) $(FIXTURES)/fuzz/parser
+SEEDS_FuzzEdit = $(MARKDOWN_SEEDS) $(FIXTURES)/fuzz/edit
+SEEDS_FuzzQuery = $(FIXTURES)/fuzz/query
+DICT_FuzzQuery = -dict=$(FIXTURES)/fuzz/query.dict
+
+fuzz-build: deps
+	@for target in $(FUZZ_TARGETS); do \
+		echo "building $$target for fuzzing"; \
+		$(FUZZ_BUILD) --product $$target || exit 1; \
+	done
+
+fuzz: fuzz-build
+	@mkdir -p $(FUZZ_DIR)/crashes
+	@for target in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ_DIR)/corpus/$$target; \
+		seeds=""; case $$target in \
+			FuzzParser) seeds="$(SEEDS_FuzzParser)";; FuzzEdit) seeds="$(SEEDS_FuzzEdit)";; \
+			FuzzQuery) seeds="$(SEEDS_FuzzQuery)"; dict="$(DICT_FuzzQuery)";; esac; \
+		echo "fuzzing $$target for $(FUZZ_SECONDS) s"; \
+		SWIFT_BACKTRACE=enable=no $(FUZZ_DIR)/release/$$target -max_total_time=$(FUZZ_SECONDS) \
+			-max_len=8192 -timeout=25 -rss_limit_mb=4096 -print_final_stats=1 $$dict \
+			-artifact_prefix=$(FUZZ_DIR)/crashes/$$target- \
+			$(FUZZ_DIR)/corpus/$$target $$seeds > $(FUZZ_DIR)/$$target.log 2>&1; \
+		status=$$?; \
+		grep -E "^(stat::number_of_executed_units|stat::average_exec_per_sec|stat::new_units_added)|invariant broken|ERROR|Test unit written" $(FUZZ_DIR)/$$target.log | sed "s/^/  $$target: /"; \
+		if [ $$status -ne 0 ]; then echo "$$target found a problem (log: $(FUZZ_DIR)/$$target.log)"; exit 1; fi; \
+	done
+	@echo "fuzzing passed: no crash and no broken invariant in $(FUZZ_SECONDS) s per target"
 
 clean:
 	rm -rf .build
