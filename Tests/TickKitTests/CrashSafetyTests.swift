@@ -11,17 +11,17 @@ import Glibc
 /// never empty. The only other trace a kill may leave is tick's hidden
 /// temporary file, which scans skip.
 @Suite(.serialized) struct CrashSafetyTests {
-    /// A list large enough (about 1.5 MB) that writing it takes a while.
+    /// A list large enough (about 300 KB) that writing it takes a while.
     static func bigList() -> String {
         var text = "---\ntitle: Big\n---\n\n# Big\n\n"
-        for number in 1...25_000 { text += "- [ ] Item number \(number) with a few words of text #tag\(number % 7)\n" }
+        for number in 1...5_000 { text += "- [ ] Item number \(number) with a few words of text #tag\(number % 7)\n" }
         return text
     }
 
     /// The commands the test kills, each with the line it names (the file's
     /// items start at line 7).
     static func command(_ random: inout SeededGenerator, round: Int) -> [String] {
-        let line = 7 + Int.random(in: 0..<25_000, using: &random)
+        let line = 7 + Int.random(in: 0..<5_000, using: &random)
         switch Int.random(in: 0..<5, using: &random) {
         case 0: return ["done", "big.md:\(line)"]
         case 1: return ["reopen", "big.md:\(line)"]
@@ -32,7 +32,7 @@ import Glibc
     }
 
     @Test func killedAtRandomMomentsTheFileIsAlwaysTheOldOrTheNewVersion() throws {
-        let rounds = SlowTests.rounds(25, slow: 200)
+        let rounds = SlowTests.rounds(12, slow: 150)
         let seed = UInt64(Date().timeIntervalSince1970)
         var random = SeededGenerator(seed: seed)
         let notes = try NotesFixture(["big.md": Self.bigList()])
@@ -76,14 +76,14 @@ import Glibc
     /// first, so a kill between the renames may leave the item in both
     /// lists, never in neither (docs/EDITING.md).
     @Test func killedDuringAMoveBetweenTwoFilesTheItemIsNeverLost() throws {
-        let rounds = SlowTests.rounds(15, slow: 100)
+        let rounds = SlowTests.rounds(8, slow: 80)
         let seed = UInt64(Date().timeIntervalSince1970)
         var random = SeededGenerator(seed: seed)
         let notes = try NotesFixture(["big.md": Self.bigList(), "other.md": "# Other\n\n- [ ] Already here\n"])
         let reference = try NotesFixture()
         for round in 0..<rounds {
             let source = try notes.bytes("big.md"), destination = try notes.bytes("other.md")
-            let line = 7 + Int.random(in: 0..<(25_000 - rounds), using: &random)
+            let line = 7 + Int.random(in: 0..<(5_000 - rounds), using: &random)
             let arguments = ["mv", "big.md:\(line)", "other.md"]
             try reference.write("big.md", source)
             try reference.write("other.md", destination)
