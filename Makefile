@@ -5,7 +5,7 @@ SWIFT ?= swift
 TICK_DEMO_TODAY ?= 2026-11-21
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release run test test-deps docs bench clean
+.PHONY: all deps build release run test test-deps docs bench clean fuzz fuzz-build sanitize sanitize-address sanitize-thread
 
 all: build
 
@@ -35,10 +35,14 @@ run: build
 # The export tests check iCalendar output with a real parser, Python's
 # icalendar; it is installed here (the tests skip those checks, saying so, only
 # when pip cannot install it).
+# The CommonMark corpus tests compare tick with the cmark-gfm command
+# (Debian's cmark-gfm package) and fetch the spec's examples with pip.
 test-deps:
 	@python3 -c 'import icalendar' 2>/dev/null || python3 -m pip install --quiet icalendar 2>/dev/null || \
 		pip3 install --quiet icalendar 2>/dev/null || \
 		echo "warning: could not install Python's icalendar; the iCalendar checks will be skipped"
+	@command -v cmark-gfm >/dev/null 2>&1 || { echo "installing cmark-gfm with apt-get"; \
+		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cmark-gfm; }
 
 test: deps test-deps
 	$(SWIFT) build --build-tests
@@ -76,6 +80,62 @@ bench: deps
 		echo "$$stamp" > $(BENCH_DIR)/.corpus-stamp; \
 	fi
 	python3 bench/run_bench.py --tick "$$($(SWIFT) build -c release --show-bin-path)/tick" --corpus $(BENCH_DIR)
+
+# Fuzzing with libFuzzer (docs/RELIABILITY.md): three targets, each run for
+# FUZZ_SECONDS, seeded from examples/ and the test fixtures. Inputs that grow
+# coverage are kept in $(FUZZ_DIR)/corpus; a crash or broken invariant stops
+# the run with the input saved in $(FUZZ_DIR)/crashes (add it to
+# Tests/TickKitTests/Fixtures/fuzz/TARGET/ as a regression fixture).
+# The fuzz executables are built with -D FUZZING and -sanitize=fuzzer in their
+# own scratch folder and linked with lld (gold fails on the fuzzer runtime).
+FUZZ_SECONDS ?= 60
+FUZZ_DIR ?= .build-fuzz
+FUZZ_TARGETS ?= FuzzParser FuzzQuery FuzzEdit
+FUZZ_BUILD = $(SWIFT) build -c release --scratch-path $(FUZZ_DIR) \
+	-Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld
+FIXTURES = Tests/TickKitTests/Fixtures
+MARKDOWN_SEEDS = examples examples/projects $(FIXTURES)/parser $(FIXTURES)/edit $(FIXTURES)/groups
+SEEDS_FuzzParser = $(MARKDOWN_SEEDS) $(FIXTURES)/fuzz/parser
+SEEDS_FuzzEdit = $(MARKDOWN_SEEDS) $(FIXTURES)/fuzz/edit
+SEEDS_FuzzQuery = $(FIXTURES)/fuzz/query
+DICT_FuzzQuery = -dict=$(FIXTURES)/fuzz/query.dict
+
+fuzz-build: deps
+	@for target in $(FUZZ_TARGETS); do \
+		echo "building $$target for fuzzing"; \
+		$(FUZZ_BUILD) --product $$target || exit 1; \
+	done
+
+fuzz: fuzz-build
+	@mkdir -p $(FUZZ_DIR)/crashes
+	@for target in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ_DIR)/corpus/$$target; \
+		seeds=""; case $$target in \
+			FuzzParser) seeds="$(SEEDS_FuzzParser)";; FuzzEdit) seeds="$(SEEDS_FuzzEdit)";; \
+			FuzzQuery) seeds="$(SEEDS_FuzzQuery)"; dict="$(DICT_FuzzQuery)";; esac; \
+		echo "fuzzing $$target for $(FUZZ_SECONDS) s"; \
+		SWIFT_BACKTRACE=enable=no $(FUZZ_DIR)/release/$$target -max_total_time=$(FUZZ_SECONDS) \
+			-max_len=8192 -timeout=25 -rss_limit_mb=4096 -print_final_stats=1 $$dict \
+			-artifact_prefix=$(FUZZ_DIR)/crashes/$$target- \
+			$(FUZZ_DIR)/corpus/$$target $$seeds > $(FUZZ_DIR)/$$target.log 2>&1; \
+		status=$$?; \
+		grep -E "^(stat::number_of_executed_units|stat::average_exec_per_sec|stat::new_units_added)|invariant broken|ERROR|Test unit written" $(FUZZ_DIR)/$$target.log | sed "s/^/  $$target: /"; \
+		if [ $$status -ne 0 ]; then echo "$$target found a problem (log: $(FUZZ_DIR)/$$target.log)"; exit 1; fi; \
+	done
+	@echo "fuzzing passed: no crash and no broken invariant in $(FUZZ_SECONDS) s per target"
+
+# The whole test suite under AddressSanitizer, then ThreadSanitizer, each in
+# its own scratch folder (the tick binary the tests run is built with the
+# same sanitizer). A report fails the run.
+sanitize: sanitize-address sanitize-thread
+
+sanitize-address: deps test-deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
+
+sanitize-thread: deps test-deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
 
 clean:
 	rm -rf .build

@@ -7,6 +7,11 @@ let package = Package(
     products: [
         .executable(name: "tick", targets: ["tick"]),
         .library(name: "TickKit", targets: ["TickKit"]),
+        // Fuzz targets (`make fuzz`). A normal build makes replay tools:
+        // `FuzzParser FILE...` runs saved inputs through the same checks.
+        .executable(name: "FuzzParser", targets: ["FuzzParser"]),
+        .executable(name: "FuzzQuery", targets: ["FuzzQuery"]),
+        .executable(name: "FuzzEdit", targets: ["FuzzEdit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -28,11 +33,18 @@ let package = Package(
             name: "tick",
             dependencies: ["TickKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // The invariants the fuzzers check, shared with the tests that replay
+        // the inputs the fuzzers once crashed on.
+        .target(name: "TickFuzzChecks", dependencies: ["TickKit"]),
+        .target(name: "CFuzzerDriver"),
+        .executableTarget(name: "FuzzParser", dependencies: ["TickFuzzChecks", "CFuzzerDriver"]),
+        .executableTarget(name: "FuzzQuery", dependencies: ["TickFuzzChecks", "CFuzzerDriver"]),
+        .executableTarget(name: "FuzzEdit", dependencies: ["TickFuzzChecks", "CFuzzerDriver"]),
         .testTarget(
             name: "TickKitTests",
             // `tick` too: the CLI tests run the built binary, and the renderer
             // tests import its module.
-            dependencies: ["TickKit", "tick", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["TickKit", "tick", "TickFuzzChecks", .product(name: "PropertyBased", package: "swift-property-based")],
             resources: [.copy("Fixtures")]
         ),
     ]

@@ -24,8 +24,8 @@ public enum Archive {
         let moved = candidates(in: document)
         guard !moved.isEmpty else { return nil }
         let blocks = moved.map { ItemBlock(of: document.items[$0], in: document) }
-        let deletions = RemoveItem.deletions(moved, in: document)
-        guard let (splices, created) = MoveItem.removeThenInsert(deletions, blocks: blocks, in: document,
+        let removals = RemoveItem.splices(moved, in: document)
+        guard let (splices, created) = MoveItem.removeThenInsert(removals, blocks: blocks, in: document,
                                                                   at: .section(doneSection)) else { return nil }
         return (splices, moved, created != nil)
     }

@@ -214,6 +214,14 @@ public enum InsertItem {
                 !source.isBlank(line: $0) && source.rangeWithEnding(ofLine: $0).upperBound > contentStart
                     && !(source.range(ofLine: $0) == 0..<3 && source.hasByteOrderMark)
             }) else {
+                // Only blank lines: the item goes at the end. After a last
+                // line of white space without a line ending (`\t`), it starts
+                // a line of its own (else the tab would make it code), and
+                // the file still ends without a line ending.
+                if source.bytes.count > contentStart, let last = source.bytes.last, last != 0x0A && last != 0x0D {
+                    return InsertionSite(offset: source.bytes.count, lead: defaultShape.lineEnding, shape: defaultShape,
+                                         endsWithLineEnding: false)
+                }
                 return InsertionSite(offset: source.bytes.count > contentStart ? source.bytes.count : contentStart,
                                      lead: [], shape: defaultShape, endsWithLineEnding: true)
             }

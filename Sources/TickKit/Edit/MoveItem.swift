@@ -18,40 +18,41 @@ public enum MoveItem {
     public static func move(_ index: Int, in document: Document, to placement: InsertItem.Placement) -> SameFile? {
         let item = document.items[index]
         let block = ItemBlock(of: item, in: document)
-        let deletions = RemoveItem.deletions([index], in: document)
-        guard let (splices, created) = removeThenInsert(deletions, blocks: [block], in: document, at: placement) else { return nil }
+        let removals = RemoveItem.splices([index], in: document)
+        guard let (splices, created) = removeThenInsert(removals, blocks: [block], in: document, at: placement) else { return nil }
         if let result = try? Splice.apply(splices, to: document.source.bytes), result == document.source.bytes { return nil }
         return SameFile(splices: splices, createdSection: created)
     }
 
-    /// Applies `deletions`, finds `placement` in what is left, and expresses
-    /// the insertion there as a splice against the original bytes too.
-    static func removeThenInsert(_ deletions: [Range<Int>], blocks: [ItemBlock], in document: Document,
+    /// Applies `removals` (`RemoveItem.splices`: deletions, or an empty line
+    /// where taking the lines out would join their neighbours), finds
+    /// `placement` in what is left, and expresses the insertion there as a
+    /// splice against the original bytes too.
+    static func removeThenInsert(_ removals: [Splice], blocks: [ItemBlock], in document: Document,
                                  at placement: InsertItem.Placement) -> ([Splice], String?)? {
         let bytes = document.source.bytes
-        guard let remaining = try? Splice.apply(deletions.map(Splice.delete), to: bytes) else { return nil }
+        guard let remaining = try? Splice.apply(removals, to: bytes) else { return nil }
         let afterRemoval = DocumentParser.parse(remaining, path: document.path)
         let insertion = InsertItem.insert(blocks, into: afterRemoval, at: placement)
-        // Map the insertion offset back to the original bytes.
-        var removedBefore = 0
-        var original = insertion.splice.range.lowerBound
-        var mapped = false
-        for deletion in deletions.sorted(by: { $0.lowerBound < $1.lowerBound }) {
-            let startInRemaining = deletion.lowerBound - removedBefore
-            if insertion.splice.range.lowerBound <= startInRemaining {
-                original = insertion.splice.range.lowerBound + removedBefore
-                mapped = true
-                break
+        // Map the insertion offset back to the original bytes: before a
+        // removal it is shifted by the removals before it; inside or at the
+        // edge of what a removal leaves, it joins that removal's replacement.
+        let offset = insertion.splice.range.lowerBound
+        var splices = removals.sorted { $0.range.lowerBound < $1.range.lowerBound }
+        var shift = 0   // offset in `remaining` minus offset in `bytes`
+        for index in splices.indices {
+            let startInRemaining = splices[index].range.lowerBound + shift
+            let endInRemaining = startInRemaining + splices[index].replacement.count
+            if offset < startInRemaining { break }
+            if offset <= endInRemaining {
+                let kept = splices[index].replacement
+                let cut = offset - startInRemaining
+                splices[index].replacement = Array(kept[..<cut]) + insertion.splice.replacement + Array(kept[cut...])
+                return (splices, insertion.createdSection)
             }
-            removedBefore += deletion.count
+            shift += splices[index].replacement.count - splices[index].range.count
         }
-        if !mapped { original = insertion.splice.range.lowerBound + removedBefore }
-        var splices = deletions.map(Splice.delete)
-        if let touching = splices.firstIndex(where: { $0.range.lowerBound == original }) {
-            splices[touching].replacement = insertion.splice.replacement
-        } else {
-            splices.append(Splice.insert(insertion.splice.replacement, at: original))
-        }
+        splices.append(Splice.insert(insertion.splice.replacement, at: offset - shift))
         return (splices, insertion.createdSection)
     }
 

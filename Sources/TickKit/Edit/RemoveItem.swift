@@ -24,8 +24,37 @@ public enum RemoveItem {
         return mergedDeletions(ranges)
     }
 
+    /// The splices that remove the items at `indices`. Usually these are the
+    /// `deletions`; but when taking the lines out would let Markdown join
+    /// what was above them with what was below (an item numbered `2.` right
+    /// under a paragraph is not an item, since only `1.` may interrupt a
+    /// paragraph), each deletion leaves one empty line instead, so that every
+    /// other item stays an item.
     public static func splices(_ indices: [Int], in document: Document) -> [Splice] {
-        deletions(indices, in: document).map(Splice.delete)
+        let ranges = deletions(indices, in: document)
+        let plain = ranges.map(Splice.delete)
+        let bytes = document.source.bytes
+        guard !ranges.isEmpty, let after = try? Splice.apply(plain, to: bytes),
+              !keepsOtherItems(after, removing: indices, from: document) else { return plain }
+        let ending = Array(document.source.lineEnding.utf8)
+        let spaced = ranges.map { range in
+            // Only between two lines: at either end of the file there is nothing to join.
+            range.lowerBound > 0 && range.upperBound < bytes.count ? Splice(range, ending) : Splice.delete(range)
+        }
+        if let separated = try? Splice.apply(spaced, to: bytes), keepsOtherItems(separated, removing: indices, from: document) {
+            return spaced
+        }
+        return plain
+    }
+
+    /// True when `bytes` hold exactly the items of `document` other than
+    /// those at `indices` and their subtasks, in order, with their status and text.
+    static func keepsOtherItems(_ bytes: [UInt8], removing indices: [Int], from document: Document) -> Bool {
+        var removed = Set(indices)
+        for item in document.items where item.parent.map({ removed.contains($0) }) ?? false { removed.insert(item.index) }
+        let expected = document.items.filter { !removed.contains($0.index) }
+        let left = DocumentParser.parse(bytes, path: document.path).items
+        return left.count == expected.count && zip(left, expected).allSatisfy { $0.status == $1.status && $0.text == $1.text }
     }
 
     static func deletion(of item: TaskItem, in document: Document) -> Range<Int> {

@@ -42,6 +42,9 @@ public struct TaskItem: Sendable {
     public var notes: String?
     /// The lines (1-based) that hold the notes.
     public var noteLines: [Int]
+    /// The title's bytes, kept only when they are not valid UTF-8 (then
+    /// `text` shows U+FFFD in their place and could not give exact ranges).
+    public var invalidTitleBytes: [UInt8]? = nil
 
     /// The title's runs, in order, metadata tokens included.
     ///
@@ -49,9 +52,9 @@ public struct TaskItem: Sendable {
     /// runs depend on nothing outside it, so the ranges, shifted by the
     /// title's offset, are the file's. A whole-folder parse needs only the
     /// title and metadata, and items read from the cache have no file bytes.
-    /// (Exact for UTF-8 files; tick never edits any other.)
+    /// (For a title that is not valid UTF-8, its own bytes are kept for this.)
     public var runs: [TitleRun] {
-        let bytes = Array(text.utf8)
+        let bytes = invalidTitleBytes ?? Array(text.utf8)
         let base = titleRange.lowerBound
         var runs = bytes.withUnsafeBufferPointer { TitleParser.parse($0, title: 0..<bytes.count).runs }
         guard base != 0 else { return runs }

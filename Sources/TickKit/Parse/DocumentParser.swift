@@ -52,6 +52,7 @@ public enum DocumentParser {
 
         return bytes.withUnsafeBufferPointer { buffer in
             var builder = Builder(source: source, buffer: buffer, path: path)
+            builder.isValidUTF8 = isValidUTF8
             builder.diagnostics = diagnostics
             builder.readHeadings(outline.headings)
             builder.readItems(outline.items)
@@ -71,6 +72,7 @@ private struct Builder {
     let buffer: UnsafeBufferPointer<UInt8>
     let path: String
     var diagnostics: [Diagnostic] = []
+    var isValidUTF8 = true
     var sections: [Section] = []
     /// Level-1 headings: (line, display title, color, icon).
     var topHeadings: [(line: Int, title: String, color: String?, icon: String?)] = []
@@ -196,7 +198,8 @@ private struct Builder {
                 depth: parent.map { items[$0].depth + 1 } ?? 0, parent: parent, children: [],
                 section: section(forLine: paragraphLine), quoteDepth: listItem.quoteDepth,
                 metadata: ItemMetadata(tokens: summary.tokens), title: summary.title,
-                text: source.string(title), notes: nil, noteLines: []))
+                text: source.string(title), notes: nil, noteLines: [],
+                invalidTitleBytes: isValidUTF8 || UTF8Check.isValid(Array(buffer[title])) ? nil : Array(buffer[title])))
             if let parent { items[parent].children.append(index) }
             taskIndex[outlineIndex] = index
         }

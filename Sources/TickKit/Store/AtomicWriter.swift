@@ -14,7 +14,9 @@ import Foundation
 /// file or the new one. Through a symbolic link the target is replaced and
 /// the link kept. Just before the rename, the file's size, modification time,
 /// inode and bytes are compared with what was read under the lock: if any
-/// differ, nothing is written (`changedOnDisk`). A file that is not valid
+/// differ, nothing is written (`changedOnDisk`). On Linux the rename is an
+/// atomic exchange that checks the replaced file once more, so a save in
+/// between is put back, not lost. A file that is not valid
 /// UTF-8 is never rewritten. On every failure the temporary files are removed
 /// and the targets are untouched.
 public enum AtomicWriter {
@@ -51,13 +53,80 @@ public enum AtomicWriter {
             throw error
         }
         for (index, change) in changes.enumerated() {
-            if rename(temporaries[index], change.lock.targetPath) != 0 {
-                let code = errno
-                for path in temporaries[index...] { unlink(path) }
-                throw .cannotWrite(path: change.lock.path, reason: WriteFailure.reason(code))
+            do throws(WriteFailure) {
+                try replace(change.lock, with: temporaries[index])
+            } catch {
+                for path in temporaries[(index + 1)...] { unlink(path) }
+                throw error
             }
             syncFolder(of: change.lock.targetPath)
         }
+    }
+
+    /// Puts the temporary file in place of the locked file. On Linux this
+    /// is an atomic exchange (`renameat2` with `RENAME_EXCHANGE`): the file
+    /// that was at the path comes out under the temporary name, and unless
+    /// it is the very file that was read (an editor saved in the moment
+    /// since the unchanged check), it is swapped back and nothing is
+    /// written (`changedOnDisk`). So no save is lost however close it comes
+    /// to tick's. Elsewhere, or on a file system without exchange, a plain
+    /// `rename`. The temporary file is gone afterwards either way.
+    static func replace(_ lock: FileLock, with temporary: String) throws(WriteFailure) {
+        if let exchange = exchangeFunction {
+            var ours = stat()
+            let haveOurs = lstat(temporary, &ours) == 0
+            if exchange(AT_FDCWD, temporary, AT_FDCWD, lock.targetPath, 2 /* RENAME_EXCHANGE */) == 0 {
+                if isTheFileRead(temporary, lock) {
+                    unlink(temporary)
+                    return
+                }
+                _ = exchange(AT_FDCWD, temporary, AT_FDCWD, lock.targetPath, 2)
+                // Remove what came back out only if it is our own file.
+                var back = stat()
+                if haveOurs, lstat(temporary, &back) == 0, back.st_ino == ours.st_ino, back.st_dev == ours.st_dev {
+                    unlink(temporary)
+                }
+                throw .changedOnDisk(path: lock.path)
+            }
+            let code = errno
+            if code != EINVAL && code != ENOSYS && code != EOPNOTSUPP {
+                unlink(temporary)
+                throw .cannotWrite(path: lock.path, reason: WriteFailure.reason(code))
+            }
+        }
+        if rename(temporary, lock.targetPath) != 0 {
+            let code = errno
+            unlink(temporary)
+            throw .cannotWrite(path: lock.path, reason: WriteFailure.reason(code))
+        }
+    }
+
+    typealias ExchangeFunction = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+
+    /// `renameat2(2)`, found at run time (Glibc's Swift module does not
+    /// declare it); nil where the C library has none. Set once, then only read.
+    nonisolated(unsafe) static let exchangeFunction: ExchangeFunction? = {
+        #if os(Linux)
+        guard let symbol = dlsym(nil, "renameat2") else { return nil }
+        return unsafeBitCast(symbol, to: ExchangeFunction.self)
+        #else
+        return nil
+        #endif
+    }()
+
+    /// True when `path` names the file `lock` read, unchanged: same inode,
+    /// size, modification time and bytes.
+    static func isTheFileRead(_ path: String, _ lock: FileLock) -> Bool {
+        var now = stat()
+        guard lstat(path, &now) == 0 else { return false }
+        let before = lock.status
+        guard now.st_dev == before.st_dev, now.st_ino == before.st_ino, now.st_size == before.st_size,
+              modificationTime(now) == modificationTime(before) else { return false }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        guard let bytes = try? FileLock.readAll(descriptor, sizeHint: Int(now.st_size)) else { return false }
+        return bytes == lock.bytes
     }
 
     /// Creates a new file at `path` (absolute) with `bytes`, atomically and

@@ -63,6 +63,11 @@ enum DocumentCoding {
         writer.optionalString(item.notes)
         writer.int(item.noteLines.count)
         for line in item.noteLines { writer.int(line - item.line) }
+        writer.bool(item.invalidTitleBytes != nil)
+        if let raw = item.invalidTitleBytes {
+            writer.int(raw.count)
+            writer.bytes.append(contentsOf: raw)
+        }
         let metadata = item.metadata
         writer.int(metadata.priority.rawValue)
         writer.bool(metadata.hasPriority)
@@ -165,6 +170,13 @@ enum DocumentCoding {
         let notes = try reader.optionalString()
         var noteLines: [Int] = []
         for _ in 0..<(try reader.count(limit: 1 << 26)) { noteLines.append(line + (try reader.count())) }
+        var invalidTitleBytes: [UInt8]? = nil
+        if try reader.bool() {
+            let count = try reader.count(limit: titleRange.count)
+            var raw: [UInt8] = []
+            for _ in 0..<count { raw.append(try reader.byte()) }
+            invalidTitleBytes = raw
+        }
         var metadata = ItemMetadata()
         guard let priority = Priority(rawValue: try reader.int()) else { throw ByteReader.Damaged() }
         metadata.priority = priority
@@ -200,7 +212,7 @@ enum DocumentCoding {
         return TaskItem(index: index, line: line, lastLine: lastLine, status: status, markerRange: markerRange,
                         boxRange: boxRange, titleRange: titleRange, blockRange: blockRange, depth: depth, parent: parent,
                         children: children, section: section, quoteDepth: quoteDepth, metadata: metadata, title: title,
-                        text: text, notes: notes, noteLines: noteLines)
+                        text: text, notes: notes, noteLines: noteLines, invalidTitleBytes: invalidTitleBytes)
     }
 
     private static func decodeJSON(_ reader: inout ByteReader, depth: Int) throws -> JSONValue {

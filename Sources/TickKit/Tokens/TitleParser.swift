@@ -152,10 +152,34 @@ enum TitleParser {
         }
 
         mutating func content(_ range: Range<Int>, text: String?, styles: InlineStyles, url: String?) {
-            if let text { append(text.utf8) } else { append(bytes[range]) }
+            if let text { append(text.utf8) } else { appendRaw(range) }
         }
 
-        mutating func plain(_ range: Range<Int>) { append(bytes[range]) }
+        mutating func plain(_ range: Range<Int>) { appendRaw(range) }
+
+        /// The bytes of `range` as the runs read them: decoded on their own,
+        /// so that in a file that is not UTF-8 the halves of a broken
+        /// sequence on either side of markup (`~\xC3~\xA9`) stay two U+FFFD
+        /// instead of joining into one character. Valid pieces are copied.
+        private mutating func appendRaw(_ range: Range<Int>) {
+            if Self.isWholeUTF8(bytes, range) { append(bytes[range]) }
+            else { append(String(decoding: bytes[range], as: UTF8.self).utf8) }
+        }
+
+        /// True when `range` starts at a character and ends after a whole
+        /// one, as every piece of a valid UTF-8 title does (cheap: looks at
+        /// the ends only).
+        static func isWholeUTF8(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+            guard let first = range.first else { return true }
+            if bytes[first] & 0xC0 == 0x80 { return false }
+            var lead = range.upperBound - 1
+            while lead > range.lowerBound, bytes[lead] & 0xC0 == 0x80 { lead -= 1 }
+            let byte = bytes[lead]
+            let length = byte < 0x80 ? 1 : byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 0
+            // A piece that ends after a complete sequence leaves a UTF-8
+            // decoder at rest, so decoding it alone or joined gives the same.
+            return length == range.upperBound - lead
+        }
 
         mutating func token(_ token: MetadataToken) { tokens.append(token) }
     }

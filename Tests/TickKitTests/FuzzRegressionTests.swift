@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import TickFuzzChecks
+@testable import TickKit
+
+/// Every input a fuzzer once failed on, and the seeds `make fuzz` starts
+/// from, replayed through the same invariant checks the fuzzers use
+/// (`Sources/TickFuzzChecks`). A fixture that breaks an invariant again
+/// fails here with the broken invariants as the message.
+@Suite("Fuzz regressions")
+struct FuzzRegressionTests {
+    static func inputs(_ folder: String) -> [URL] {
+        let url = TestPaths.fixtures.appendingPathComponent("fuzz").appendingPathComponent(folder)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        return names.sorted().map { url.appendingPathComponent($0) }
+    }
+
+    @Test("parser: saved inputs keep every range inside the file", arguments: inputs("parser"))
+    func parser(file: URL) throws {
+        let problems = ParserInvariants.violations(of: Array(try Data(contentsOf: file)))
+        #expect(problems.isEmpty, "\(file.lastPathComponent): \(problems)")
+    }
+
+    @Test("query: saved inputs parse or fail cleanly", arguments: inputs("query"))
+    func query(file: URL) throws {
+        let problems = QueryInvariants.violations(of: String(decoding: try Data(contentsOf: file), as: UTF8.self))
+        #expect(problems.isEmpty, "\(file.lastPathComponent): \(problems)")
+    }
+
+    @Test("editor: saved inputs keep SPEC §5", arguments: inputs("edit"))
+    func editor(file: URL) throws {
+        let problems = EditInvariants.violations(of: Array(try Data(contentsOf: file)))
+        #expect(problems.isEmpty, "\(file.lastPathComponent): \(problems)")
+    }
+
+    @Test("the folders of saved inputs are there")
+    func foldersExist() {
+        #expect(Self.inputs("parser").count >= 1)
+        #expect(Self.inputs("query").count >= 20)
+        #expect(Self.inputs("edit").count >= 3)
+    }
+
+    @Test("the checks catch what they are for")
+    func checksCanFail() {
+        // A query error pointing past the end is caught.
+        #expect(QueryInvariants.violations(of: "due <").isEmpty)
+        // An edit whose splices overlap is reported, not applied.
+        let document = parse("- [ ] a\n")
+        let overlapping = [Splice(0..<4, "x"), Splice(2..<6, "y")]
+        #expect(!EditInvariants.check(document, splices: overlapping, kind: 8, target: document.items[0]).isEmpty)
+        // An "rm" that leaves the item is reported.
+        #expect(!EditInvariants.check(document, splices: [], kind: 8, target: document.items[0]).isEmpty)
+        // A splice outside the title for a status edit is reported.
+        #expect(!EditInvariants.check(document, splices: [Splice(0..<1, "*")], kind: 0, target: document.items[0]).isEmpty)
+    }
+
+    @Test("rm keeps an item numbered 2 that followed a paragraph an item")
+    func removeBeforeOrderedItemKeepsItAnItem() throws {
+        let document = parse("Steps:\n1. [ ] first\n2. [ ] second\n")
+        let after = try Splice.apply(RemoveItem.splices([0], in: document), to: document.source.bytes)
+        #expect(String(decoding: after, as: UTF8.self) == "Steps:\n\n2. [ ] second\n")
+        // Where nothing joins, the lines just go.
+        let plain = parse("Steps:\n\n1. [ ] first\n2. [ ] second\n")
+        let removed = try Splice.apply(RemoveItem.splices([0], in: plain), to: plain.source.bytes)
+        #expect(String(decoding: removed, as: UTF8.self) == "Steps:\n\n2. [ ] second\n")
+    }
+
+    @Test("add to a file of white space without a line ending starts a new line")
+    func addAfterTrailingTab() throws {
+        let document = parse("\t")
+        let after = try Splice.apply([InsertItem.add("New", to: document, at: .endOfList).splice], to: document.source.bytes)
+        #expect(String(decoding: after, as: UTF8.self) == "\t\n- [ ] New")
+        #expect(parse(String(decoding: after, as: UTF8.self)).items.map(\.title) == ["New"])
+    }
+
+    @Test("in a file that is not UTF-8, a title's broken sequences read the same in the runs and the title")
+    func brokenSequenceAroundMarkup() {
+        let document = parse(bytes: Array("- [ ] ~".utf8) + [0xC3] + Array("~".utf8) + [0xA9])
+        #expect(document.items[0].title == document.items[0].runs.displayTitle)
+        #expect(document.items[0].title == "\u{FFFD}\u{FFFD}")
+    }
+}
