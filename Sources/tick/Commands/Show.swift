@@ -31,8 +31,7 @@ extension Tick {
                 return
             }
             let display = output.display
-            display.print(ItemTable.render(ListView.lines(document, items: items, today: today, showNotes: notes),
-                                           width: display.width, depth: display.depth))
+            display.print(ListView.source(document, items: items, today: today, showNotes: notes))
         }
     }
 }

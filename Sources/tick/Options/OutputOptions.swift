@@ -76,4 +76,9 @@ struct Display {
         guard !lines.isEmpty else { return }
         Swift.print(lines.joined(separator: "\n"))
     }
+
+    /// Lays out a listing and prints it line by line as it is made.
+    func print(_ source: ListingSource) {
+        ItemTable.render(source, width: width, depth: depth) { Swift.print($0) }
+    }
 }

@@ -30,18 +30,31 @@ enum ItemTable {
     static let comfortableTitle = 24
 
     static func render(_ lines: [ListingLine], width: Int?, depth: ColorDepth) -> [String] {
-        let rows = lines.compactMap { if case .row(let row) = $0 { row } else { nil } }
-        var mainWidth = rows.map { $0.prefix.width + $0.title.width }.max() ?? 0
-        var dueWidth = rows.map(\.due.width).max() ?? 0
-        var tagsWidth = rows.map(\.tags.width).max() ?? 0
-        var listWidth = rows.map(\.list.width).max() ?? 0
+        var output: [String] = []
+        render(ListingSource(lines), width: width, depth: depth) { output.append($0) }
+        return output
+    }
+
+    /// Lays out the lines of `source` and hands each finished line to `emit`,
+    /// in order. The lines are asked for twice, once to measure the columns
+    /// and once to print, so a source that builds them on demand never holds
+    /// a whole listing (200,000 rows of styled text) in memory.
+    static func render(_ source: ListingSource, width: Int?, depth: ColorDepth, emit: (String) -> Void) {
+        var mainWidth = 0, dueWidth = 0, tagsWidth = 0, listWidth = 0, longestPrefix = 0
+        for index in 0..<source.count {
+            guard case .row(let row) = source.line(index) else { continue }
+            mainWidth = max(mainWidth, row.prefix.width + row.title.width)
+            dueWidth = max(dueWidth, row.due.width)
+            tagsWidth = max(tagsWidth, row.tags.width)
+            listWidth = max(listWidth, row.list.width)
+            longestPrefix = max(longestPrefix, row.prefix.width)
+        }
         if let width {
             func total() -> Int {
                 mainWidth + [dueWidth, tagsWidth, listWidth].filter { $0 > 0 }.reduce(0) { $0 + $1 + gap }
             }
             // Give way in turn: the title down to a comfortable width, then the
             // tags, then the list name, then the title down to its minimum, then the due date.
-            let longestPrefix = rows.map(\.prefix.width).max() ?? 0
             func shrinkMain(to floor: Int) {
                 if total() > width { mainWidth = max(min(mainWidth, floor), mainWidth - (total() - width)) }
             }
@@ -55,12 +68,16 @@ enum ItemTable {
             if total() > width, dueWidth > 0 { dueWidth = max(min(dueWidth, 5), dueWidth - (total() - width)) }
             shrinkMain(to: longestPrefix + 4)   // a very narrow terminal: fit, however little is left
         }
-        var output: [String] = []
-        for line in lines {
-            switch line {
-            case .blank: output.append("")
+        func trimmed(_ line: String) -> String {
+            var text = Substring(line)
+            while text.last == " " { text.removeLast() }
+            return String(text)
+        }
+        for index in 0..<source.count {
+            switch source.line(index) {
+            case .blank: emit("")
             case .heading(let text):
-                output.append((width.map { text.truncated(to: $0) } ?? text).rendered(depth))
+                emit(trimmed((width.map { text.truncated(to: $0) } ?? text).rendered(depth)))
             case .row(let row):
                 let title = row.title.truncated(to: max(0, mainWidth - row.prefix.width))
                 var cells: [(StyledText, Int)] = [(row.prefix + title, mainWidth)]
@@ -74,17 +91,28 @@ enum ItemTable {
                     let isLast = index == cells.count - 1
                     text.append(isLast ? cell : cell.padded(to: cellWidth + gap))
                 }
-                output.append(text.rendered(depth))
+                emit(trimmed(text.rendered(depth)))
                 for note in row.notes {
                     let indented = StyledText(String(repeating: " ", count: row.notesIndent)) + note
-                    output.append((width.map { indented.truncated(to: $0) } ?? indented).rendered(depth))
+                    emit(trimmed((width.map { indented.truncated(to: $0) } ?? indented).rendered(depth)))
                 }
             }
         }
-        return output.map { line in
-            var trimmed = Substring(line)
-            while trimmed.last == " " { trimmed.removeLast() }
-            return String(trimmed)
-        }
+    }
+}
+
+/// The lines of a listing, given by index: held in an array, or built on
+/// demand (`ItemTable` asks for each line twice).
+struct ListingSource {
+    let count: Int
+    let line: (Int) -> ListingLine
+
+    init(count: Int, line: @escaping (Int) -> ListingLine) {
+        self.count = count
+        self.line = line
+    }
+
+    init(_ lines: [ListingLine]) {
+        self.init(count: lines.count) { lines[$0] }
     }
 }

@@ -106,25 +106,48 @@ enum ItemsView {
 /// subtasks indented.
 enum ListView {
     static func lines(_ document: Document, items: [ListedItem], today: TaskDate, showNotes: Bool) -> [ListingLine] {
-        var lines: [ListingLine] = [.heading(ItemStyle.listHeading(document))]
+        let source = self.source(document, items: items, today: today, showNotes: showNotes)
+        return (0..<source.count).map(source.line)
+    }
+
+    /// What each line of the listing is, cheap to hold for any number of items.
+    private enum Plan {
+        case listHeading, blank, section(Int), item(Int), empty
+    }
+
+    /// The listing's lines, each built when asked for.
+    static func source(_ document: Document, items: [ListedItem], today: TaskDate, showNotes: Bool) -> ListingSource {
+        var plan: [Plan] = [.listHeading]
+        plan.reserveCapacity(items.count + 2 * document.sections.count + 2)
         let markerWidth = items.map { ItemStyle.priorityMarker($0.item.metadata.priority).width }.max() ?? 0
         var currentSection: Int? = nil
-        for listed in items {
+        for (position, listed) in items.enumerated() {
             let item = listed.item
             if item.section != currentSection, let sectionIndex = item.section {
+                plan.append(.blank)
+                plan.append(.section(sectionIndex))
+            }
+            currentSection = item.section
+            plan.append(.item(position))
+        }
+        if items.isEmpty { plan.append(.empty) }
+        return ListingSource(count: plan.count) { index in
+            switch plan[index] {
+            case .listHeading: return .heading(ItemStyle.listHeading(document))
+            case .blank: return .blank
+            case .empty: return .heading(StyledText("No items in this list.", .dimmed))
+            case .section(let sectionIndex):
                 let section = document.sections[sectionIndex]
-                lines.append(.blank)
                 var heading = StyledText()
                 if let icon = section.icon { heading.append(Icons.emoji(for: icon) + " ") }
                 heading.append(section.title, TextStyle(bold: true, color: section.color.flatMap { RGB(listColor: $0) }))
-                lines.append(.heading(heading))
+                return .heading(heading)
+            case .item(let position):
+                let listed = items[position]
+                return .row(ItemsView.row(listed, today: today, depth: listed.item.depth, markerWidth: markerWidth,
+                                          showList: false, showNotes: showNotes))
             }
-            currentSection = item.section
-            lines.append(.row(ItemsView.row(listed, today: today, depth: item.depth, markerWidth: markerWidth,
-                                            showList: false, showNotes: showNotes)))
         }
-        if items.isEmpty { lines.append(.heading(StyledText("No items in this list.", .dimmed))) }
-        return lines
     }
 }
 
