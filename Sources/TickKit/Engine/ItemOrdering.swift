@@ -95,9 +95,9 @@ public enum SortKey: String, Sendable, CaseIterable {
     /// Ranks lists by `order:` (lists without one after those with one), then
     /// name, then path: the list order of manual sorting and of `tick lists`.
     public static func listRanks(_ documents: [Document]) -> [Int] {
-        // Each name is folded once (case- and width-insensitive, in the
-        // current locale) rather than compared with a locale on every step.
-        let keys = documents.map { $0.name.folding(options: [.caseInsensitive, .widthInsensitive], locale: .current) }
+        // Each name is folded once (lowercased) rather than compared with a
+        // locale on every step of the sort.
+        let keys = documents.map { $0.name.lowercased() }
         let order = documents.indices.sorted { a, b in
             let left = documents[a], right = documents[b]
             switch (left.order, right.order) {

@@ -181,21 +181,20 @@ enum DocumentCoding {
         guard let priority = Priority(rawValue: try reader.int()) else { throw ByteReader.Damaged() }
         metadata.priority = priority
         metadata.hasPriority = try reader.bool()
-        var dates: [TaskDate?] = []
-        for _ in 0..<6 {
-            if try reader.bool() {
-                let packed = try reader.count()
-                let minutes = try reader.int()
-                guard packed / 100 % 100 >= 1, packed / 100 % 100 <= 12, packed % 100 >= 1, packed % 100 <= 31,
-                      packed / 10000 <= 99999, minutes >= -1, minutes < 24 * 60 else { throw ByteReader.Damaged() }
-                dates.append(TaskDate(year: packed / 10000, month: packed / 100 % 100, day: packed % 100,
-                                      minuteOfDay: minutes < 0 ? nil : minutes))
-            } else {
-                dates.append(nil)
-            }
+        func date() throws -> TaskDate? {
+            guard try reader.bool() else { return nil }
+            let packed = try reader.count()
+            let minutes = try reader.int()
+            guard packed / 100 % 100 >= 1, packed / 100 % 100 <= 12, packed % 100 >= 1, packed % 100 <= 31,
+                  packed / 10000 <= 99999, minutes >= -1, minutes < 24 * 60 else { throw ByteReader.Damaged() }
+            return TaskDate(year: packed / 10000, month: packed / 100 % 100, day: packed % 100, minuteOfDay: minutes < 0 ? nil : minutes)
         }
-        (metadata.due, metadata.scheduled, metadata.start) = (dates[0], dates[1], dates[2])
-        (metadata.created, metadata.done, metadata.cancelled) = (dates[3], dates[4], dates[5])
+        metadata.due = try date()
+        metadata.scheduled = try date()
+        metadata.start = try date()
+        metadata.created = try date()
+        metadata.done = try date()
+        metadata.cancelled = try date()
         metadata.every = try reader.optionalString()
         for _ in 0..<(try reader.count(limit: 1 << 20)) { metadata.tags.append(try reader.string()) }
         metadata.color = try reader.optionalString()
