@@ -79,4 +79,20 @@ struct FuzzRegressionTests {
         #expect(document.items[0].title == document.items[0].runs.displayTitle)
         #expect(document.items[0].title == "\u{FFFD}\u{FFFD}")
     }
+
+    @Test("a list item whose paragraph cmark-gfm turned into a table does not crash the parser")
+    func paragraphTurnedIntoTable() {
+        // cmark-gfm leaves an empty paragraph without a position (line 0)
+        // before the table; the parser used to index line 0 and trap.
+        let document = parse("- ?\n[ ] Child\n  -:\n")
+        #expect(document.items.isEmpty)
+        #expect(ParserInvariants.check(document).isEmpty)
+    }
+
+    @Test("a space before a combining mark collapses in the title and in the runs alike")
+    func spaceBeforeCombiningMark() {
+        let document = parse("- [ ] u  \u{07ED}")
+        #expect(document.items[0].title == "u \u{07ED}")
+        #expect(document.items[0].runs.displayTitle == document.items[0].title)
+    }
 }
