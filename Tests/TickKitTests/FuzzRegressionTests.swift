@@ -95,4 +95,19 @@ struct FuzzRegressionTests {
         #expect(document.items[0].title == "u \u{07ED}")
         #expect(document.items[0].runs.displayTitle == document.items[0].title)
     }
+
+    @Test("a relative date with two signs or a huge count is not a date, not an overflow trap")
+    func relativeDateOverflow() throws {
+        let today = TaskDate(year: 2026, month: 11, day: 21)
+        for text in ["+-6148914691236517196w", "+-2000000000000000000d", "in -2000000000000000000 weeks", "+--1d", "+99999999w"] {
+            #expect(DateExpression.resolve(text, today: today) == nil, "\(text)")
+        }
+        #expect(DateExpression.resolve("+2w", today: today) == TaskDate(year: 2026, month: 12, day: 5))
+        let notes = try NotesFixture(["a.md": "- [ ] a\n"])
+        let query = try notes.tick("query", "due < +-2000000000000000000w")
+        #expect(query.status == 64 && query.stderr.contains("not a date"))
+        let add = try notes.tick("add", "a.md", "b due:+-2000000000000000000w")
+        #expect(add.status == 64)
+        #expect(try notes.text("a.md") == "- [ ] a\n")
+    }
 }
