@@ -110,4 +110,12 @@ struct FuzzRegressionTests {
         #expect(add.status == 64)
         #expect(try notes.text("a.md") == "- [ ] a\n")
     }
+
+    @Test("moving the last block of a CRLF file without a final line ending writes CRLF")
+    func moveKeepsCRLFWhenNothingElseHasALineEnding() throws {
+        let document = parse("Intro\r\n- [ ] a")
+        let move = try #require(MoveItem.move(0, in: document, to: .section("S")))
+        let after = String(decoding: try Splice.apply(move.splices, to: document.source.bytes), as: UTF8.self)
+        #expect(after == "Intro\r\n\r\n## S\r\n- [ ] a")
+    }
 }
