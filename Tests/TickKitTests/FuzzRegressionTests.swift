@@ -118,4 +118,23 @@ struct FuzzRegressionTests {
         let after = String(decoding: try Splice.apply(move.splices, to: document.source.bytes), as: UTF8.self)
         #expect(after == "Intro\r\n\r\n## S\r\n- [ ] a")
     }
+
+    @Test("new tokens go before a bare 🔁 that ends the title, which would read them as its rule")
+    func tokensBeforeABareRecurrenceSign() throws {
+        let document = parse("- [ ] Water 🔁\n")
+        let after = try Splice.apply(TokenEdit.splices([.setPriority(.high)], item: document.items[0], in: document), to: document.source.bytes)
+        #expect(String(decoding: after, as: UTF8.self) == "- [ ] Water !high 🔁\n")
+        #expect(parse(String(decoding: after, as: UTF8.self)).items[0].title == "Water 🔁")
+    }
+
+    @Test("a new title right after an emoji rule goes first, so the rule does not read it")
+    func titleAfterAnEmojiRule() throws {
+        let document = parse("- [ ] 🔁 every week[x] old words\n")
+        let rule = try #require(document.items[0].metadata.every)
+        #expect(document.items[0].title.hasSuffix("old words"))
+        let after = try Splice.apply(TokenEdit.splices([.replaceText("New")], item: document.items[0], in: document), to: document.source.bytes)
+        let edited = parse(String(decoding: after, as: UTF8.self))
+        #expect(edited.items[0].title == "New")
+        #expect(edited.items[0].metadata.every == rule)
+    }
 }
