@@ -119,11 +119,11 @@ struct FuzzRegressionTests {
         #expect(after == "Intro\r\n\r\n## S\r\n- [ ] a")
     }
 
-    @Test("new tokens go before a bare 🔁 that ends the title, which would read them as its rule")
+    @Test("new tokens go first when a bare 🔁 ends the title, which would read them as its rule")
     func tokensBeforeABareRecurrenceSign() throws {
         let document = parse("- [ ] Water 🔁\n")
         let after = try Splice.apply(TokenEdit.splices([.setPriority(.high)], item: document.items[0], in: document), to: document.source.bytes)
-        #expect(String(decoding: after, as: UTF8.self) == "- [ ] Water !high 🔁\n")
+        #expect(String(decoding: after, as: UTF8.self) == "- [ ] !high Water 🔁\n")
         #expect(parse(String(decoding: after, as: UTF8.self)).items[0].title == "Water 🔁")
     }
 

@@ -207,11 +207,12 @@ public enum TokenEdit {
             let joined = appended.joined(separator: " ")
             if let id = trailingID {
                 splices.append(Splice.insert(joined + " ", at: id.range.lowerBound))
-            } else if let sign = trailingRecurrenceSign(item, bytes: bytes, tokens: tokens),
-                      !splices.contains(where: { $0.range.overlaps(sign) || $0.range.lowerBound == sign.upperBound }) {
+            } else if trailingRecurrenceSign(item, bytes: bytes, tokens: tokens) != nil,
+                      !splices.contains(where: { $0.range.lowerBound == item.titleRange.lowerBound }) {
                 // A bare 🔁 at the end would read what follows as its rule
-                // (`🔁 !high` is a rule "!high"): new tokens go before it.
-                splices.append(Splice.insert(joined + " ", at: sign.lowerBound))
+                // (`🔁 !high` is a rule "!high"), and so would any other bare
+                // 🔁 before the new tokens: they go first in the title.
+                splices.append(Splice.insert(joined + " ", at: item.titleRange.lowerBound))
             } else {
                 let offset = item.titleRange.upperBound
                 let before = precedingByte(at: offset, splices: splices, bytes: bytes, floor: item.boxRange.upperBound)
