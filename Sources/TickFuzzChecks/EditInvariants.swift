@@ -99,6 +99,9 @@ public enum EditInvariants {
             var text: String
             var description: String { "[\(status)] \(text)" }
         }
+        // tick never writes a file that is not valid UTF-8 (SPEC §5.6): for
+        // such input only the splices are checked, not what the result reads as.
+        if !document.isValidUTF8 { return problems }
         // Known limit (docs/RELIABILITY.md): when the file ends inside a
         // block that swallows whatever follows (an unclosed code fence or
         // HTML block), an item that add, mv or archive put at the end is
