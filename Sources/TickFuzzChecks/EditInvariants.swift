@@ -99,12 +99,23 @@ public enum EditInvariants {
             var text: String
             var description: String { "[\(status)] \(text)" }
         }
+        // tick never writes a file that is not valid UTF-8 (SPEC §5.6): for
+        // such input only the splices are checked, not what the result reads as.
+        if !document.isValidUTF8 { return problems }
         // Known limit (docs/RELIABILITY.md): when the file ends inside a
         // block that swallows whatever follows (an unclosed code fence or
         // HTML block), an item that add, mv or archive put at the end is
         // not an item. Those edits are checked only up to that point.
         if kind >= 9 && swallowsAppendedText(document) {
             return problems
+        }
+        // Known limit (docs/RELIABILITY.md): mv and archive re-indent the
+        // blocks they move, lazy continuation lines included (lines of the
+        // item's paragraph not indented under it); indented, such a line may
+        // read differently (`--` under the title becomes a heading underline).
+        if kind == 10 || kind == 12 {
+            let moved = kind == 10 ? [target!.index] : Archive.candidates(in: document)
+            if moved.contains(where: { hasLazyLines(document.items[$0], in: document) }) { return problems }
         }
         let old = document.items.map { Snapshot(status: $0.status, text: $0.text) }
         let new = edited.items.map { Snapshot(status: $0.status, text: $0.text) }
@@ -168,6 +179,30 @@ public enum EditInvariants {
     static func swallowsAppendedText(_ document: Document) -> Bool {
         let probe = document.source.bytes + Array("\n\n## Probe\n\n- [ ] probe\n".utf8)
         return DocumentParser.parse(probe, path: "probe.md").items.count != document.items.count + 1
+    }
+
+    /// True when a line of `item`'s block after its title line is indented
+    /// less than the title (a lazy continuation line; blank lines and quote
+    /// markers do not count).
+    static func hasLazyLines(_ item: TaskItem, in document: Document) -> Bool {
+        let source = document.source
+        let bytes = source.bytes
+        func column(_ range: Range<Int>, upTo end: Int) -> Int {
+            var width = 0
+            for index in range.lowerBound..<min(end, range.upperBound) {
+                width += bytes[index] == 0x09 ? 4 - width % 4 : (bytes[index] & 0xC0 == 0x80 ? 0 : 1)
+            }
+            return width
+        }
+        let titleLine = source.range(ofLine: item.line)
+        let content = column(titleLine, upTo: item.boxRange.lowerBound)
+        guard item.lastLine > item.line else { return false }
+        for line in item.line + 1...item.lastLine {
+            let range = source.range(ofLine: line)
+            guard let first = range.first(where: { bytes[$0] != 0x20 && bytes[$0] != 0x09 && bytes[$0] != UInt8(ascii: ">") }) else { continue }
+            if column(range, upTo: first) < content { return true }
+        }
+        return false
     }
 
     /// Which line endings a file uses.

@@ -21,6 +21,35 @@ import Glibc
         #expect(notes.allFiles() == ["a.md"])
     }
 
+    /// The last step, the exchange: a save that lands after the unchanged
+    /// check and before the file is replaced is put back, not lost.
+    @Test(arguments: ["saved by rename", "written in place"])
+    func aSaveJustBeforeTheExchangeIsPutBack(_ how: String) throws {
+        let notes = try NotesFixture(["a.md": "- [ ] one\n"])
+        let path = notes.url("a.md").path
+        let lock = try FileLock.acquire(path)
+        let temporary = try AtomicWriter.writeTemporary(Array("- [x] one\n".utf8), beside: path, shownPath: path, like: lock.status)
+        // The editor saves after the check.
+        if how == "saved by rename" {
+            try Data("- [ ] one\n- [ ] editor\n".utf8).write(to: notes.url("a.md"), options: .atomic)
+        } else {
+            let handle = try FileHandle(forWritingTo: notes.url("a.md"))
+            try handle.write(contentsOf: Data("- [ ] one\n- [ ] editor\n".utf8))
+            try handle.close()
+        }
+        #expect(throws: WriteFailure.changedOnDisk(path: path)) { try AtomicWriter.replace(lock, with: temporary) }
+        #expect(try notes.text("a.md") == "- [ ] one\n- [ ] editor\n")
+        #expect(notes.allFiles() == ["a.md"])
+        lock.release()
+        // With nothing in between, the exchange replaces the file.
+        let fresh = try FileLock.acquire(path)
+        let second = try AtomicWriter.writeTemporary(Array("- [x] one\n".utf8), beside: path, shownPath: path, like: fresh.status)
+        try AtomicWriter.replace(fresh, with: second)
+        fresh.release()
+        #expect(try notes.text("a.md") == "- [x] one\n")
+        #expect(notes.allFiles() == ["a.md"])
+    }
+
     @Test(arguments: ["same size, in place", "saved by rename", "grown"])
     func refusesWhenAnotherProgramChangedTheFile(_ how: String) throws {
         let notes = try NotesFixture(["a.md": "- [ ] one\n"])

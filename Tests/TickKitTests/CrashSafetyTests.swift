@@ -32,7 +32,7 @@ import Glibc
     }
 
     @Test func killedAtRandomMomentsTheFileIsAlwaysTheOldOrTheNewVersion() throws {
-        let rounds = SlowTests.rounds(12, slow: 150)
+        let rounds = SlowTests.rounds(12, slow: 100)
         let seed = UInt64(Date().timeIntervalSince1970)
         var random = SeededGenerator(seed: seed)
         let notes = try NotesFixture(["big.md": Self.bigList()])
@@ -49,10 +49,11 @@ import Glibc
             #expect(finished.status == 0, "seed \(seed) round \(round) \(arguments): \(finished.stderr)")
             let after = try reference.bytes("big.md")
 
-            // The same command, killed at a random moment of its run (or a
-            // little after it would have ended).
+            // The same command, killed at a random moment between a third of
+            // its run (reading and parsing come first) and a little after it
+            // would have ended.
             let process = try TickProcess.start(arguments + ["--dir", notes.root.path, "--today", "2026-11-21"])
-            usleep(UInt32(Double.random(in: 0...(duration * 1.1), using: &random) * 1_000_000))
+            usleep(UInt32(Double.random(in: (duration * 0.3)...(duration * 1.1), using: &random) * 1_000_000))
             kill(process.0.processIdentifier, SIGKILL)
             _ = TickProcess.finish(process)
 
@@ -76,7 +77,7 @@ import Glibc
     /// first, so a kill between the renames may leave the item in both
     /// lists, never in neither (docs/EDITING.md).
     @Test func killedDuringAMoveBetweenTwoFilesTheItemIsNeverLost() throws {
-        let rounds = SlowTests.rounds(8, slow: 80)
+        let rounds = SlowTests.rounds(8, slow: 50)
         let seed = UInt64(Date().timeIntervalSince1970)
         var random = SeededGenerator(seed: seed)
         let notes = try NotesFixture(["big.md": Self.bigList(), "other.md": "# Other\n\n- [ ] Already here\n"])
@@ -94,7 +95,7 @@ import Glibc
             let newSource = try reference.bytes("big.md"), newDestination = try reference.bytes("other.md")
 
             let process = try TickProcess.start(arguments + ["--dir", notes.root.path])
-            usleep(UInt32(Double.random(in: 0...(duration * 1.1), using: &random) * 1_000_000))
+            usleep(UInt32(Double.random(in: (duration * 0.3)...(duration * 1.1), using: &random) * 1_000_000))
             kill(process.0.processIdentifier, SIGKILL)
             _ = TickProcess.finish(process)
 

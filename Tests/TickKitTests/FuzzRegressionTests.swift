@@ -79,4 +79,62 @@ struct FuzzRegressionTests {
         #expect(document.items[0].title == document.items[0].runs.displayTitle)
         #expect(document.items[0].title == "\u{FFFD}\u{FFFD}")
     }
+
+    @Test("a list item whose paragraph cmark-gfm turned into a table does not crash the parser")
+    func paragraphTurnedIntoTable() {
+        // cmark-gfm leaves an empty paragraph without a position (line 0)
+        // before the table; the parser used to index line 0 and trap.
+        let document = parse("- ?\n[ ] Child\n  -:\n")
+        #expect(document.items.isEmpty)
+        #expect(ParserInvariants.check(document).isEmpty)
+    }
+
+    @Test("a space before a combining mark collapses in the title and in the runs alike")
+    func spaceBeforeCombiningMark() {
+        let document = parse("- [ ] u  \u{07ED}")
+        #expect(document.items[0].title == "u \u{07ED}")
+        #expect(document.items[0].runs.displayTitle == document.items[0].title)
+    }
+
+    @Test("a relative date with two signs or a huge count is not a date, not an overflow trap")
+    func relativeDateOverflow() throws {
+        let today = TaskDate(year: 2026, month: 11, day: 21)
+        for text in ["+-6148914691236517196w", "+-2000000000000000000d", "in -2000000000000000000 weeks", "+--1d", "+99999999w"] {
+            #expect(DateExpression.resolve(text, today: today) == nil, "\(text)")
+        }
+        #expect(DateExpression.resolve("+2w", today: today) == TaskDate(year: 2026, month: 12, day: 5))
+        let notes = try NotesFixture(["a.md": "- [ ] a\n"])
+        let query = try notes.tick("query", "due < +-2000000000000000000w")
+        #expect(query.status == 64 && query.stderr.contains("not a date"))
+        let add = try notes.tick("add", "a.md", "b due:+-2000000000000000000w")
+        #expect(add.status == 64)
+        #expect(try notes.text("a.md") == "- [ ] a\n")
+    }
+
+    @Test("moving the last block of a CRLF file without a final line ending writes CRLF")
+    func moveKeepsCRLFWhenNothingElseHasALineEnding() throws {
+        let document = parse("Intro\r\n- [ ] a")
+        let move = try #require(MoveItem.move(0, in: document, to: .section("S")))
+        let after = String(decoding: try Splice.apply(move.splices, to: document.source.bytes), as: UTF8.self)
+        #expect(after == "Intro\r\n\r\n## S\r\n- [ ] a")
+    }
+
+    @Test("new tokens go first when a bare 🔁 ends the title, which would read them as its rule")
+    func tokensBeforeABareRecurrenceSign() throws {
+        let document = parse("- [ ] Water 🔁\n")
+        let after = try Splice.apply(TokenEdit.splices([.setPriority(.high)], item: document.items[0], in: document), to: document.source.bytes)
+        #expect(String(decoding: after, as: UTF8.self) == "- [ ] !high Water 🔁\n")
+        #expect(parse(String(decoding: after, as: UTF8.self)).items[0].title == "Water 🔁")
+    }
+
+    @Test("a new title right after an emoji rule goes first, so the rule does not read it")
+    func titleAfterAnEmojiRule() throws {
+        let document = parse("- [ ] 🔁 every week[x] old words\n")
+        let rule = try #require(document.items[0].metadata.every)
+        #expect(document.items[0].title.hasSuffix("old words"))
+        let after = try Splice.apply(TokenEdit.splices([.replaceText("New")], item: document.items[0], in: document), to: document.source.bytes)
+        let edited = parse(String(decoding: after, as: UTF8.self))
+        #expect(edited.items[0].title == "New")
+        #expect(edited.items[0].metadata.every == rule)
+    }
 }

@@ -143,9 +143,13 @@ public enum InsertItem {
 
     /// Inserts `blocks` at `placement`; items in `excluding` (and their
     /// subtasks) are not used as neighbours.
+    ///
+    /// `lineEnding` is the ending to use where the text has none to copy
+    /// (by default the document's first, else LF); `mv` and `archive` pass
+    /// the file's own, since what is left after removing blocks may have none.
     public static func insert(_ blocks: [ItemBlock], into document: Document, at placement: Placement,
-                              excluding: Set<Int> = []) -> Insertion {
-        let site = site(for: placement, in: document, excluding: excluding)
+                              excluding: Set<Int> = [], lineEnding: [UInt8]? = nil) -> Insertion {
+        let site = site(for: placement, in: document, excluding: excluding, lineEnding: lineEnding)
         return Insertion(splice: Splice.insert(site.text(for: blocks), at: site.offset),
                          itemOffset: site.offset + site.lead.count, createdSection: site.createdSection)
     }
@@ -171,7 +175,7 @@ public enum InsertItem {
         return String(decoding: edited.dropFirst(6), as: UTF8.self)
     }
 
-    static func site(for placement: Placement, in document: Document, excluding: Set<Int>) -> InsertionSite {
+    static func site(for placement: Placement, in document: Document, excluding: Set<Int>, lineEnding: [UInt8]? = nil) -> InsertionSite {
         let items = document.items
         let source = document.source
         func live(_ index: Int) -> Bool {
@@ -183,11 +187,11 @@ public enum InsertItem {
             return true
         }
         let defaultShape = ItemShape(prefix: [], marker: EditStyle.defaultBullet(in: document), spacing: [0x20],
-                                     lineEnding: Array(source.lineEnding.utf8))
+                                     lineEnding: source.hasLineEnding ? Array(source.lineEnding.utf8) : (lineEnding ?? Array(source.lineEnding.utf8)))
         switch placement {
         case .under(let parentIndex):
             let parent = items[parentIndex]
-            if let anchor = parent.children.last(where: live) { return after(items[anchor], in: document) }
+            if let anchor = parent.children.last(where: live) { return after(items[anchor], in: document, lineEnding: defaultShape.lineEnding) }
             return afterLine(parent.lastLine, in: document, shape: ItemShape(of: parent, in: document).childShape, blankLine: false)
         case .section(let name):
             let wanted = name.lowercased()
@@ -196,7 +200,7 @@ public enum InsertItem {
             }
             let inSection = items.filter { $0.depth == 0 && $0.section == sectionIndex && live($0.index) }
             let unquoted = inSection.filter { $0.quoteDepth == 0 }
-            if let anchor = (unquoted.isEmpty ? inSection : unquoted).last { return after(anchor, in: document) }
+            if let anchor = (unquoted.isEmpty ? inSection : unquoted).last { return after(anchor, in: document, lineEnding: defaultShape.lineEnding) }
             let section = document.sections[sectionIndex]
             let headingLast = source.line(containing: max(section.range.lowerBound, section.range.upperBound - 1))
             let end = sectionIndex + 1 < document.sections.count
@@ -208,7 +212,7 @@ public enum InsertItem {
         case .endOfList:
             let candidates = items.filter { $0.depth == 0 && live($0.index) }
             let unquoted = candidates.filter { $0.quoteDepth == 0 }
-            if let anchor = (unquoted.isEmpty ? candidates : unquoted).last { return after(anchor, in: document) }
+            if let anchor = (unquoted.isEmpty ? candidates : unquoted).last { return after(anchor, in: document, lineEnding: defaultShape.lineEnding) }
             let contentStart = source.hasByteOrderMark ? 3 : 0
             guard let last = (1...source.lineCount).last(where: {
                 !source.isBlank(line: $0) && source.rangeWithEnding(ofLine: $0).upperBound > contentStart
@@ -232,8 +236,9 @@ public enum InsertItem {
     }
 
     /// Just after `anchor`'s block, in its shape, numbered one on.
-    static func after(_ anchor: TaskItem, in document: Document) -> InsertionSite {
+    static func after(_ anchor: TaskItem, in document: Document, lineEnding: [UInt8]) -> InsertionSite {
         var shape = ItemShape(of: anchor, in: document)
+        if !document.source.hasLineEnding { shape.lineEnding = lineEnding }
         shape.marker = shape.marker(advancedBy: 1)
         return afterLine(anchor.lastLine, in: document, shape: shape, blankLine: false)
     }

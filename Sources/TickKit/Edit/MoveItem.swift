@@ -33,7 +33,8 @@ public enum MoveItem {
         let bytes = document.source.bytes
         guard let remaining = try? Splice.apply(removals, to: bytes) else { return nil }
         let afterRemoval = DocumentParser.parse(remaining, path: document.path)
-        let insertion = InsertItem.insert(blocks, into: afterRemoval, at: placement)
+        let insertion = InsertItem.insert(blocks, into: afterRemoval, at: placement,
+                                          lineEnding: Array(document.source.lineEnding.utf8))
         // Map the insertion offset back to the original bytes: before a
         // removal it is shifted by the removals before it; inside or at the
         // edge of what a removal leaves, it joins that removal's replacement.

@@ -28,7 +28,8 @@ public enum RemoveItem {
     /// `deletions`; but when taking the lines out would let Markdown join
     /// what was above them with what was below (an item numbered `2.` right
     /// under a paragraph is not an item, since only `1.` may interrupt a
-    /// paragraph), each deletion leaves one empty line instead, so that every
+    /// paragraph, and a `---` line that comes to the top would open front
+    /// matter), each deletion leaves one empty line instead, so that every
     /// other item stays an item.
     public static func splices(_ indices: [Int], in document: Document) -> [Splice] {
         let ranges = deletions(indices, in: document)
@@ -38,8 +39,9 @@ public enum RemoveItem {
               !keepsOtherItems(after, removing: indices, from: document) else { return plain }
         let ending = Array(document.source.lineEnding.utf8)
         let spaced = ranges.map { range in
-            // Only between two lines: at either end of the file there is nothing to join.
-            range.lowerBound > 0 && range.upperBound < bytes.count ? Splice(range, ending) : Splice.delete(range)
+            // Not at the end, where nothing follows to join. At the top it
+            // counts too: a `---` line there would open front matter.
+            range.upperBound < bytes.count ? Splice(range, ending) : Splice.delete(range)
         }
         if let separated = try? Splice.apply(spaced, to: bytes), keepsOtherItems(separated, removing: indices, from: document) {
             return spaced

@@ -175,7 +175,16 @@ public enum TokenEdit {
                 appended.removeAll { $0.lowercased() == "#" + wanted }
             case .replaceText(let text):
                 let stretches = textStretches(of: item, bytes: bytes)
-                if let first = stretches.first {
+                let afterRule = stretches.first.map { first in
+                    tokens.contains { $0.field == .recurrence && $0.dialect == .emoji && $0.range.upperBound <= first.lowerBound
+                        && bytes[$0.range.upperBound..<first.lowerBound].allSatisfy { $0 == 0x20 || $0 == 0x09 } }
+                } ?? false
+                if afterRule {
+                    // Words right after an emoji rule would read as part of it:
+                    // the new text goes first, as Obsidian Tasks writes it.
+                    replacements.append(Splice.insert(text + " ", at: item.titleRange.lowerBound))
+                    for stretch in stretches { remove(stretch) }
+                } else if let first = stretches.first {
                     replacements.append(Splice(first, text))
                     for stretch in stretches.dropFirst() { remove(stretch) }
                 } else if item.titleRange.isEmpty {
@@ -198,6 +207,12 @@ public enum TokenEdit {
             let joined = appended.joined(separator: " ")
             if let id = trailingID {
                 splices.append(Splice.insert(joined + " ", at: id.range.lowerBound))
+            } else if trailingRecurrenceSign(item, bytes: bytes, tokens: tokens) != nil,
+                      !splices.contains(where: { $0.range.lowerBound == item.titleRange.lowerBound }) {
+                // A bare 🔁 at the end would read what follows as its rule
+                // (`🔁 !high` is a rule "!high"), and so would any other bare
+                // 🔁 before the new tokens: they go first in the title.
+                splices.append(Splice.insert(joined + " ", at: item.titleRange.lowerBound))
             } else {
                 let offset = item.titleRange.upperBound
                 let before = precedingByte(at: offset, splices: splices, bytes: bytes, floor: item.boxRange.upperBound)
@@ -206,6 +221,18 @@ public enum TokenEdit {
             }
         }
         return splices
+    }
+
+    /// The bytes of a 🔁 (with or without U+FE0F) that ends the title as
+    /// plain text, not as a token.
+    static func trailingRecurrenceSign(_ item: TaskItem, bytes: [UInt8], tokens: [MetadataToken]) -> Range<Int>? {
+        let end = item.titleRange.upperBound
+        if let last = tokens.last, last.range.upperBound == end { return nil }
+        for sign in [[0xF0, 0x9F, 0x94, 0x81, 0xEF, 0xB8, 0x8F], [0xF0, 0x9F, 0x94, 0x81]] as [[UInt8]] {
+            let start = end - sign.count
+            if start >= item.titleRange.lowerBound, Array(bytes[start..<end]) == sign { return start..<end }
+        }
+        return nil
     }
 
     /// The stretches of the title that are not tokens, without their

@@ -91,6 +91,9 @@ public struct SourceText: Sendable {
         return "\n"
     }
 
+    /// True when the file has at least one line ending.
+    public var hasLineEnding: Bool { lineCount > 1 || !ending(ofLine: 1).isEmpty }
+
     /// True when the file starts with a UTF-8 byte-order mark.
     public var hasByteOrderMark: Bool {
         bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF

@@ -53,19 +53,22 @@ extension Array where Element == TitleRun {
     /// The display title: the runs without metadata tokens, white space
     /// between them collapsed to one space, trimmed at both ends.
     public var displayTitle: String {
-        var result = ""
+        // By scalars, not characters: a space followed by a combining mark
+        // is one character, but its space still collapses, as in the
+        // parser's byte-wise summary of the title.
+        var result = String.UnicodeScalarView()
         var pendingSpace = false
         for run in self where run.token == nil {
-            for character in run.text {
-                if character == " " || character == "\t" || character == "\n" {
+            for scalar in run.text.unicodeScalars {
+                if scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" {
                     pendingSpace = !result.isEmpty
                 } else {
                     if pendingSpace { result.append(" "); pendingSpace = false }
-                    result.append(character)
+                    result.append(scalar)
                 }
             }
         }
-        return result
+        return String(result)
     }
 
     /// The metadata tokens among the runs, in order.

@@ -108,7 +108,7 @@ private struct Builder {
     // MARK: Headings
 
     mutating func readHeadings(_ headings: [BlockOutline.Heading]) {
-        for heading in headings {
+        for heading in headings where heading.startLine >= 1 && heading.startLine <= source.lineCount {
             let lineRange = source.range(ofLine: heading.startLine)
             let start = min(lineRange.upperBound, lineRange.lowerBound + heading.startColumn - 1)
             var text = trimmed(start..<lineRange.upperBound)
@@ -164,8 +164,11 @@ private struct Builder {
         // copy of a 200,000-item array) while appending.
         items.reserveCapacity(listItems.count)
         for (outlineIndex, listItem) in listItems.enumerated() {
+            // cmark-gfm gives no position (line 0) to the empty paragraph
+            // its table extension leaves when a paragraph becomes a table.
             guard let paragraphLine = listItem.paragraphLine, let paragraphColumn = listItem.paragraphColumn,
-                  paragraphLine <= source.lineCount else { continue }
+                  paragraphLine >= 1, paragraphColumn >= 1, paragraphLine <= source.lineCount,
+                  listItem.startLine >= 1, listItem.startLine <= source.lineCount, listItem.startColumn >= 1 else { continue }
             let line = source.range(ofLine: paragraphLine)
             let box = line.lowerBound + paragraphColumn - 1
             guard box + 3 < line.upperBound,

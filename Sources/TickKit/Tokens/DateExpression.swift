@@ -35,12 +35,12 @@ public enum DateExpression {
                 }
                 body = body.dropLast()
             }
-            guard let count = Int(body), count < 100_000 else { return nil }
+            guard let count = Int(body), (0..<100_000).contains(count), body.first?.isNumber == true else { return nil }
             return today.adding((sign == "-" ? -count : count) * factor, unit)
         }
         // in 3 days / in 2 weeks / in 1 month / in 1 year
         let words = input.split(separator: " ")
-        if words.count == 3, words[0] == "in", let count = Int(words[1]), count < 100_000 {
+        if words.count == 3, words[0] == "in", let count = Int(words[1]), (0..<100_000).contains(count) {
             switch words[2] {
             case "day", "days": return today.adding(count, .day)
             case "week", "weeks": return today.adding(count * 7, .day)
