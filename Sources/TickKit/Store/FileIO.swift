@@ -50,7 +50,12 @@ enum Parallel {
         guard count > 0 else { return [] }
         let results = UnsafeMutableBufferPointer<T?>.allocate(capacity: count)
         results.initialize(repeating: nil)
-        defer { results.deallocate() }
+        // Deinitialize before deallocating: the results hold references
+        // (LeakSanitizer found every parsed document leaked without it).
+        defer {
+            results.deinitialize()
+            results.deallocate()
+        }
         nonisolated(unsafe) let shared = results
         withoutActuallyEscaping(body) { body in
             nonisolated(unsafe) let work = body
