@@ -110,7 +110,12 @@ import Glibc
         #expect(try notes.text("groceries.md") == Self.list)
     }
 
-    @Test func unwritableFileExits73AndLeavesItUntouched() throws {
+    // ThreadSanitizer's runtime itself dies of SIGBUS under `ulimit -f 0`
+    // (`make sanitize-thread` sets TICK_SANITIZER=thread); the test runs
+    // everywhere else, AddressSanitizer included.
+    @Test(.disabled(if: ProcessInfo.processInfo.environment["TICK_SANITIZER"] == "thread",
+                    "ThreadSanitizer's runtime cannot run under a file size limit of 0"))
+    func unwritableFileExits73AndLeavesItUntouched() throws {
         let notes = try NotesFixture(["groceries.md": Self.list])
         // A file size limit of 0 makes writing the temporary file fail, even for root.
         let result = try notes.tick("done", "groceries.md:4", shellPrefix: "ulimit -f 0")
