@@ -45,6 +45,8 @@ enum TickRunner {
         process.arguments = arguments
         var base = ProcessInfo.processInfo.environment
         for key in ["TICK_DIR", "TICK_TODAY", "NO_COLOR", "COLORTERM", "COLUMNS", "VISUAL", "EDITOR"] { base[key] = nil }
+        // `make sanitize-address` checks the tick processes for leaks, not the test runner.
+        if let options = base["TICK_CHILD_ASAN_OPTIONS"] { base["ASAN_OPTIONS"] = options }
         process.environment = base.merging(environment) { $1 }
         if let directory { process.currentDirectoryURL = directory }
         let out = Pipe(), err = Pipe()
