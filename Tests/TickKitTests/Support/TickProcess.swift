@@ -40,6 +40,7 @@ enum TickProcess {
         env["TICK_DIR"] = nil
         env["TICK_TODAY"] = nil
         env["NO_COLOR"] = "1"
+        if let options = env["TICK_CHILD_ASAN_OPTIONS"] { env["ASAN_OPTIONS"] = options }
         for (key, value) in environment { env[key] = value }
         process.environment = env
         let out = Pipe(), err = Pipe()

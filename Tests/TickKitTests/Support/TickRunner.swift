@@ -66,6 +66,8 @@ enum TickRunner {
         for key in ["TICK_DIR", "TICK_TODAY", "NO_COLOR", "COLORTERM", "COLUMNS", "VISUAL", "EDITOR"] { base[key] = nil }
         // A parse cache of the test run's own, not the user's.
         base["XDG_CACHE_HOME"] = Self.cacheHome
+        // `make sanitize-address` checks the tick processes for leaks, not the test runner.
+        if let options = base["TICK_CHILD_ASAN_OPTIONS"] { base["ASAN_OPTIONS"] = options }
         process.environment = base.merging(environment) { $1 }
         if let directory { process.currentDirectoryURL = directory }
         let out = Pipe(), err = Pipe()
