@@ -157,6 +157,9 @@ import TickKit
         #expect(unknown.status == 64)
         #expect(unknown.stderr.hasSuffix("  open and frobnicate\n           ^\n"))
         #expect(try tick(["today", "due < 2026-02-30"]).status == 64)
+        let deep = try tick(["query", String(repeating: "(", count: 5_000) + "open" + String(repeating: ")", count: 5_000)])
+        #expect(deep.status == 64)
+        #expect(deep.stderr.hasPrefix("tick: bad query at column 201: the query nests '(' and 'not' more than 200 deep"))
     }
 
     @Test func usageErrorsExit64OnOneLine() throws {

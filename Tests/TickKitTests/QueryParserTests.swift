@@ -129,4 +129,24 @@ import TickKit
     @Test func columnsCountCharactersNotBytes() {
         #expect(error("\"café\" bogus")?.column == 8)
     }
+
+    @Test func nestingUpToTheLimitParses() throws {
+        let depth = QueryParser.maximumNesting
+        let parenthesised = String(repeating: "(", count: depth) + "open" + String(repeating: ")", count: depth)
+        #expect(try shape(parenthesised) == (try shape("open")))
+        let negated = String(repeating: "not ", count: depth) + "open"   // an even number of nots
+        #expect(try shape(negated).hasPrefix("not(not("))
+    }
+
+    @Test func nestingBeyondTheLimitIsASyntaxErrorNotACrash() {
+        // Thousands of levels used to overflow the stack.
+        let parentheses = String(repeating: "(", count: 100_000) + "open" + String(repeating: ")", count: 100_000)
+        let failure = error(parentheses)
+        #expect(failure?.message.contains("nests '(' and 'not' more than") == true)
+        #expect(failure?.column == QueryParser.maximumNesting + 1)
+        let nots = String(repeating: "not ", count: 10_000) + "open"
+        #expect(error(nots)?.column == QueryParser.maximumNesting * 4 + 1)
+        let mixed = String(repeating: "not (", count: 5_000) + "open" + String(repeating: ")", count: 5_000)
+        #expect(error(mixed) != nil)
+    }
 }

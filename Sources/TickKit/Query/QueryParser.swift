@@ -16,6 +16,14 @@ public struct QueryParser {
     public let today: TaskDate
     private var tokens: [QueryToken] = []
     private var position = 0
+    /// How many `(` and `not` enclose the token being read.
+    private var depth = 0
+
+    /// The deepest nesting of parentheses and `not` a query may have. Parsing,
+    /// evaluating and explaining all recurse once per level; without a limit a
+    /// query of a few thousand `(` would overflow the stack instead of getting
+    /// a syntax error. No hand-written query comes near it.
+    public static let maximumNesting = 200
 
     /// Parses `query`, resolving relative dates against `today`.
     public static func parse(_ query: String, today: TaskDate) throws(QuerySyntaxError) -> QueryExpression {
@@ -95,7 +103,9 @@ public struct QueryParser {
 
     private mutating func parseNot() throws(QuerySyntaxError) -> QueryExpression {
         if isKeyword(current, "not") {
-            _ = advance()
+            let token = advance()
+            try enterNesting(at: token)
+            defer { depth -= 1 }
             return .not(try parseNot())
         }
         return try parsePrimary()
@@ -106,6 +116,8 @@ public struct QueryParser {
         switch token.kind {
         case .openParenthesis:
             _ = advance()
+            try enterNesting(at: token)
+            defer { depth -= 1 }
             if case .closeParenthesis = current.kind { throw fail("expected a condition inside the parentheses", at: current) }
             let inner = try parseOr()
             guard case .closeParenthesis = current.kind else {
@@ -129,6 +141,13 @@ public struct QueryParser {
         case .word(let word):
             return try parseCondition(word, token)
         }
+    }
+
+    private mutating func enterNesting(at token: QueryToken) throws(QuerySyntaxError) {
+        guard depth < Self.maximumNesting else {
+            throw fail("the query nests '(' and 'not' more than \(Self.maximumNesting) deep; simplify it", at: token)
+        }
+        depth += 1
     }
 
     // MARK: Conditions
