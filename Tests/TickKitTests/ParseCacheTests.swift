@@ -24,11 +24,8 @@ struct ParseCacheTests {
     func roundTrip(file: URL) throws {
         let document = DocumentParser.parse(try FileIO.read(file.path), path: file.lastPathComponent)
         var writer = ByteWriter()
-        DocumentCoding.encode(document, into: &writer)
-        let decoded = try writer.bytes.withUnsafeBufferPointer { buffer in
-            var reader = ByteReader(buffer, range: 0..<buffer.count)
-            return try DocumentCoding.decode(&reader)
-        }
+        try DocumentCoding.encode(document, into: &writer)
+        let decoded = try writer.bytes.withUnsafeBufferPointer { try DocumentCoding.decode($0) }
         #expect(fingerprint(decoded) == fingerprint(document))
     }
 
@@ -36,15 +33,12 @@ struct ParseCacheTests {
     func damagedEncodingThrows() throws {
         let document = parse("---\ntitle: T\nextra: [1, {a: b}]\n---\n# T\n## S\n- [ ] a due:2026-11-24 #x k:v\n  note\n  - [x] b\n")
         var writer = ByteWriter()
-        DocumentCoding.encode(document, into: &writer)
+        try DocumentCoding.encode(document, into: &writer)
         let bytes = writer.bytes
         var failures = 0
         for cut in stride(from: 0, to: bytes.count, by: 3) {
             let truncated = Array(bytes[0..<cut])
-            let decoded = truncated.withUnsafeBufferPointer { buffer -> Document? in
-                var reader = ByteReader(buffer, range: 0..<buffer.count)
-                return try? DocumentCoding.decode(&reader)
-            }
+            let decoded = truncated.withUnsafeBufferPointer { try? DocumentCoding.decode($0) }
             if decoded == nil { failures += 1 }
         }
         #expect(failures == (bytes.count + 2) / 3)
@@ -52,9 +46,13 @@ struct ParseCacheTests {
         for _ in 0..<500 {
             var damaged = bytes
             damaged[Int.random(in: 0..<damaged.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
-            _ = damaged.withUnsafeBufferPointer { buffer -> Document? in
-                var reader = ByteReader(buffer, range: 0..<buffer.count)
-                return try? DocumentCoding.decode(&reader)
+            _ = damaged.withUnsafeBufferPointer { try? DocumentCoding.decode($0) }
+            // Read in place, every field of every item, as a query would.
+            try? damaged.withUnsafeBufferPointer { buffer in
+                let encoded = try EncodedDocument(buffer, owner: damaged as AnyObject)
+                let workspace = EncodedWorkspace(documents: [encoded])
+                _ = ItemJSON.itemsDocumentBytes(workspace.items, today: Fixture.today)
+                for item in workspace.items { _ = (item.tags.map(\.string), item.fields.count, item.sectionTitle?.string) }
             }
         }
     }

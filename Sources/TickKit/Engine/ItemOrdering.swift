@@ -44,28 +44,27 @@ public enum SortKey: String, Sendable, CaseIterable {
 
     /// Negative, zero or positive as `lhs` sorts before, with or after `rhs`
     /// for this key alone.
-    public func compare(_ lhs: ListedItem, _ rhs: ListedItem) -> Int {
+    public func compare<Record: ItemRecord>(_ lhs: Record, _ rhs: Record) -> Int {
         switch self {
         case .manual:
             if lhs.listRank != rhs.listRank { return lhs.listRank < rhs.listRank ? -1 : 1 }
-            return lhs.item.blockRange.lowerBound < rhs.item.blockRange.lowerBound ? -1
-                : (lhs.item.blockRange.lowerBound == rhs.item.blockRange.lowerBound ? 0 : 1)
+            return lhs.fileOffset < rhs.fileOffset ? -1 : (lhs.fileOffset == rhs.fileOffset ? 0 : 1)
         case .title:
-            switch lhs.item.title.compare(rhs.item.title, options: [.caseInsensitive], range: nil, locale: Locale.current) {
+            switch lhs.title.string.compare(rhs.title.string, options: [.caseInsensitive], range: nil, locale: Locale.current) {
             case .orderedAscending: return -1
             case .orderedDescending: return 1
             case .orderedSame: return 0
             }
         case .priority:
-            return rhs.item.metadata.priority.rawValue - lhs.item.metadata.priority.rawValue
-        case .due: return Self.compareDates(lhs.item.metadata.due, rhs.item.metadata.due)
-        case .created: return Self.compareDates(lhs.item.metadata.created, rhs.item.metadata.created)
-        case .done: return Self.compareDates(lhs.item.metadata.done, rhs.item.metadata.done)
+            return rhs.priority.rawValue - lhs.priority.rawValue
+        case .due: return Self.compareDates(lhs.date(.due), rhs.date(.due))
+        case .created: return Self.compareDates(lhs.date(.created), rhs.date(.created))
+        case .done: return Self.compareDates(lhs.date(.done), rhs.date(.done))
         case .list:
-            switch lhs.document.name.compare(rhs.document.name, options: [.caseInsensitive], range: nil, locale: Locale.current) {
+            switch lhs.listName.compare(rhs.listName, options: [.caseInsensitive], range: nil, locale: Locale.current) {
             case .orderedAscending: return -1
             case .orderedDescending: return 1
-            case .orderedSame: return lhs.document.path < rhs.document.path ? -1 : (lhs.document.path == rhs.document.path ? 0 : 1)
+            case .orderedSame: return lhs.listPath < rhs.listPath ? -1 : (lhs.listPath == rhs.listPath ? 0 : 1)
             }
         }
     }
@@ -81,7 +80,8 @@ public enum SortKey: String, Sendable, CaseIterable {
     }
 
     /// Sorts by `keys` in turn, then manual order; `reverse` flips the whole order.
-    public static func sort(_ items: [ListedItem], by keys: [SortKey], reverse: Bool = false) -> [ListedItem] {
+    public static func sort<Record: ItemRecord>(_ items: [Record], by keys: [SortKey], reverse: Bool = false,
+                                              as _: Record.Type = Record.self) -> [Record] {
         let sorted = items.sorted { lhs, rhs in
             for key in keys + [.manual] {
                 let result = key.compare(lhs, rhs)
@@ -95,6 +95,11 @@ public enum SortKey: String, Sendable, CaseIterable {
     /// Ranks lists by `order:` (lists without one after those with one), then
     /// name, then path: the list order of manual sorting and of `tick lists`.
     public static func listRanks(_ documents: [Document]) -> [Int] {
+        listRanks(documents.map { (name: $0.name, order: $0.order, path: $0.path) })
+    }
+
+    /// `listRanks(_:)` from each list's name, `order:` and path.
+    public static func listRanks(_ documents: [(name: String, order: Int?, path: String)]) -> [Int] {
         // Each name is folded once (lowercased) rather than compared with a
         // locale on every step of the sort.
         let keys = documents.map { $0.name.lowercased() }

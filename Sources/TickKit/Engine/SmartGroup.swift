@@ -27,20 +27,23 @@ public enum SmartGroup: String, Sendable, CaseIterable {
 
     /// True when `item` belongs to this group on `today`.
     public func contains(_ item: TaskItem, today: TaskDate) -> Bool {
-        let due = item.metadata.due
+        contains(status: item.status, due: item.metadata.due, today: today)
+    }
+
+    private func contains(status: TaskStatus, due: TaskDate?, today: TaskDate) -> Bool {
         switch self {
-        case .today: return item.status.isOpen && due.map { $0.compareDay(today) <= 0 } == true
-        case .scheduled: return item.status.isOpen && due != nil
-        case .all: return item.status.isOpen
-        case .overdue: return item.status.isOpen && due.map { $0.compareDay(today) < 0 } == true
-        case .completed: return item.status == .done
+        case .today: return status.isOpen && due.map { $0.compareDay(today) <= 0 } == true
+        case .scheduled: return status.isOpen && due != nil
+        case .all: return status.isOpen
+        case .overdue: return status.isOpen && due.map { $0.compareDay(today) < 0 } == true
+        case .completed: return status == .done
         }
     }
 
     /// The members of this group among `items`, in the group's own order.
     /// `items` may come in any order; ties always fall back to manual order.
-    public func members(of items: [ListedItem], today: TaskDate) -> [ListedItem] {
-        let members = items.filter { contains($0.item, today: today) }
+    public func members<Record: ItemRecord>(of items: [Record], today: TaskDate, as _: Record.Type = Record.self) -> [Record] {
+        let members = items.filter { contains(status: $0.status, due: $0.date(.due), today: today) }
         return members.sorted { lhs, rhs in
             let order = compare(lhs, rhs, today: today)
             if order != 0 { return order < 0 }
@@ -49,11 +52,11 @@ public enum SmartGroup: String, Sendable, CaseIterable {
     }
 
     /// The group's own order before manual order breaks ties.
-    private func compare(_ lhs: ListedItem, _ rhs: ListedItem, today: TaskDate) -> Int {
+    private func compare<Record: ItemRecord>(_ lhs: Record, _ rhs: Record, today: TaskDate) -> Int {
         switch self {
         case .today:
-            let left = lhs.item.metadata.due.map { $0.compareDay(today) < 0 } ?? false
-            let right = rhs.item.metadata.due.map { $0.compareDay(today) < 0 } ?? false
+            let left = lhs.date(.due).map { $0.compareDay(today) < 0 } ?? false
+            let right = rhs.date(.due).map { $0.compareDay(today) < 0 } ?? false
             return left == right ? 0 : (left ? -1 : 1)
         case .scheduled:
             return SortKey.due.compare(lhs, rhs)
@@ -61,7 +64,7 @@ public enum SmartGroup: String, Sendable, CaseIterable {
             return 0
         case .completed:
             // Newest done date first; undated ones last.
-            switch (lhs.item.metadata.done, rhs.item.metadata.done) {
+            switch (lhs.date(.done), rhs.date(.done)) {
             case (nil, nil): return 0
             case (nil, _): return 1
             case (_, nil): return -1

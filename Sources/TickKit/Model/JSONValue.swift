@@ -114,31 +114,43 @@ public enum JSONValue: Sendable, Hashable {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    /// True for the bytes a JSON string must escape.
-    private static let needsEscape: [Bool] = (0..<256).map { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
-
     static func appendString(_ text: String, to output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
+        var buffer = ByteOutput(capacity: text.utf8.count + 16)
+        appendString(text, to: &buffer)
+        output.append(contentsOf: buffer.bytes)
+    }
+
+    static func appendString(_ text: String, to output: inout ByteOutput) {
         var text = text
-        text.withUTF8 { utf8 in
-            // Most strings need no escape: copy them whole.
-            var start = 0
-            for index in 0..<utf8.count where needsEscape[Int(utf8[index])] {
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                let byte = utf8[index]
-                switch byte {
-                case UInt8(ascii: "\""): output.append(contentsOf: [0x5C, 0x22])
-                case UInt8(ascii: "\\"): output.append(contentsOf: [0x5C, 0x5C])
-                case 0x0A: output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-                case 0x0D: output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-                case 0x09: output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-                default:
-                    output.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
-                }
-                start = index + 1
+        text.withUTF8 { appendString(utf8: $0, to: &output) }
+    }
+
+    /// Appends UTF-8 bytes as a JSON string literal, quotes included.
+    static func appendString(utf8: UnsafeBufferPointer<UInt8>, to output: inout ByteOutput) {
+        output.append(UInt8(ascii: "\""))
+        // Most strings need no escape: copy them whole. A comparison per
+        // byte rather than a table: this loop runs over every byte of every
+        // string a query prints.
+        var start = 0
+        for index in 0..<utf8.count {
+            let byte = utf8[index]
+            guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+            output.append(UnsafeBufferPointer(rebasing: utf8[start..<index]))
+            output.append(0x5C)
+            switch byte {
+            case UInt8(ascii: "\""): output.append(0x22)
+            case UInt8(ascii: "\\"): output.append(0x5C)
+            case 0x0A: output.append(UInt8(ascii: "n"))
+            case 0x0D: output.append(UInt8(ascii: "r"))
+            case 0x09: output.append(UInt8(ascii: "t"))
+            default:
+                output.append("u00")
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0xF)])
             }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<utf8.count]))
+            start = index + 1
         }
+        output.append(UnsafeBufferPointer(rebasing: utf8[start..<utf8.count]))
         output.append(UInt8(ascii: "\""))
     }
 

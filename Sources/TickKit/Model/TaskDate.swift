@@ -51,32 +51,43 @@ public struct TaskDate: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     /// `YYYY-MM-DD`, or `YYYY-MM-DDTHH:MM` when a time was given.
     public var isoString: String {
+        withISOBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Calls `body` with `isoString`'s bytes, kept on the stack.
+    func withISOBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         // By hand: `String(format:)` is slow, and this runs for every date
         // of every item printed.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(16)
-        func digits(_ value: Int, _ count: Int) {
-            var divisor = 1
-            for _ in 1..<count { divisor *= 10 }
-            var rest = max(0, value)
-            while divisor > 0 {
-                bytes.append(UInt8(0x30 + (rest / divisor) % 10))
-                rest %= divisor
-                divisor /= 10
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { bytes in
+            var count = 0
+            func digits(_ value: Int, _ width: Int) {
+                var divisor = 1
+                for _ in 1..<width { divisor *= 10 }
+                var rest = max(0, value)
+                while divisor > 0 {
+                    bytes[count] = UInt8(0x30 + (rest / divisor) % 10)
+                    count += 1
+                    rest %= divisor
+                    divisor /= 10
+                }
             }
+            func character(_ byte: UInt8) {
+                bytes[count] = byte
+                count += 1
+            }
+            digits(year, year > 9999 ? 5 : 4)
+            character(UInt8(ascii: "-"))
+            digits(month, 2)
+            character(UInt8(ascii: "-"))
+            digits(day, 2)
+            if let minutes = minuteOfDay {
+                character(UInt8(ascii: "T"))
+                digits(minutes / 60, 2)
+                character(UInt8(ascii: ":"))
+                digits(minutes % 60, 2)
+            }
+            return body(UnsafeBufferPointer(rebasing: bytes[0..<count]))
         }
-        digits(year, year > 9999 ? 5 : 4)
-        bytes.append(UInt8(ascii: "-"))
-        digits(month, 2)
-        bytes.append(UInt8(ascii: "-"))
-        digits(day, 2)
-        if let minutes = minuteOfDay {
-            bytes.append(UInt8(ascii: "T"))
-            digits(minutes / 60, 2)
-            bytes.append(UInt8(ascii: ":"))
-            digits(minutes % 60, 2)
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     public var description: String { isoString }

@@ -3,131 +3,158 @@ public enum ItemJSON {
     /// One item as SPEC §6 shows it.
     public static func item(_ item: TaskItem, in document: Document) -> JSONValue {
         var sink = ValueSink()
-        emit(item, in: document, into: &sink)
+        emit(ListedItem(document: document, item: item, listRank: 0), into: &sink)
         return .object(sink.pairs)
     }
 
     /// Appends one item as `item(_:in:)` pretty-printed at `indent` levels
     /// would, without building the value first (the same bytes, in a
     /// fraction of the time: this runs for every item a query prints).
-    public static func write(_ item: TaskItem, in document: Document, prettyTo output: inout [UInt8], indent: Int) {
-        var sink = ByteSink(output: output, indent: indent)
-        output = []
-        emit(item, in: document, into: &sink)
-        sink.finish()
-        output = sink.output
+    static func write<Record: ItemRecord>(_ record: Record, to output: inout ByteOutput, indent: Int) {
+        withUnsafeMutablePointer(to: &output) { output in
+            var sink = ByteSink(output: output, indent: indent)
+            emit(record, into: &sink)
+            sink.finish()
+        }
     }
 
     /// Receives an item's fields in the SPEC's order.
     protocol FieldSink {
-        mutating func string(_ key: String, _ value: String?)
-        mutating func int(_ key: String, _ value: Int)
-        mutating func strings(_ key: String, _ values: [String])
-        mutating func stringPairs(_ key: String, _ pairs: [(String, String)])
+        mutating func string<Text: ItemText>(_ key: StaticString, _ value: Text?)
+        mutating func int(_ key: StaticString, _ value: Int)
+        mutating func strings<Text: ItemText>(_ key: StaticString, _ values: [Text])
+        mutating func stringPairs<Text: ItemText>(_ key: StaticString, _ pairs: [(Text, Text)])
     }
 
     /// The one place that says which fields an item has, and in what order.
-    static func emit<S: FieldSink>(_ item: TaskItem, in document: Document, into sink: inout S) {
-        let metadata = item.metadata
-        var fields: [(String, String)] = []
-        for field in metadata.fields where !fields.contains(where: { $0.0 == field.key }) {
-            fields.append((field.key, field.value))
+    static func emit<Record: ItemRecord, Sink: FieldSink>(_ record: Record, into sink: inout Sink) {
+        // A key written twice keeps its first value. Keys compare as
+        // Strings, whatever the record's text type, so both kinds of
+        // record drop the same repeats.
+        var fields: [(Record.Text, Record.Text)] = []
+        var keys: [String] = []
+        for field in record.fields {
+            let key = field.key.string
+            if !keys.contains(key) {
+                keys.append(key)
+                fields.append((field.key, field.value))
+            }
         }
-        sink.string("path", document.path)
-        sink.int("line", item.line)
-        sink.string("list", document.name)
-        sink.string("section", item.section.map { document.sections[$0].title })
-        sink.string("status", item.status.rawValue)
-        sink.string("title", item.title)
-        sink.string("text", item.text)
-        sink.string("priority", metadata.priority.name)
-        sink.string("due", metadata.due?.isoString)
-        sink.string("scheduled", metadata.scheduled?.isoString)
-        sink.string("start", metadata.start?.isoString)
-        sink.string("created", metadata.created?.isoString)
-        sink.string("done", metadata.done?.isoString)
-        sink.string("cancelled", metadata.cancelled?.isoString)
-        sink.string("every", metadata.every)
-        sink.strings("tags", metadata.tags)
-        sink.string("color", metadata.color)
-        sink.string("icon", metadata.icon)
-        sink.string("id", metadata.id)
+        sink.string("path", record.listPath)
+        sink.int("line", record.line)
+        sink.string("list", record.listName)
+        sink.string("section", record.sectionTitle)
+        sink.string("status", record.status.rawValue)
+        sink.string("title", record.title)
+        sink.string("text", record.text)
+        sink.string("priority", record.priority.name)
+        sink.string("due", record.date(.due))
+        sink.string("scheduled", record.date(.scheduled))
+        sink.string("start", record.date(.start))
+        sink.string("created", record.date(.created))
+        sink.string("done", record.date(.done))
+        sink.string("cancelled", record.date(.cancelled))
+        sink.string("every", record.every)
+        sink.strings("tags", record.tags)
+        sink.string("color", record.color)
+        sink.string("icon", record.icon)
+        sink.string("id", record.id)
         sink.stringPairs("fields", fields)
-        sink.string("parent", item.parent.map { document.address(of: document.items[$0]) })
-        sink.int("depth", item.depth)
-        sink.string("notes", item.notes)
-        sink.string("listColor", document.color)
-        sink.string("listIcon", document.icon)
+        sink.string("parent", record.parentLine.map { "\(record.listPath):\($0)" })
+        sink.int("depth", record.depth)
+        sink.string("notes", record.notes)
+        sink.string("listColor", record.listColor)
+        sink.string("listIcon", record.listIcon)
     }
 
     private struct ValueSink: FieldSink {
         var pairs: [(String, JSONValue)] = []
-        mutating func string(_ key: String, _ value: String?) { pairs.append((key, .string(value))) }
-        mutating func int(_ key: String, _ value: Int) { pairs.append((key, .int(value))) }
-        mutating func strings(_ key: String, _ values: [String]) { pairs.append((key, .array(values.map { .string($0) }))) }
-        mutating func stringPairs(_ key: String, _ pairs: [(String, String)]) {
-            self.pairs.append((key, .object(pairs.map { ($0.0, .string($0.1)) })))
+        mutating func string<Text: ItemText>(_ key: StaticString, _ value: Text?) {
+            pairs.append((key.description, .string(value?.string)))
+        }
+        mutating func int(_ key: StaticString, _ value: Int) { pairs.append((key.description, .int(value))) }
+        mutating func strings<Text: ItemText>(_ key: StaticString, _ values: [Text]) {
+            pairs.append((key.description, .array(values.map { .string($0.string) })))
+        }
+        mutating func stringPairs<Text: ItemText>(_ key: StaticString, _ pairs: [(Text, Text)]) {
+            self.pairs.append((key.description, .object(pairs.map { ($0.0.string, .string($0.1.string)) })))
         }
     }
 
     /// Writes the pretty-printed form that `JSONValue` would write.
     private struct ByteSink: FieldSink {
-        var output: [UInt8]
+        /// The output, borrowed for the length of one `write`.
+        let target: UnsafeMutablePointer<ByteOutput>
         let indent: Int
         var first = true
 
-        init(output: [UInt8], indent: Int) {
-            self.output = output
+        private var output: ByteOutput {
+            unsafeAddress { UnsafePointer(target) }
+            nonmutating unsafeMutableAddress { target }
+        }
+
+        init(output: UnsafeMutablePointer<ByteOutput>, indent: Int) {
+            target = output
             self.indent = indent
             self.output.append(UInt8(ascii: "{"))
         }
 
         private mutating func newline(_ level: Int) {
             output.append(0x0A)
-            output.append(contentsOf: repeatElement(0x20, count: level * 2))
+            output.append(0x20, count: level * 2)
         }
 
-        private mutating func key(_ key: String) {
+        /// Keys are this file's own literals, which need no escaping.
+        private mutating func key(_ key: StaticString) {
             if !first { output.append(UInt8(ascii: ",")) }
             first = false
             newline(indent + 1)
-            JSONValue.appendString(key, to: &output)
-            output.append(contentsOf: [UInt8(ascii: ":"), 0x20])
+            output.append(UInt8(ascii: "\""))
+            output.append(key)
+            output.append("\": ")
         }
 
-        mutating func string(_ key: String, _ value: String?) {
+        mutating func string<Text: ItemText>(_ key: StaticString, _ value: Text?) {
             self.key(key)
-            if let value { JSONValue.appendString(value, to: &output) } else { output.append(contentsOf: "null".utf8) }
+            if let value { value.appendJSON(to: &output) } else { output.append("null") }
         }
 
-        mutating func int(_ key: String, _ value: Int) {
+        mutating func int(_ key: StaticString, _ value: Int) {
             self.key(key)
-            output.append(contentsOf: String(value).utf8)
+            // Digit by digit: `String(value)` would allocate for every line number.
+            if value < 0 { output.append(UInt8(ascii: "-")) }
+            let magnitude = value.magnitude
+            var divisor: UInt = 1
+            while magnitude / divisor >= 10 { divisor *= 10 }
+            while divisor > 0 {
+                output.append(UInt8(0x30 + magnitude / divisor % 10))
+                divisor /= 10
+            }
         }
 
-        mutating func strings(_ key: String, _ values: [String]) {
+        mutating func strings<Text: ItemText>(_ key: StaticString, _ values: [Text]) {
             self.key(key)
-            if values.isEmpty { output.append(contentsOf: "[]".utf8); return }
+            if values.isEmpty { output.append("[]"); return }
             output.append(UInt8(ascii: "["))
             for (position, value) in values.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
                 newline(indent + 2)
-                JSONValue.appendString(value, to: &output)
+                value.appendJSON(to: &output)
             }
             newline(indent + 1)
             output.append(UInt8(ascii: "]"))
         }
 
-        mutating func stringPairs(_ key: String, _ pairs: [(String, String)]) {
+        mutating func stringPairs<Text: ItemText>(_ key: StaticString, _ pairs: [(Text, Text)]) {
             self.key(key)
-            if pairs.isEmpty { output.append(contentsOf: "{}".utf8); return }
+            if pairs.isEmpty { output.append("{}"); return }
             output.append(UInt8(ascii: "{"))
             for (position, pair) in pairs.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
                 newline(indent + 2)
-                JSONValue.appendString(pair.0, to: &output)
-                output.append(contentsOf: [UInt8(ascii: ":"), 0x20])
-                JSONValue.appendString(pair.1, to: &output)
+                pair.0.appendJSON(to: &output)
+                output.append(": ")
+                pair.1.appendJSON(to: &output)
             }
             newline(indent + 1)
             output.append(UInt8(ascii: "}"))

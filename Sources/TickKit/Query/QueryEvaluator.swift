@@ -4,11 +4,11 @@
 /// system or the clock (relative dates were resolved by the parser).
 public enum QueryEvaluator {
     /// The items that match `expression`, in the order given.
-    public static func filter(_ items: [ListedItem], _ expression: QueryExpression) -> [ListedItem] {
+    public static func filter<Record: ItemRecord>(_ items: [Record], _ expression: QueryExpression) -> [Record] {
         items.filter { matches($0, expression) }
     }
 
-    public static func matches(_ listed: ListedItem, _ expression: QueryExpression) -> Bool {
+    public static func matches<Record: ItemRecord>(_ listed: Record, _ expression: QueryExpression) -> Bool {
         switch expression {
         case .and(let operands): operands.allSatisfy { matches(listed, $0) }
         case .or(let operands): operands.contains { matches(listed, $0) }
@@ -17,22 +17,20 @@ public enum QueryEvaluator {
         }
     }
 
-    public static func matches(_ listed: ListedItem, _ predicate: QueryPredicate) -> Bool {
-        let item = listed.item
-        let metadata = item.metadata
+    public static func matches<Record: ItemRecord>(_ listed: Record, _ predicate: QueryPredicate) -> Bool {
         switch predicate {
         case .status(let status):
-            return status.includes(item.status)
+            return status.includes(listed.status)
         case .date(let field, let comparison, let value):
-            guard let date = metadata.date(field.metadataField) else { return false }
+            guard let date = listed.date(field.metadataField) else { return false }
             return compare(date.compareDay(value.date), comparison)
         case .has(let field, let wanted):
             return has(field, listed) == wanted
         case .priority(let comparison, let priority):
-            let difference = metadata.priority.rawValue - priority.rawValue
+            let difference = listed.priority.rawValue - priority.rawValue
             return compare(difference < 0 ? -1 : (difference == 0 ? 0 : 1), comparison)
         case .recurring:
-            return metadata.every != nil
+            return listed.every != nil
         case .text(let field, let comparison, let pattern):
             switch comparison {
             case .notEqual: return !textMatches(field, .equal, pattern, listed)
@@ -53,55 +51,53 @@ public enum QueryEvaluator {
         }
     }
 
-    private static func has(_ field: QueryPresenceField, _ listed: ListedItem) -> Bool {
-        let item = listed.item
-        let metadata = item.metadata
+    private static func has<Record: ItemRecord>(_ field: QueryPresenceField, _ listed: Record) -> Bool {
         switch field {
-        case .due: return metadata.due != nil
-        case .scheduled: return metadata.scheduled != nil
-        case .start: return metadata.start != nil
-        case .created: return metadata.created != nil
-        case .done: return metadata.done != nil
-        case .cancelled: return metadata.cancelled != nil
-        case .priority: return metadata.hasPriority
-        case .tags, .tag: return !metadata.tags.isEmpty
-        case .id: return metadata.id != nil
-        case .notes: return item.notes != nil
-        case .every: return metadata.every != nil
-        case .section: return item.section != nil
-        case .subtasks: return !item.children.isEmpty
-        case .parent: return item.parent != nil
+        case .due: return listed.date(.due) != nil
+        case .scheduled: return listed.date(.scheduled) != nil
+        case .start: return listed.date(.start) != nil
+        case .created: return listed.date(.created) != nil
+        case .done: return listed.date(.done) != nil
+        case .cancelled: return listed.date(.cancelled) != nil
+        case .priority: return listed.hasPriority
+        case .tags, .tag: return listed.hasTags
+        case .id: return listed.id != nil
+        case .notes: return listed.notes != nil
+        case .every: return listed.every != nil
+        case .section: return listed.sectionTitle != nil
+        case .subtasks: return listed.hasSubtasks
+        case .parent: return listed.parentLine != nil
         }
     }
 
     /// `=` or `~` for a text field (the negations are handled by the caller).
-    private static func textMatches(_ field: QueryTextField, _ comparison: QueryComparison, _ pattern: TextPattern,
-                                    _ listed: ListedItem) -> Bool {
+    private static func textMatches<Record: ItemRecord>(_ field: QueryTextField, _ comparison: QueryComparison,
+                                                        _ pattern: TextPattern, _ listed: Record) -> Bool {
         let equal = comparison == .equal
-        let document = listed.document
-        let item = listed.item
         func test(_ text: String) -> Bool { equal ? pattern.isEqual(to: text) : pattern.isFound(in: text) }
         switch field {
         case .list:
-            if test(document.name) { return true }
-            guard equal else { return pattern.isFound(in: document.path) }
-            let withoutExtension = Self.withoutExtension(document.path)
+            let path = listed.listPath
+            if test(listed.listName) { return true }
+            guard equal else { return pattern.isFound(in: path) }
+            let withoutExtension = Self.withoutExtension(path)
             let stem = withoutExtension.split(separator: "/").last.map(String.init) ?? withoutExtension
-            return test(document.path) || test(withoutExtension) || test(stem)
+            return test(path) || test(withoutExtension) || test(stem)
         case .path:
-            return test(document.path) || (equal && test(Self.withoutExtension(document.path)))
+            let path = listed.listPath
+            return test(path) || (equal && test(Self.withoutExtension(path)))
         case .section:
-            return test(item.section.map { document.sections[$0].title } ?? "")
+            return test(listed.sectionTitle?.string ?? "")
         case .title:
-            return test(item.title)
+            return test(listed.title.string)
         case .text:
-            if test(item.title) { return true }
-            guard let notes = item.notes else { return false }
-            return equal ? false : pattern.isFound(in: notes)
+            if test(listed.title.string) { return true }
+            guard let notes = listed.notes else { return false }
+            return equal ? false : pattern.isFound(in: notes.string)
         case .id:
-            return test(item.metadata.id ?? "")
+            return test(listed.id?.string ?? "")
         case .tag:
-            return item.metadata.tags.contains { tag in
+            return listed.tags.map(\.string).contains { tag in
                 if test(tag) { return true }
                 // `tag = work` also matches the sub-tags `work/…`.
                 guard equal, pattern.regex == nil else { return false }

@@ -109,3 +109,77 @@ struct ByteReader {
         return lower..<lower + length
     }
 }
+
+/// Where a string is in an encoded payload.
+struct ByteSlice: Sendable {
+    var start: UInt32
+    var count: UInt32
+
+    /// The bytes of the slice in the buffer it was read from.
+    func bytes(in buffer: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: buffer[Int(start)..<Int(start) + Int(count)])
+    }
+
+    func string(in buffer: UnsafeBufferPointer<UInt8>) -> String {
+        String(decoding: bytes(in: buffer), as: UTF8.self)
+    }
+}
+
+extension ByteWriter {
+    /// Writes what `body` writes, preceded by its length, so that a reader
+    /// can skip it whole.
+    mutating func block(_ body: (inout ByteWriter) -> Void) {
+        let start = bytes.count
+        body(&self)
+        var length = ByteWriter()
+        length.int(bytes.count - start)
+        bytes.insert(contentsOf: length.bytes, at: start)
+    }
+}
+
+extension ByteReader {
+    /// Reads a block written by `ByteWriter.block` with `body`, which must
+    /// read all of it.
+    mutating func block(_ body: (inout ByteReader) throws -> Void) throws {
+        let length = try count()
+        guard length <= end - position else { throw Damaged() }
+        var inner = ByteReader(bytes, range: position..<position + length)
+        try body(&inner)
+        guard inner.position == inner.end else { throw Damaged() }
+        position += length
+    }
+
+    /// Steps over a block written by `ByteWriter.block`.
+    mutating func skipBlock() throws {
+        let length = try count()
+        guard length <= end - position else { throw Damaged() }
+        position += length
+    }
+
+    /// A string, left in place.
+    mutating func slice() throws -> ByteSlice {
+        let length = try count()
+        guard length <= end - position, position + length <= Int(UInt32.max) else { throw Damaged() }
+        defer { position += length }
+        return ByteSlice(start: UInt32(position), count: UInt32(length))
+    }
+
+    /// The strings of a counted list written at `offset`.
+    func slices(at offset: Int) throws -> [ByteSlice] {
+        var reader = ByteReader(bytes, range: offset..<end)
+        let count = try reader.count(limit: 1 << 20)
+        var slices: [ByteSlice] = []
+        slices.reserveCapacity(count)
+        for _ in 0..<count { slices.append(try reader.slice()) }
+        return slices
+    }
+
+    /// The pairs of strings of a counted list written at `offset`.
+    func slicePairs(at offset: Int) throws -> [(ByteSlice, ByteSlice)] {
+        var reader = ByteReader(bytes, range: offset..<end)
+        let count = try reader.count(limit: 1 << 20)
+        var pairs: [(ByteSlice, ByteSlice)] = []
+        for _ in 0..<count { pairs.append((try reader.slice(), try reader.slice())) }
+        return pairs
+    }
+}

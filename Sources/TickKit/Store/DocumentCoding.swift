@@ -4,92 +4,131 @@
 /// document read back has an empty `source`: the cache is never used for
 /// edits). Reading back gives a document equal, field for field, to the one
 /// written; `DocumentCodingTests` checks that on every fixture.
+///
+/// Layout: the list's header (LEB128 numbers and length-prefixed strings),
+/// its sections, then one fixed-size record per item (`ItemRecordLayout`),
+/// then the items' strings and the rest of each item. The records hold what
+/// queries, sorting and JSON read, at fixed offsets, so that
+/// `EncodedDocument` answers a query from the bytes in place without
+/// decoding anything; a full decode reads the same records.
 enum DocumentCoding {
-    static func encode(_ document: Document, into writer: inout ByteWriter) {
+    /// A document whose numbers do not fit the records' 32 bits (a file of
+    /// gigabytes); it is not cached.
+    struct TooLarge: Error {}
+
+    static func encode(_ document: Document, into writer: inout ByteWriter) throws(TooLarge) {
         writer.string(document.path)
         writer.optionalString(document.explicitColor)
         writer.optionalString(document.explicitIcon)
         writer.optionalInt(document.order)
         writer.string(document.name)
         writer.bool(document.isValidUTF8)
-        writer.bool(document.frontMatter != nil)
-        if let frontMatter = document.frontMatter {
-            writer.range(frontMatter.range)
-            writer.range(frontMatter.yamlRange)
-            writer.bool(frontMatter.values != nil)
-            if let values = frontMatter.values {
-                writer.int(values.count)
-                for (key, value) in values {
-                    writer.string(key)
-                    encode(value, into: &writer)
+        writer.block { writer in
+            writer.bool(document.frontMatter != nil)
+            if let frontMatter = document.frontMatter {
+                writer.range(frontMatter.range)
+                writer.range(frontMatter.yamlRange)
+                writer.bool(frontMatter.values != nil)
+                if let values = frontMatter.values {
+                    writer.int(values.count)
+                    for (key, value) in values {
+                        writer.string(key)
+                        encode(value, into: &writer)
+                    }
                 }
             }
         }
         writer.int(document.sections.count)
         for section in document.sections {
-            writer.int(section.level)
             writer.string(section.title)
-            writer.int(section.line)
-            writer.range(section.range)
-            writer.optionalString(section.color)
-            writer.optionalString(section.icon)
-        }
-        writer.int(document.diagnostics.count)
-        for diagnostic in document.diagnostics {
-            writer.int(diagnostic.line)
-            writer.int(diagnostic.column)
-            writer.string(diagnostic.message)
-        }
-        writer.int(document.items.count)
-        for item in document.items { encode(item, into: &writer) }
-    }
-
-    private static func encode(_ item: TaskItem, into writer: inout ByteWriter) {
-        writer.int(item.line)
-        writer.int(item.lastLine - item.line)
-        writer.bytes.append(item.status.boxByte)
-        writer.range(item.markerRange)
-        writer.range(item.boxRange)
-        writer.range(item.titleRange)
-        writer.range(item.blockRange)
-        writer.int(item.depth)
-        writer.optionalInt(item.parent)
-        writer.int(item.children.count)
-        for child in item.children { writer.int(child) }
-        writer.optionalInt(item.section)
-        writer.int(item.quoteDepth)
-        writer.string(item.title)
-        writer.string(item.text)
-        writer.optionalString(item.notes)
-        writer.int(item.noteLines.count)
-        for line in item.noteLines { writer.int(line - item.line) }
-        writer.bool(item.invalidTitleBytes != nil)
-        if let raw = item.invalidTitleBytes {
-            writer.int(raw.count)
-            writer.bytes.append(contentsOf: raw)
-        }
-        let metadata = item.metadata
-        writer.int(metadata.priority.rawValue)
-        writer.bool(metadata.hasPriority)
-        for date in [metadata.due, metadata.scheduled, metadata.start, metadata.created, metadata.done, metadata.cancelled] {
-            writer.bool(date != nil)
-            if let date {
-                writer.int(date.year * 10000 + date.month * 100 + date.day)
-                writer.int(date.minuteOfDay ?? -1)
+            writer.block { writer in
+                writer.int(section.level)
+                writer.int(section.line)
+                writer.range(section.range)
+                writer.optionalString(section.color)
+                writer.optionalString(section.icon)
             }
         }
-        writer.optionalString(metadata.every)
+        writer.block { writer in
+            writer.int(document.diagnostics.count)
+            for diagnostic in document.diagnostics {
+                writer.int(diagnostic.line)
+                writer.int(diagnostic.column)
+                writer.string(diagnostic.message)
+            }
+        }
+        writer.int(document.items.count)
+        let recordsStart = writer.bytes.count
+        writer.bytes.append(contentsOf: repeatElement(0, count: document.items.count * ItemRecordLayout.size))
+        for item in document.items {
+            let record = ItemRecordLayout.Writer(offset: recordsStart + item.index * ItemRecordLayout.size)
+            try encode(item, in: document, record: record, into: &writer)
+        }
+    }
+
+    private static func encode(_ item: TaskItem, in document: Document, record: ItemRecordLayout.Writer,
+                               into writer: inout ByteWriter) throws(TooLarge) {
+        let metadata = item.metadata
+        func set(_ field: ItemRecordLayout.Field, _ value: Int, plus words: Int = 0) throws(TooLarge) {
+            try record.set(field, value, plus: words, in: &writer.bytes)
+        }
+        try set(.line, item.line)
+        try set(.fileOffset, item.blockRange.lowerBound)
+        try set(.depth, item.depth)
+        try set(.parent, item.parent.map { $0 + 1 } ?? 0)
+        try set(.parentLine, item.parent.map { document.items[$0].line } ?? 0)
+        try set(.section, item.section.map { $0 + 1 } ?? 0)
+        try set(.childCount, item.children.count)
+        try set(.flags, Int(item.status.boxByte) | metadata.priority.rawValue << 8 | (metadata.hasPriority ? 1 << 16 : 0))
+        let dates = [metadata.due, metadata.scheduled, metadata.start, metadata.created, metadata.done, metadata.cancelled]
+        for (position, date) in dates.enumerated() {
+            guard let date else { continue }
+            try set(.dates, date.year * 10000 + date.month * 100 + date.day, plus: position)
+            try set(.dates, (date.minuteOfDay ?? -1) + 1, plus: 6 + position)
+        }
+        func text(_ value: String?, _ field: ItemRecordLayout.Field) throws(TooLarge) {
+            guard var value else { return record.setAbsent(field, in: &writer.bytes) }
+            let start = writer.bytes.count
+            value.withUTF8 { writer.bytes.append(contentsOf: $0) }
+            try set(field, start)
+            try set(field, writer.bytes.count - start, plus: 1)
+        }
+        try text(item.title, .title)
+        try text(item.text, .text)
+        try text(item.notes, .notes)
+        try text(metadata.every, .every)
+        try text(metadata.color, .color)
+        try text(metadata.icon, .icon)
+        try text(metadata.id, .id)
+        try set(.tags, writer.bytes.count)
         writer.int(metadata.tags.count)
         for tag in metadata.tags { writer.string(tag) }
-        writer.optionalString(metadata.color)
-        writer.optionalString(metadata.icon)
-        writer.optionalString(metadata.id)
+        try set(.fields, writer.bytes.count)
         writer.int(metadata.fields.count)
         for field in metadata.fields {
             writer.string(field.key)
             writer.string(field.value)
         }
-        writer.int(metadata.dialect.map { [.tick: 1, .emoji: 2, .dataview: 3][$0]! } ?? 0)
+        // The rest, which only a full decode reads.
+        try set(.rest, writer.bytes.count)
+        writer.block { writer in
+            writer.int(item.lastLine - item.line)
+            writer.range(item.markerRange)
+            writer.range(item.boxRange)
+            writer.range(item.titleRange)
+            writer.int(item.blockRange.count)
+            for child in item.children { writer.int(child) }
+            writer.int(item.quoteDepth)
+            writer.int(item.noteLines.count)
+            for line in item.noteLines { writer.int(line - item.line) }
+            writer.bool(item.invalidTitleBytes != nil)
+            if let raw = item.invalidTitleBytes {
+                writer.int(raw.count)
+                writer.bytes.append(contentsOf: raw)
+            }
+            writer.int(metadata.dialect.map { [.tick: 1, .emoji: 2, .dataview: 3][$0]! } ?? 0)
+        }
+        if writer.bytes.count > ItemRecordLayout.maximumValue { throw TooLarge() }
     }
 
     private static func encode(_ value: JSONValue, into writer: inout ByteWriter) {
@@ -108,7 +147,8 @@ enum DocumentCoding {
         }
     }
 
-    static func decode(_ reader: inout ByteReader) throws -> Document {
+    static func decode(_ buffer: UnsafeBufferPointer<UInt8>) throws -> Document {
+        var reader = ByteReader(buffer, range: 0..<buffer.count)
         let path = try reader.string()
         let color = try reader.optionalString()
         let icon = try reader.optionalString()
@@ -116,7 +156,8 @@ enum DocumentCoding {
         let name = try reader.string()
         let isValidUTF8 = try reader.bool()
         var frontMatter: FrontMatter? = nil
-        if try reader.bool() {
+        try reader.block { reader in
+            guard try reader.bool() else { return }
             let range = try reader.range()
             let yamlRange = try reader.range()
             var values: [(key: String, value: JSONValue)]? = nil
@@ -130,88 +171,98 @@ enum DocumentCoding {
         }
         var sections: [Section] = []
         for _ in 0..<(try reader.count(limit: 1 << 24)) {
-            sections.append(Section(level: try reader.int(), title: try reader.string(), line: try reader.int(),
-                                    range: try reader.range(), color: try reader.optionalString(), icon: try reader.optionalString()))
+            let title = try reader.string()
+            try reader.block { reader in
+                sections.append(Section(level: try reader.int(), title: title, line: try reader.int(), range: try reader.range(),
+                                        color: try reader.optionalString(), icon: try reader.optionalString()))
+            }
         }
         var diagnostics: [Diagnostic] = []
-        for _ in 0..<(try reader.count(limit: 1 << 24)) {
-            diagnostics.append(Diagnostic(line: try reader.int(), column: try reader.int(), message: try reader.string()))
+        try reader.block { reader in
+            for _ in 0..<(try reader.count(limit: 1 << 24)) {
+                diagnostics.append(Diagnostic(line: try reader.int(), column: try reader.int(), message: try reader.string()))
+            }
         }
-        let itemCount = try reader.count(limit: 1 << 26)
+        let records = try ItemRecordLayout.Records(&reader, in: buffer)
         var items: [TaskItem] = []
-        items.reserveCapacity(itemCount)
-        for index in 0..<itemCount { items.append(try decodeItem(&reader, index: index, count: itemCount, sections: sections.count)) }
+        items.reserveCapacity(records.count)
+        for index in 0..<records.count {
+            items.append(try decodeItem(records, index, sections: sections.count))
+        }
         return Document(path: path, source: SourceText([]), frontMatter: frontMatter, name: name, explicitColor: color,
                         explicitIcon: icon, order: order, sections: sections, items: items, diagnostics: diagnostics,
                         isValidUTF8: isValidUTF8)
     }
 
-    private static func decodeItem(_ reader: inout ByteReader, index: Int, count: Int, sections: Int) throws -> TaskItem {
-        let line = try reader.count()
-        let lastLine = line + (try reader.count())
-        guard let status = TaskStatus(boxByte: try reader.byte()) else { throw ByteReader.Damaged() }
-        let markerRange = try reader.range()
-        let boxRange = try reader.range()
-        let titleRange = try reader.range()
-        let blockRange = try reader.range()
-        let depth = try reader.count()
-        let parent = try reader.optionalInt()
-        guard parent.map({ $0 >= 0 && $0 < index }) ?? true else { throw ByteReader.Damaged() }
-        var children: [Int] = []
-        for _ in 0..<(try reader.count(limit: count)) {
-            let child = try reader.count(limit: count - 1)
-            children.append(child)
+    private static func decodeItem(_ records: ItemRecordLayout.Records, _ index: Int, sections: Int) throws -> TaskItem {
+        let record = records.record(index)
+        func string(_ field: ItemRecordLayout.Field) throws -> String? {
+            guard let bytes = try record.slice(field) else { return nil }
+            return String(decoding: bytes, as: UTF8.self)
         }
-        let section = try reader.optionalInt()
-        guard section.map({ $0 >= 0 && $0 < sections }) ?? true else { throw ByteReader.Damaged() }
-        let quoteDepth = try reader.count()
-        let title = try reader.string()
-        let text = try reader.string()
-        let notes = try reader.optionalString()
-        var noteLines: [Int] = []
-        for _ in 0..<(try reader.count(limit: 1 << 26)) { noteLines.append(line + (try reader.count())) }
-        var invalidTitleBytes: [UInt8]? = nil
-        if try reader.bool() {
-            let count = try reader.count(limit: titleRange.count)
-            var raw: [UInt8] = []
-            for _ in 0..<count { raw.append(try reader.byte()) }
-            invalidTitleBytes = raw
+        func required(_ field: ItemRecordLayout.Field) throws -> String {
+            guard let text = try string(field) else { throw ByteReader.Damaged() }
+            return text
         }
+        let line = record[.line]
+        let count = records.count
+        guard let status = record.status, let priority = record.priority else { throw ByteReader.Damaged() }
+        let parent = record[.parent]
+        guard parent <= index else { throw ByteReader.Damaged() }
+        let section = record[.section]
+        guard section <= sections, record[.childCount] < count else { throw ByteReader.Damaged() }
         var metadata = ItemMetadata()
-        guard let priority = Priority(rawValue: try reader.int()) else { throw ByteReader.Damaged() }
         metadata.priority = priority
-        metadata.hasPriority = try reader.bool()
-        func date() throws -> TaskDate? {
-            guard try reader.bool() else { return nil }
-            let packed = try reader.count()
-            let minutes = try reader.int()
-            guard packed / 100 % 100 >= 1, packed / 100 % 100 <= 12, packed % 100 >= 1, packed % 100 <= 31,
-                  packed / 10000 <= 99999, minutes >= -1, minutes < 24 * 60 else { throw ByteReader.Damaged() }
-            return TaskDate(year: packed / 10000, month: packed / 100 % 100, day: packed % 100, minuteOfDay: minutes < 0 ? nil : minutes)
+        metadata.hasPriority = record.hasPriority
+        metadata.due = try record.date(0)
+        metadata.scheduled = try record.date(1)
+        metadata.start = try record.date(2)
+        metadata.created = try record.date(3)
+        metadata.done = try record.date(4)
+        metadata.cancelled = try record.date(5)
+        metadata.every = try string(.every)
+        metadata.tags = try record.strings(at: .tags)
+        metadata.color = try string(.color)
+        metadata.icon = try string(.icon)
+        metadata.id = try string(.id)
+        metadata.fields = try record.stringPairs(at: .fields)
+        var reader = try record.reader(at: .rest)
+        var item: TaskItem? = nil
+        try reader.block { reader in
+            let lastLine = line + (try reader.count())
+            let markerRange = try reader.range()
+            let boxRange = try reader.range()
+            let titleRange = try reader.range()
+            let blockRange = record[.fileOffset]..<record[.fileOffset] + (try reader.count())
+            var children: [Int] = []
+            children.reserveCapacity(record[.childCount])
+            for _ in 0..<record[.childCount] { children.append(try reader.count(limit: count - 1)) }
+            let quoteDepth = try reader.count()
+            var noteLines: [Int] = []
+            for _ in 0..<(try reader.count(limit: 1 << 26)) { noteLines.append(line + (try reader.count())) }
+            var invalidTitleBytes: [UInt8]? = nil
+            if try reader.bool() {
+                let rawCount = try reader.count(limit: titleRange.count)
+                var raw: [UInt8] = []
+                for _ in 0..<rawCount { raw.append(try reader.byte()) }
+                invalidTitleBytes = raw
+            }
+            switch try reader.int() {
+            case 0: metadata.dialect = nil
+            case 1: metadata.dialect = .tick
+            case 2: metadata.dialect = .emoji
+            case 3: metadata.dialect = .dataview
+            default: throw ByteReader.Damaged()
+            }
+            item = TaskItem(index: index, line: line, lastLine: lastLine, status: status, markerRange: markerRange,
+                            boxRange: boxRange, titleRange: titleRange, blockRange: blockRange, depth: record[.depth],
+                            parent: parent == 0 ? nil : parent - 1, children: children,
+                            section: section == 0 ? nil : section - 1, quoteDepth: quoteDepth, metadata: metadata,
+                            title: try required(.title), text: try required(.text), notes: try string(.notes),
+                            noteLines: noteLines, invalidTitleBytes: invalidTitleBytes)
         }
-        metadata.due = try date()
-        metadata.scheduled = try date()
-        metadata.start = try date()
-        metadata.created = try date()
-        metadata.done = try date()
-        metadata.cancelled = try date()
-        metadata.every = try reader.optionalString()
-        for _ in 0..<(try reader.count(limit: 1 << 20)) { metadata.tags.append(try reader.string()) }
-        metadata.color = try reader.optionalString()
-        metadata.icon = try reader.optionalString()
-        metadata.id = try reader.optionalString()
-        for _ in 0..<(try reader.count(limit: 1 << 20)) { metadata.fields.append((try reader.string(), try reader.string())) }
-        switch try reader.int() {
-        case 0: metadata.dialect = nil
-        case 1: metadata.dialect = .tick
-        case 2: metadata.dialect = .emoji
-        case 3: metadata.dialect = .dataview
-        default: throw ByteReader.Damaged()
-        }
-        return TaskItem(index: index, line: line, lastLine: lastLine, status: status, markerRange: markerRange,
-                        boxRange: boxRange, titleRange: titleRange, blockRange: blockRange, depth: depth, parent: parent,
-                        children: children, section: section, quoteDepth: quoteDepth, metadata: metadata, title: title,
-                        text: text, notes: notes, noteLines: noteLines, invalidTitleBytes: invalidTitleBytes)
+        guard let item else { throw ByteReader.Damaged() }
+        return item
     }
 
     private static func decodeJSON(_ reader: inout ByteReader, depth: Int) throws -> JSONValue {

@@ -101,69 +101,101 @@ public struct NotesFolder: Sendable {
         /// real path -> (relative path, reached through a link)
         var files: [String: (relative: String, throughLink: Bool)] = [:]
         var stamps: [String: FileStamp] = [:]
-        struct Folder {
-            var relative: String
-            var real: String
-            /// Real paths of this folder and the folders above it: a link to one of them is a loop.
-            var ancestors: Set<String>
-            var throughLink: Bool
-        }
-        var pending = [Folder(relative: "", real: root, ancestors: [root], throughLink: false)]
+        // The walk goes level by level; the folders of one level are read on
+        // every core (a big notes folder has thousands of files to `stat`),
+        // and what they hold is merged in order, so the result does not
+        // depend on timing.
+        var level = [WalkedFolder(relative: "", real: root, ancestors: [root], throughLink: false)]
         var walked = 0
-        while let folder = pending.popLast() {
-            walked += 1
-            if walked > 100_000 {
+        while !level.isEmpty {
+            if walked + level.count > 100_000 {
                 warnings.append("more than 100000 folders below the notes folder; the rest are skipped")
-                break
+                level = Array(level.prefix(max(0, 100_000 - walked)))
             }
-            guard let names = Self.entries(ofFolder: folder.real) else {
-                warnings.append("cannot read folder \(folder.relative.isEmpty ? "." : folder.relative); skipped")
-                continue
-            }
-            for name in names {
-                if name.hasPrefix(".") || name == "node_modules" { continue }
-                let relative = folder.relative.isEmpty ? name : folder.relative + "/" + name
-                if ignored.contains(relative) || ignored.contains(relative + "/") { continue }
-                let full = folder.real + "/" + name
-                var info = stat()
-                guard lstat(full, &info) == 0 else { continue }
-                var kind = info.st_mode & S_IFMT
-                var real = full
-                var isLink = false
-                if kind == S_IFLNK {
-                    isLink = true
-                    real = Self.resolved(full)
-                    guard real == root || real.hasPrefix(root + "/") else {
-                        warnings.append("\(relative) links outside the notes folder; skipped")
-                        continue
+            walked += level.count
+            let contents = Parallel.map(level.count) { index in read(level[index], ignored: ignored) }
+            var next: [WalkedFolder] = []
+            for (folder, found) in zip(level, contents) {
+                for entry in found {
+                    switch entry {
+                    case .warning(let warning):
+                        warnings.append(warning)
+                    case .folder(let relative, let real, let isLink):
+                        if folder.ancestors.contains(real) { continue }   // a loop
+                        next.append(WalkedFolder(relative: relative, real: real, ancestors: folder.ancestors.union([real]),
+                                                 throughLink: folder.throughLink || isLink))
+                    case .file(let relative, let real, let stamp, let isLink):
+                        let candidate = (relative: relative, throughLink: folder.throughLink || isLink)
+                        if let existing = files[real], !Self.prefers(candidate, over: existing) { continue }
+                        files[real] = candidate
+                        stamps[real] = stamp
                     }
-                    guard stat(real, &info) == 0 else {
-                        warnings.append("\(relative) is a broken link; skipped")
-                        continue
-                    }
-                    kind = info.st_mode & S_IFMT
-                }
-                if kind == S_IFDIR {
-                    if folder.ancestors.contains(real) { continue }   // a loop
-                    pending.append(Folder(relative: relative, real: real, ancestors: folder.ancestors.union([real]),
-                                          throughLink: folder.throughLink || isLink))
-                } else if kind == S_IFREG, Self.isListFile(name) {
-                    let candidate = (relative: relative, throughLink: folder.throughLink || isLink)
-                    if let existing = files[real], !Self.prefers(candidate, over: existing) { continue }
-                    files[real] = candidate
-                    stamps[real] = FileStamp(info)
                 }
             }
+            level = next
         }
         let entries = files.map { (path: $0.value.relative, stamp: stamps[$0.key]!) }.sorted { $0.path < $1.path }
         return (entries, warnings)
     }
 
-    /// The names in a folder, sorted (without `.` and `..`), read with
-    /// `readdir`; nil when the folder cannot be read.
-    static func entries(ofFolder path: String) -> [String]? {
-        guard let folder = opendir(path) else { return nil }
-        defer { closedir(folder) }
+    private struct WalkedFolder: Sendable {
+        var relative: String
+        var real: String
+        /// Real paths of this folder and the folders above it: a link to one of them is a loop.
+        var ancestors: Set<String>
+        var throughLink: Bool
+    }
+
+    private enum WalkEntry {
+        case folder(relative: String, real: String, isLink: Bool)
+        case file(relative: String, real: String, stamp: FileStamp, isLink: Bool)
+        case warning(String)
+    }
+
+    /// What one folder holds, in name order: its subfolders, its list files
+    /// with their stamps, and warnings about what is skipped.
+    private func read(_ folder: WalkedFolder, ignored: Set<String>) -> [WalkEntry] {
+        guard let directory = opendir(folder.real) else {
+            return [.warning("cannot read folder \(folder.relative.isEmpty ? "." : folder.relative); skipped")]
+        }
+        defer { closedir(directory) }
+        let descriptor = dirfd(directory)
+        var found: [WalkEntry] = []
+        for name in Self.names(in: directory) {
+            if name.hasPrefix(".") || name == "node_modules" { continue }
+            let relative = folder.relative.isEmpty ? name : folder.relative + "/" + name
+            if ignored.contains(relative) || ignored.contains(relative + "/") { continue }
+            var info = stat()
+            // Relative to the open folder: no path lookup from the root for each file.
+            guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+            var kind = info.st_mode & S_IFMT
+            let full = folder.real + "/" + name
+            var real = full
+            var isLink = false
+            if kind == S_IFLNK {
+                isLink = true
+                real = Self.resolved(full)
+                guard real == root || real.hasPrefix(root + "/") else {
+                    found.append(.warning("\(relative) links outside the notes folder; skipped"))
+                    continue
+                }
+                guard stat(real, &info) == 0 else {
+                    found.append(.warning("\(relative) is a broken link; skipped"))
+                    continue
+                }
+                kind = info.st_mode & S_IFMT
+            }
+            if kind == S_IFDIR {
+                found.append(.folder(relative: relative, real: real, isLink: isLink))
+            } else if kind == S_IFREG, Self.isListFile(name) {
+                found.append(.file(relative: relative, real: real, stamp: FileStamp(info), isLink: isLink))
+            }
+        }
+        return found
+    }
+
+    /// The names in an open folder, sorted (without `.` and `..`), read with `readdir`.
+    private static func names(in folder: OpaquePointer) -> [String] {
         var names: [String] = []
         while let entry = readdir(folder) {
             let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
@@ -245,52 +277,92 @@ public struct NotesFolder: Sendable {
     /// With `keepingBytes: false` the documents come without their files'
     /// bytes (`Document.droppingSource()`), which is all a query needs.
     public func loadAll(cache: ParseCache? = nil, keepingBytes: Bool = true) -> (documents: [Document], warnings: [String]) {
+        let loaded = loadEvery(cache: cache, alwaysEncode: false,
+                               fromCache: { contents, path, stamp in contents.document(path, stamp: stamp) },
+                               fromParse: { document, _ in keepingBytes ? document : document.droppingSource() })
+        return (loaded.values.filter(\.isValidUTF8), loaded.warnings)
+    }
+
+    /// Every list as `EncodedDocument`s, for answering queries: unchanged
+    /// files are read in place from the cache, the others parsed and encoded
+    /// (as `loadAll`, which they are also saved for). Without a cache, every
+    /// file is parsed and encoded.
+    public func loadEncoded(cache: ParseCache? = nil) -> (documents: [EncodedDocument], warnings: [String]) {
+        let loaded = loadEvery(cache: cache, alwaysEncode: true,
+                               fromCache: { contents, path, stamp in contents.encodedDocument(path, stamp: stamp) },
+                               fromParse: { _, payload in payload.flatMap { try? EncodedDocument($0.buffer, owner: $0.storage) } })
+        return (loaded.values.filter(\.isValidUTF8), loaded.warnings)
+    }
+
+    /// The shared core of `loadAll` and `loadEncoded`: lists the folder, takes
+    /// what it can from the cache, parses the rest in parallel and rewrites
+    /// the cache when anything differs from it.
+    ///
+    /// A parsed document is encoded once (`ParseCache.Payload`), when there is
+    /// a cache to save or `alwaysEncode` asks for it, and handed to
+    /// `fromParse` with that payload.
+    private func loadEvery<Value: ValidatedList>(
+        cache: ParseCache?,
+        alwaysEncode: Bool,
+        fromCache: (ParseCache.Contents, String, FileStamp) -> Value?,
+        fromParse: (Document, ParseCache.Payload?) -> Value?
+    ) -> (values: [Value], warnings: [String]) {
         let (entries, listWarnings) = listFileEntries()
         let contents = cache?.load()
-        let results: [(Result<Document, FileIO.ReadError>, fromCache: Bool)] = Parallel.map(entries.count) { index in
+        let encodes = cache != nil || alwaysEncode
+        let results: [(Result<Value, FileIO.ReadError>, payload: ParseCache.Payload?, fromCache: Bool)] = Parallel.map(entries.count) { index in
             let entry = entries[index]
-            if let document = contents?.document(entry.path, stamp: entry.stamp) { return (.success(document), true) }
+            if let contents, let value = fromCache(contents, entry.path, entry.stamp) { return (.success(value), nil, true) }
             do {
                 let document = try load(entry.path)
-                return (.success(keepingBytes ? document : document.droppingSource()), false)
+                let payload = encodes ? ParseCache.Payload(encoding: document) : nil
+                guard let value = fromParse(document, payload) else {
+                    // Only a document too large to encode has no value.
+                    return (.failure(FileIO.ReadError(path: entry.path, code: EFBIG)), nil, false)
+                }
+                return (.success(value), cache != nil ? payload : nil, false)
             } catch let error as FileIO.ReadError {
-                return (.failure(error), false)
+                return (.failure(error), nil, false)
             } catch {
-                return (.failure(FileIO.ReadError(path: entry.path, code: EIO)), false)
+                return (.failure(FileIO.ReadError(path: entry.path, code: EIO)), nil, false)
             }
         }
         if let cache {
             let unchanged = contents.map { $0.entries.count == entries.count } ?? false
             if !unchanged || results.contains(where: { !$0.fromCache }) {
-                // Unchanged documents keep their encoded bytes; new ones are encoded in parallel.
+                // Unchanged documents keep their encoded bytes; new ones were encoded while parsing.
                 let payloads: [ParseCache.Payload?] = Parallel.map(entries.count) { index in
                     let entry = entries[index]
                     if results[index].fromCache, let bytes = contents?.payload(entry.path, stamp: entry.stamp),
                        let checksum = contents?.entries[entry.path]?.checksum {
                         return ParseCache.Payload(copying: bytes, checksum: checksum)
                     }
-                    guard case .success(let document) = results[index].0 else { return nil }
-                    return ParseCache.Payload(encoding: document)
+                    return results[index].payload
                 }
                 cache.save(zip(entries, payloads).compactMap { entry, payload in
                     payload.map { (entry.path, entry.stamp, $0) }
                 })
             }
         }
-        var documents: [Document] = []
+        var values: [Value] = []
         var warnings = listWarnings
         for (entry, result) in zip(entries, results) {
             switch result.0 {
-            case .success(let document):
-                if document.isValidUTF8 {
-                    documents.append(document)
-                } else {
-                    warnings.append("\(entry.path) is not valid UTF-8; skipped")
-                }
+            case .success(let value):
+                if !value.isValidUTF8 { warnings.append("\(entry.path) is not valid UTF-8; skipped") }
+                values.append(value)
             case .failure(let error):
                 warnings.append("cannot read \(entry.path): \(String(cString: strerror(error.code))); skipped")
             }
         }
-        return (documents, warnings)
+        return (values, warnings)
     }
 }
+
+/// What `loadEvery` loads: a list that knows whether its file was UTF-8.
+protocol ValidatedList: Sendable {
+    var isValidUTF8: Bool { get }
+}
+
+extension Document: ValidatedList {}
+extension EncodedDocument: ValidatedList {}

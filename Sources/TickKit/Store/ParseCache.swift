@@ -21,7 +21,7 @@ public struct ParseCache: Sendable {
 
     static let magic = Array("TICKCACHE".utf8)
     /// Bump when the parser or the encoding changes what a document holds.
-    static let formatVersion = 3
+    static let formatVersion = 4
 
     /// The cache for the folder `root`, or nil when caching is off
     /// (`TICK_NO_CACHE` set) or there is no cache folder to use.
@@ -80,12 +80,17 @@ public struct ParseCache: Sendable {
             return ParseCache.checksum(bytes) == entry.checksum ? bytes : nil
         }
 
+        /// The document of `path`, read in place, if the cache holds it for exactly `stamp`.
+        func encodedDocument(_ path: String, stamp: FileStamp) -> EncodedDocument? {
+            guard let bytes = payload(path, stamp: stamp), let document = try? EncodedDocument(bytes, owner: self),
+                  document.path == path else { return nil }
+            return document
+        }
+
         /// The document of `path` if the cache holds it for exactly `stamp`.
         func document(_ path: String, stamp: FileStamp) -> Document? {
             guard let bytes = payload(path, stamp: stamp) else { return nil }
-            var reader = ByteReader(bytes, range: 0..<bytes.count)
-            guard let document = try? DocumentCoding.decode(&reader), reader.position == bytes.count,
-                  document.path == path else { return nil }
+            guard let document = try? DocumentCoding.decode(bytes), document.path == path else { return nil }
             return document
         }
     }
@@ -100,7 +105,10 @@ public struct ParseCache: Sendable {
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_size > Self.magic.count + 8 else { return nil }
         let length = Int(info.st_size)
-        guard let mapping = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0), mapping != MAP_FAILED else { return nil }
+        // MAP_POPULATE maps every page at once: the whole file is read (its
+        // checksum), and one call is much cheaper than a page fault per page.
+        guard let mapping = mmap(nil, length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0), mapping != MAP_FAILED
+        else { return nil }
         let buffer = UnsafeBufferPointer(start: mapping.assumingMemoryBound(to: UInt8.self), count: length)
         func fail() -> Contents? { munmap(mapping, length); return nil }
         guard Array(buffer[0..<Self.magic.count]) == Self.magic else { return fail() }
@@ -140,21 +148,40 @@ public struct ParseCache: Sendable {
     }
 
     /// One document as the cache stores it.
-    public struct Payload {
-        var bytes: [UInt8]
-        var checksum: UInt64
+    public struct Payload: Sendable {
+        /// The bytes, in memory of their own, so that an `EncodedDocument`
+        /// can be read from them in place.
+        let storage: OwnedBytes
+        let checksum: UInt64
 
-        init(encoding document: Document) {
+        var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(storage.buffer) }
+
+        /// Nil for a document too large for the encoding (a file of gigabytes).
+        init?(encoding document: Document) {
             var writer = ByteWriter()
-            DocumentCoding.encode(document, into: &writer)
-            bytes = writer.bytes
-            checksum = bytes.withUnsafeBufferPointer { ParseCache.checksum($0) }
+            do { try DocumentCoding.encode(document, into: &writer) } catch { return nil }
+            storage = writer.bytes.withUnsafeBufferPointer { OwnedBytes(copying: $0) }
+            checksum = ParseCache.checksum(UnsafeBufferPointer(storage.buffer))
         }
 
         init(copying bytes: UnsafeBufferPointer<UInt8>, checksum: UInt64) {
-            self.bytes = Array(bytes)
+            storage = OwnedBytes(copying: bytes)
             self.checksum = checksum
         }
+    }
+
+    /// Bytes at a fixed address, freed with the last reference.
+    final class OwnedBytes: @unchecked Sendable {
+        // Written once, in init.
+        let buffer: UnsafeMutableBufferPointer<UInt8>
+
+        init(copying bytes: UnsafeBufferPointer<UInt8>) {
+            let memory = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, bytes.count))
+            buffer = UnsafeMutableBufferPointer(rebasing: memory[0..<bytes.count])
+            _ = buffer.initialize(from: bytes)
+        }
+
+        deinit { buffer.baseAddress?.deallocate() }
     }
 
     /// Writes a new cache file holding `entries`: the index, then each
@@ -172,7 +199,7 @@ public struct ParseCache: Sendable {
             for value in [entry.stamp.size, entry.stamp.modifiedSeconds, entry.stamp.modifiedNanoseconds, entry.stamp.inode, entry.stamp.device] {
                 header.int(value)
             }
-            header.int(entry.payload.bytes.count)
+            header.int(entry.payload.buffer.count)
             for shift in stride(from: 0, to: 64, by: 8) { header.bytes.append(UInt8(truncatingIfNeeded: entry.payload.checksum >> UInt64(shift))) }
         }
         let indexChecksum = header.bytes.withUnsafeBufferPointer { Self.checksum($0) }
@@ -183,37 +210,44 @@ public struct ParseCache: Sendable {
         let temporary = path + ".\(getpid()).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return }
-        func writeAll(_ bytes: [UInt8]) -> Bool {
-            bytes.withUnsafeBufferPointer { buffer in
-                var written = 0
-                while written < buffer.count {
-                    let result = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                    if result < 0 { if errno == EINTR { continue }; return false }
-                    written += result
-                }
-                return true
+        func writeAll(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+            var written = 0
+            while written < buffer.count {
+                let result = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                if result < 0 { if errno == EINTR { continue }; return false }
+                written += result
             }
+            return true
         }
-        var complete = writeAll(header.bytes)
-        for entry in entries where complete { complete = writeAll(entry.payload.bytes) }
+        var complete = header.bytes.withUnsafeBufferPointer { writeAll($0) }
+        for entry in entries where complete { complete = writeAll(entry.payload.buffer) }
         close(descriptor)
         if !complete || rename(temporary, path) != 0 { unlink(temporary) }
     }
 
-    /// A fast checksum (64-bit words, multiply and rotate) over the bytes.
+    /// A fast checksum over the bytes: four independent lanes of 64-bit
+    /// words (multiply and rotate), so that the processor works on four words
+    /// at once; a repeated query checks the whole cache file with it.
     static func checksum(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
-        var index = 0
-        let words = bytes.count / 8
+        @inline(__always) func mix(_ hash: UInt64, _ value: UInt64) -> UInt64 {
+            let mixed = (hash ^ value) &* 0xBF58_476D_1CE4_E5B9
+            return (mixed << 31) | (mixed >> 33)
+        }
+        var lanes: (UInt64, UInt64, UInt64, UInt64) = (0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count), 0x6A09_E667_F3BC_C908,
+                                                        0xBB67_AE85_84CA_A73B, 0x3C6E_F372_FE94_F82B)
+        let blocks = bytes.count / 32
         if let base = bytes.baseAddress {
             let raw = UnsafeRawPointer(base)
-            for word in 0..<words {
-                let value = raw.loadUnaligned(fromByteOffset: word * 8, as: UInt64.self)
-                hash = (hash ^ value) &* 0xBF58_476D_1CE4_E5B9
-                hash = (hash << 31) | (hash >> 33)
+            for block in 0..<blocks {
+                let offset = block * 32
+                lanes.0 = mix(lanes.0, raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                lanes.1 = mix(lanes.1, raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
+                lanes.2 = mix(lanes.2, raw.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self))
+                lanes.3 = mix(lanes.3, raw.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self))
             }
         }
-        index = words * 8
+        var hash = mix(mix(mix(lanes.0, lanes.1), lanes.2), lanes.3)
+        var index = blocks * 32
         while index < bytes.count {
             hash = (hash ^ UInt64(bytes[index])) &* 0x94D0_49BB_1331_11EB
             index += 1

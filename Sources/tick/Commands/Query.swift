@@ -35,6 +35,14 @@ extension Tick {
         func execute() throws {
             let today = folder.todayDate
             let query = try QueryInput.parse(expression, today: today)
+            if list == nil, results.canAnswerFromEncoded(output: output) {
+                // Flat JSON: answered from the encoded lists, no documents built.
+                let workspace = try folder.encodedWorkspace()
+                let matches = QueryEvaluator.filter(workspace, query)
+                if explain { Terminal.writeError(QueryExplanation.tree(query) + "\n") }
+                Terminal.writeItemsJSON(results.order(matches), today: today)
+                return
+            }
             let workspace = try folder.workspace()
             let matches = QueryEvaluator.filter(try ListFilter.items(workspace, list: list), query)
             if explain {

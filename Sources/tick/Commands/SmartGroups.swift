@@ -14,8 +14,15 @@ protocol SmartGroupCommand: TickCommand {
 
 extension SmartGroupCommand {
     func execute() throws {
-        let workspace = try folder.workspace()
         let today = folder.todayDate
+        if list == nil, results.canAnswerFromEncoded(output: output, defaultGrouping: Self.group.defaultGrouping) {
+            // Flat JSON: answered from the encoded lists, no documents built.
+            let workspace = try folder.encodedWorkspace()
+            let query = expression.isEmpty ? nil : try QueryInput.parse(expression, today: today)
+            Terminal.writeItemsJSON(results.order(Self.group.members(of: workspace, matching: query, today: today)), today: today)
+            return
+        }
+        let workspace = try folder.workspace()
         var items = try ListFilter.items(workspace, list: list)
         if !expression.isEmpty {
             items = QueryEvaluator.filter(items, try QueryInput.parse(expression, today: today))

@@ -47,6 +47,26 @@ struct ResultOptions: ParsableArguments {
         if let sort { ordered = SortKey.sort(items, by: sort.keys) }
         if reverse { ordered.reverse() }
         if let limit { ordered = Array(ordered.prefix(limit)) }
+        return grouped(ordered, isManual: isManual, defaultGrouping: defaultGrouping, today: today)
+    }
+
+    /// `arrange` for items read in place from the parse cache, which are
+    /// never grouped (see `canAnswerFromEncoded`).
+    func order(_ items: [EncodedListedItem]) -> [EncodedListedItem] {
+        var ordered = items
+        if let sort { ordered = SortKey.sort(items, by: sort.keys) }
+        if reverse { ordered.reverse() }
+        if let limit { ordered = Array(ordered.prefix(limit)) }
+        return ordered
+    }
+
+    /// True when the results are a flat list of JSON items: what
+    /// `EncodedWorkspace` answers without building documents.
+    func canAnswerFromEncoded(output: OutputOptions, defaultGrouping: GroupKey? = nil) -> Bool {
+        output.json && groupBy == nil && defaultGrouping == nil
+    }
+
+    private func grouped(_ ordered: [ListedItem], isManual: Bool, defaultGrouping: GroupKey?, today: TaskDate) -> Arranged {
         let key = groupBy ?? defaultGrouping
         let manual = sort.map { $0.keys.allSatisfy { $0 == .manual } } ?? isManual
         return Arranged(items: ordered, groups: key.map { Grouping.group(ordered, by: $0, today: today) }, groupKey: key,

@@ -12,6 +12,16 @@ extension FolderOptions {
         return workspace
     }
 
+    /// Every list of the notes folder for answering a query, read in place
+    /// from the parse cache where it can be (`EncodedWorkspace`); warnings
+    /// as `workspace()`.
+    func encodedWorkspace() throws -> EncodedWorkspace {
+        let root = try folder()
+        let workspace = EncodedWorkspace.load(root, cache: ParseCache(root: root.root))
+        for warning in workspace.warnings { Terminal.warning(warning) }
+        return workspace
+    }
+
     /// True when today was pinned with --today or TICK_TODAY.
     var isTodayPinned: Bool {
         today != nil || !(ProcessInfo.processInfo.environment["TICK_TODAY"] ?? "").isEmpty

@@ -96,16 +96,24 @@ enum Terminal {
         writeRaw([0x0A])
     }
 
+    /// The same for items read in place from the parse cache.
+    static func writeItemsJSON(_ items: [EncodedListedItem], today: TaskDate) {
+        ItemJSON.writeItemsDocument(items, today: today) { writeRaw($0) }
+        writeRaw([0x0A])
+    }
+
     /// Writes bytes to standard output, after whatever `print` buffered.
     static func writeRaw(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { writeRaw($0) }
+    }
+
+    static func writeRaw(_ buffer: UnsafeBufferPointer<UInt8>) {
         fflush(nil)
-        bytes.withUnsafeBufferPointer { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(1, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 { if errno == EINTR { continue } else { return } }
-                offset += written
-            }
+        var offset = 0
+        while offset < buffer.count {
+            let written = Glibc.write(1, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 { if errno == EINTR { continue } else { return } }
+            offset += written
         }
     }
 

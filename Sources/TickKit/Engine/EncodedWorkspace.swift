@@ -1,0 +1,95 @@
+/// Every list of a notes folder, read for answering a query: the
+/// counterpart of `Workspace` made of `EncodedDocument`s.
+///
+/// Unchanged files are read in place from the parse cache, so a repeated
+/// query builds no `Document` at all; the others are parsed and encoded
+/// first (and the cache saved). `items` holds every item once, in manual
+/// order, exactly as `Workspace.items` does; queries, smart groups, sorting
+/// and JSON output give the same answers as from a `Workspace`.
+public struct EncodedWorkspace: Sendable {
+    public let documents: [EncodedDocument]
+    /// What was skipped while loading, as `Workspace.warnings`.
+    public let warnings: [String]
+    /// The documents in list order, each with its rank.
+    private let ranked: [(document: EncodedDocument, rank: Int)]
+
+    public init(documents: [EncodedDocument], warnings: [String] = []) {
+        self.documents = documents
+        self.warnings = warnings
+        let ranks = SortKey.listRanks(documents.map { (name: $0.name, order: $0.order, path: $0.path) })
+        ranked = documents.indices.sorted(by: { ranks[$0] < ranks[$1] }).map { (documents[$0], ranks[$0]) }
+    }
+
+    /// Scans the folder, reading unchanged files from `cache` in place and
+    /// parsing the others in parallel.
+    public static func load(_ folder: NotesFolder, cache: ParseCache? = nil) -> EncodedWorkspace {
+        let (documents, warnings) = folder.loadEncoded(cache: cache)
+        return EncodedWorkspace(documents: documents, warnings: warnings)
+    }
+
+    /// Every item of every list, in manual order.
+    public var items: [EncodedListedItem] { items { _ in true } }
+
+    /// The items `include` accepts, in manual order, tested on every core.
+    public func items(where include: (EncodedListedItem) -> Bool) -> [EncodedListedItem] {
+        // Runs of lists of about the same number of items, one task each.
+        let total = ranked.reduce(0) { $0 + $1.document.itemCount }
+        let target = max(1024, total / 64)
+        var runs: [Range<Int>] = []
+        var start = 0, size = 0
+        for (position, entry) in ranked.enumerated() {
+            size += entry.document.itemCount
+            if size >= target {
+                runs.append(start..<position + 1)
+                start = position + 1
+                size = 0
+            }
+        }
+        if start < ranked.count { runs.append(start..<ranked.count) }
+        let found = Parallel.map(runs.count) { run in
+            var found: [EncodedListedItem] = []
+            for (document, rank) in ranked[runs[run]] {
+                for index in 0..<document.itemCount {
+                    let item = EncodedListedItem(document: document, index: index, listRank: rank)
+                    if include(item) { found.append(item) }
+                }
+            }
+            return found
+        }
+        return Array(found.joined())
+    }
+}
+
+// Entry points for `EncodedListedItem` that the command line calls: the
+// generic functions are specialized here, inside TickKit, instead of running
+// unspecialized (through witness tables) when called from another module.
+
+extension QueryEvaluator {
+    /// The items of `workspace` that match `expression`, in manual order.
+    public static func filter(_ workspace: EncodedWorkspace, _ expression: QueryExpression) -> [EncodedListedItem] {
+        workspace.items { matches($0, expression) }
+    }
+}
+
+extension SmartGroup {
+    /// The members of this group in `workspace`, among the items that match
+    /// `expression` when one is given, in the group's own order.
+    public func members(of workspace: EncodedWorkspace, matching expression: QueryExpression?, today: TaskDate)
+        -> [EncodedListedItem] {
+        let items = workspace.items { item in expression.map { QueryEvaluator.matches(item, $0) } ?? true }
+        return members(of: items, today: today, as: EncodedListedItem.self)
+    }
+}
+
+extension SortKey {
+    public static func sort(_ items: [EncodedListedItem], by keys: [SortKey], reverse: Bool = false) -> [EncodedListedItem] {
+        sort(items, by: keys, reverse: reverse, as: EncodedListedItem.self)
+    }
+}
+
+extension ItemJSON {
+    public static func writeItemsDocument(_ items: [EncodedListedItem], today: TaskDate,
+                                          to write: (UnsafeBufferPointer<UInt8>) -> Void) {
+        writeItemsDocument(items, today: today, as: EncodedListedItem.self, to: write)
+    }
+}

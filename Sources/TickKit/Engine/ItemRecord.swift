@@ -1,0 +1,96 @@
+/// What the read engine needs of one item and its list: enough to evaluate a
+/// query, sort, pick smart-group members and print the item's JSON.
+///
+/// Two kinds of item conform: `ListedItem` (an item of a parsed `Document`)
+/// and `EncodedListedItem` (an item read in place from the parse cache's
+/// bytes, without building a `Document`). The query, sort and JSON code is
+/// written once, generic over this protocol, so both give the same answers
+/// byte for byte; `EncodedDocumentTests` checks that on every fixture.
+public protocol ItemRecord {
+    associatedtype Text: ItemText
+
+    var status: TaskStatus { get }
+    /// 1-based line of the box.
+    var line: Int { get }
+    /// Number of enclosing items.
+    var depth: Int { get }
+    /// The byte offset of the item's block: manual order within a list.
+    var fileOffset: Int { get }
+    /// The list's place among all lists: manual order across lists.
+    var listRank: Int { get }
+    var priority: Priority { get }
+    var hasPriority: Bool { get }
+    func date(_ field: MetadataField) -> TaskDate?
+
+    var title: Text { get }
+    var text: Text { get }
+    var notes: Text? { get }
+    var every: Text? { get }
+    var hasTags: Bool { get }
+    var tags: [Text] { get }
+    var color: Text? { get }
+    var icon: Text? { get }
+    var id: Text? { get }
+    /// Other `key:value` fields in the order written, repeats included.
+    var fields: [(key: Text, value: Text)] { get }
+    /// The title of the nearest heading above the item.
+    var sectionTitle: Text? { get }
+    /// The line of the enclosing item.
+    var parentLine: Int? { get }
+    var hasSubtasks: Bool { get }
+
+    /// The list's path relative to the notes folder.
+    var listPath: String { get }
+    var listName: String { get }
+    var listColor: String { get }
+    var listIcon: String { get }
+}
+
+/// A piece of an item's text: a `String`, or UTF-8 bytes read in place.
+public protocol ItemText {
+    var string: String { get }
+    /// Appends the text as a JSON string literal, quotes included.
+    func appendJSON(to output: inout ByteOutput)
+}
+
+extension String: ItemText {
+    public var string: String { self }
+    public func appendJSON(to output: inout ByteOutput) { JSONValue.appendString(self, to: &output) }
+}
+
+/// A date prints as its `isoString`, straight into the output.
+extension TaskDate: ItemText {
+    public var string: String { isoString }
+    public func appendJSON(to output: inout ByteOutput) {
+        output.append(UInt8(ascii: "\""))
+        withISOBytes { output.append($0) }
+        output.append(UInt8(ascii: "\""))
+    }
+}
+
+extension ListedItem: ItemRecord {
+    public var status: TaskStatus { item.status }
+    public var line: Int { item.line }
+    public var depth: Int { item.depth }
+    public var fileOffset: Int { item.blockRange.lowerBound }
+    public var priority: Priority { item.metadata.priority }
+    public var hasPriority: Bool { item.metadata.hasPriority }
+    public func date(_ field: MetadataField) -> TaskDate? { item.metadata.date(field) }
+    public var title: String { item.title }
+    public var text: String { item.text }
+    public var notes: String? { item.notes }
+    public var every: String? { item.metadata.every }
+    public var hasTags: Bool { !item.metadata.tags.isEmpty }
+    public var tags: [String] { item.metadata.tags }
+    public var color: String? { item.metadata.color }
+    public var icon: String? { item.metadata.icon }
+    public var id: String? { item.metadata.id }
+    public var fields: [(key: String, value: String)] { item.metadata.fields }
+    public var sectionTitle: String? { item.section.map { document.sections[$0].title } }
+    public var parentLine: Int? { item.parent.map { document.items[$0].line } }
+    public var hasSubtasks: Bool { !item.children.isEmpty }
+    public var listPath: String { document.path }
+    public var listName: String { document.name }
+    public var listColor: String { document.color }
+    public var listIcon: String { document.icon }
+}

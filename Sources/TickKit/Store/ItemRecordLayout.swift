@@ -1,0 +1,134 @@
+/// The fixed-size record of one item in an encoded document
+/// (`DocumentCoding`): 32-bit little-endian words at fixed places, so that a
+/// query reads an item's status or due date straight from the cache's bytes.
+///
+/// Strings are slices (start, count) of the same payload; lists of strings
+/// (tags, fields) and the rest of the item are LEB128-encoded where the
+/// record points. Every read is bounds-checked: a damaged record gives an
+/// error, never a crash.
+enum ItemRecordLayout {
+    /// Word indices. Optional numbers are stored plus one (0: none).
+    enum Field: Int {
+        case line = 0, fileOffset, depth, parent, parentLine, section, childCount
+        /// Status box byte | priority << 8 | has-priority << 16.
+        case flags
+        /// Six day words (YYYYMMDD, 0: none; due, scheduled, start, created,
+        /// done, cancelled), then six minute words (minutes + 1, 0: no time).
+        case dates = 8
+        /// Slices: start word, then count word (`absent`: none).
+        case title = 20, text = 22, notes = 24, every = 26, color = 28, icon = 30, id = 32
+        /// Offsets of LEB128 lists: tags, `key:value` fields, the rest of the item.
+        case tags = 34, fields = 35, rest = 36
+    }
+
+    static let wordCount = 37
+    static let size = wordCount * 4
+    /// Offsets and numbers must stay below this to fit a word.
+    static let maximumValue = Int(UInt32.max) - 1
+    /// The count word of an absent string.
+    static let absent = UInt32.max
+
+    /// Writes one record in place in the bytes being encoded.
+    struct Writer {
+        let offset: Int
+
+        func set(_ field: Field, _ value: Int, plus words: Int = 0, in bytes: inout [UInt8]) throws(DocumentCoding.TooLarge) {
+            guard value >= 0, value <= maximumValue else { throw DocumentCoding.TooLarge() }
+            store(UInt32(value), at: field.rawValue + words, in: &bytes)
+        }
+
+        func setAbsent(_ field: Field, in bytes: inout [UInt8]) {
+            store(absent, at: field.rawValue + 1, in: &bytes)
+        }
+
+        private func store(_ word: UInt32, at index: Int, in bytes: inout [UInt8]) {
+            let position = offset + index * 4
+            for byte in 0..<4 { bytes[position + byte] = UInt8(truncatingIfNeeded: word >> (8 * UInt32(byte))) }
+        }
+    }
+
+    /// The records of one encoded document.
+    struct Records {
+        let buffer: UnsafeBufferPointer<UInt8>
+        let start: Int
+        let count: Int
+
+        /// Reads the count of records at the reader's position and steps over them.
+        init(_ reader: inout ByteReader, in buffer: UnsafeBufferPointer<UInt8>) throws {
+            count = try reader.count(limit: 1 << 26)
+            guard count * size <= reader.end - reader.position else { throw ByteReader.Damaged() }
+            start = reader.position
+            self.buffer = buffer
+            reader.position += count * size
+        }
+
+        func record(_ index: Int) -> Record { Record(buffer: buffer, offset: start + index * size) }
+    }
+
+    /// One record, read field by field.
+    struct Record {
+        let buffer: UnsafeBufferPointer<UInt8>
+        let offset: Int
+
+        func word(_ index: Int) -> UInt32 {
+            UInt32(littleEndian: UnsafeRawPointer(buffer.baseAddress!).loadUnaligned(fromByteOffset: offset + index * 4, as: UInt32.self))
+        }
+
+        subscript(_ field: Field) -> Int { Int(word(field.rawValue)) }
+
+        var status: TaskStatus? { TaskStatus(boxByte: UInt8(truncatingIfNeeded: word(Field.flags.rawValue))) }
+        var priority: Priority? { Priority(rawValue: Int(word(Field.flags.rawValue) >> 8 & 0xFF)) }
+        var hasPriority: Bool { word(Field.flags.rawValue) & (1 << 16) != 0 }
+
+        /// Date `position` (0 due … 5 cancelled).
+        func date(_ position: Int) throws -> TaskDate? {
+            let packed = Int(word(Field.dates.rawValue + position))
+            guard packed != 0 else { return nil }
+            let minutes = Int(word(Field.dates.rawValue + 6 + position)) - 1
+            guard packed / 100 % 100 >= 1, packed / 100 % 100 <= 12, packed % 100 >= 1, packed % 100 <= 31,
+                  packed / 10000 <= 99999, minutes >= -1, minutes < 24 * 60 else { throw ByteReader.Damaged() }
+            return TaskDate(year: packed / 10000, month: packed / 100 % 100, day: packed % 100, minuteOfDay: minutes < 0 ? nil : minutes)
+        }
+
+        /// The bytes of a string field; nil when absent.
+        func slice(_ field: Field) throws -> UnsafeBufferPointer<UInt8>? {
+            let count = word(field.rawValue + 1)
+            guard count != absent else { return nil }
+            let start = Int(word(field.rawValue))
+            guard start <= buffer.count, Int(count) <= buffer.count - start else { throw ByteReader.Damaged() }
+            return UnsafeBufferPointer(rebasing: buffer[start..<start + Int(count)])
+        }
+
+        /// A reader at the offset a field holds.
+        func reader(at field: Field) throws -> ByteReader {
+            let position = self[field]
+            guard position <= buffer.count else { throw ByteReader.Damaged() }
+            return ByteReader(buffer, range: position..<buffer.count)
+        }
+
+        /// True when the counted list at a field's offset is empty (a count
+        /// of zero is one zero byte): most items have no tags or fields.
+        func isEmptyList(at field: Field) -> Bool {
+            let position = self[field]
+            return position < buffer.count && buffer[position] == 0
+        }
+
+        func slices(at field: Field) throws -> [ByteSlice] {
+            if isEmptyList(at: field) { return [] }
+            return try reader(at: field).slices(at: self[field])
+        }
+
+        func slicePairs(at field: Field) throws -> [(ByteSlice, ByteSlice)] {
+            if isEmptyList(at: field) { return [] }
+            return try reader(at: field).slicePairs(at: self[field])
+        }
+
+        func strings(at field: Field) throws -> [String] {
+            try slices(at: field).map { $0.string(in: buffer) }
+        }
+
+        func stringPairs(at field: Field) throws -> [(key: String, value: String)] {
+            try slicePairs(at: field).map { ($0.0.string(in: buffer), $0.1.string(in: buffer)) }
+        }
+    }
+}
