@@ -198,9 +198,12 @@ public struct NotesFolder: Sendable {
     private static func names(in folder: OpaquePointer) -> [String] {
         var names: [String] = []
         while let entry = readdir(folder) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-            }
+            // The name is read where it lies: a dirent is only as long as its
+            // name, so copying the whole `d_name` array out of it (as
+            // `entry.pointee.d_name` would) can read past the end of
+            // readdir's buffer (AddressSanitizer caught that).
+            let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+            let name = String(cString: (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self))
             if name != "." && name != ".." { names.append(name) }
         }
         return names.sorted()
