@@ -82,4 +82,33 @@ import TickKit
         #expect(keys(home) == ["today", "counts", "lists"])
         #expect(keys(home["counts"]) == ["today", "scheduled", "all", "overdue"])
     }
+
+    /// The escaping written by hand (eight bytes at a time) against the
+    /// plainest possible escaper, on strings full of bytes that need escaping
+    /// at every position of an eight-byte word.
+    @Test func stringsAreEscapedExactlyAsJSONRequires() {
+        func reference(_ text: String) -> [UInt8] {
+            var bytes: [UInt8] = [0x22]
+            for byte in text.utf8 {
+                switch byte {
+                case 0x22: bytes += Array("\\\"".utf8)
+                case 0x5C: bytes += Array("\\\\".utf8)
+                case 0x0A: bytes += Array("\\n".utf8)
+                case 0x0D: bytes += Array("\\r".utf8)
+                case 0x09: bytes += Array("\\t".utf8)
+                case 0..<0x20: bytes += Array(String(format: "\\u%04x", byte).utf8)
+                default: bytes.append(byte)
+                }
+            }
+            return bytes + [0x22]
+        }
+        let pieces = ["a", "é", "\"", "\\", "\n", "\u{1}", "\u{1f}", " ", "~", "\u{7f}", "😀", "x\ty", "\r\n", "!", "#"]
+        var generator = SeededGenerator(seed: 11)
+        for length in 0..<40 {
+            for _ in 0..<30 {
+                let text = (0..<length).map { _ in pieces.randomElement(using: &generator)! }.joined()
+                #expect(JSONValue.string(text).serializedBytes(pretty: false) == reference(text), "\(text.debugDescription)")
+            }
+        }
+    }
 }

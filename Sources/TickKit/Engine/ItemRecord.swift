@@ -8,6 +8,9 @@
 /// byte for byte; `EncodedDocumentTests` checks that on every fixture.
 public protocol ItemRecord {
     associatedtype Text: ItemText
+    /// The list's fields, the same for every item of a list (an encoded
+    /// list escapes them for JSON once).
+    associatedtype ListText: ItemText
 
     var status: TaskStatus { get }
     /// 1-based line of the box.
@@ -40,10 +43,10 @@ public protocol ItemRecord {
     var hasSubtasks: Bool { get }
 
     /// The list's path relative to the notes folder.
-    var listPath: String { get }
-    var listName: String { get }
-    var listColor: String { get }
-    var listIcon: String { get }
+    var listPath: ListText { get }
+    var listName: ListText { get }
+    var listColor: ListText { get }
+    var listIcon: ListText { get }
 }
 
 /// A piece of an item's text: a `String`, or UTF-8 bytes read in place.
@@ -56,6 +59,17 @@ public protocol ItemText {
 extension String: ItemText {
     public var string: String { self }
     public func appendJSON(to output: inout ByteOutput) { JSONValue.appendString(self, to: &output) }
+}
+
+/// A fixed word (a status, a priority) that needs no escaping.
+struct JSONWord: ItemText {
+    let word: StaticString
+    var string: String { word.description }
+    func appendJSON(to output: inout ByteOutput) {
+        output.append(UInt8(ascii: "\""))
+        output.append(word)
+        output.append(UInt8(ascii: "\""))
+    }
 }
 
 /// A date prints as its `isoString`, straight into the output.

@@ -128,13 +128,15 @@ public enum JSONValue: Sendable, Hashable {
     /// Appends UTF-8 bytes as a JSON string literal, quotes included.
     static func appendString(utf8: UnsafeBufferPointer<UInt8>, to output: inout ByteOutput) {
         output.append(UInt8(ascii: "\""))
-        // Most strings need no escape: copy them whole. A comparison per
-        // byte rather than a table: this loop runs over every byte of every
-        // string a query prints.
+        // Most strings need no escape: find the first byte that does, eight
+        // bytes at a time, and copy everything before it whole. This runs
+        // over every byte of every string a query prints.
         var start = 0
-        for index in 0..<utf8.count {
+        var index = 0
+        while index < utf8.count {
+            index = firstEscape(in: utf8, from: index)
+            guard index < utf8.count else { break }
             let byte = utf8[index]
-            guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
             output.append(UnsafeBufferPointer(rebasing: utf8[start..<index]))
             output.append(0x5C)
             switch byte {
@@ -148,10 +150,40 @@ public enum JSONValue: Sendable, Hashable {
                 output.append(hexDigits[Int(byte >> 4)])
                 output.append(hexDigits[Int(byte & 0xF)])
             }
-            start = index + 1
+            index += 1
+            start = index
         }
         output.append(UnsafeBufferPointer(rebasing: utf8[start..<utf8.count]))
         output.append(UInt8(ascii: "\""))
+    }
+
+    /// The index of the first byte at or after `start` that JSON must escape
+    /// (a control byte, `"` or `\`), or the count when there is none.
+    private static func firstEscape(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start
+        if let base = utf8.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            // A word holds such a byte when one of its bytes is below 0x20 or
+            // equals 0x22 or 0x5C (the classic "has zero byte" bit tricks).
+            while index + 8 <= utf8.count {
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                let below = (word &- ones &* 0x20) & ~word
+                let quote = word ^ (ones &* 0x22)
+                let backslash = word ^ (ones &* 0x5C)
+                let zeroQuote = (quote &- ones) & ~quote
+                let zeroBackslash = (backslash &- ones) & ~backslash
+                if (below | zeroQuote | zeroBackslash) & highs != 0 { break }
+                index += 8
+            }
+        }
+        while index < utf8.count {
+            let byte = utf8[index]
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C { return index }
+            index += 1
+        }
+        return index
     }
 
     /// Converts a value from Foundation's `JSONSerialization` or a YAML load.

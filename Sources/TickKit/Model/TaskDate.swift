@@ -34,6 +34,18 @@ public struct TaskDate: Sendable, Hashable, Comparable, CustomStringConvertible 
         packedMinutes = minuteOfDay.map { Int16(clamping: $0) } ?? -1
     }
 
+    /// The packed form, for the parse cache's records: the day
+    /// (`year << 9 | month << 5 | day`) and the minutes plus one (0: no time).
+    var packed: (day: UInt32, minutes: UInt32) { (packedDay, UInt32(Int32(packedMinutes) + 1)) }
+
+    /// A date from `packed`; nil when the numbers are not a date.
+    init?(packed day: UInt32, minutes: UInt32) {
+        let month = day >> 5 & 0xF, dayOfMonth = day & 0x1F
+        guard month >= 1, month <= 12, dayOfMonth >= 1, day >> 9 <= 99999, minutes <= 24 * 60 else { return nil }
+        packedDay = day
+        packedMinutes = Int16(minutes) - 1
+    }
+
     /// The day alone, without a time.
     public var dayOnly: TaskDate { TaskDate(year: year, month: month, day: day) }
 

@@ -19,6 +19,16 @@ public enum TaskStatus: String, Sendable, CaseIterable, Codable {
         }
     }
 
+    /// `rawValue` as a literal, for JSON output.
+    var jsonWord: StaticString {
+        switch self {
+        case .open: "open"
+        case .done: "done"
+        case .cancelled: "cancelled"
+        case .inProgress: "in-progress"
+        }
+    }
+
     /// The byte written between the brackets for this status.
     public var boxByte: UInt8 {
         switch self {
@@ -41,6 +51,18 @@ public enum Priority: Int, Sendable, CaseIterable, Comparable, Codable {
 
     /// The word used in JSON and in the tick dialect (`!high`).
     public var name: String {
+        switch self {
+        case .lowest: "lowest"
+        case .low: "low"
+        case .normal: "normal"
+        case .medium: "medium"
+        case .high: "high"
+        case .urgent: "urgent"
+        }
+    }
+
+    /// `name` as a literal, for JSON output.
+    var jsonWord: StaticString {
         switch self {
         case .lowest: "lowest"
         case .low: "low"

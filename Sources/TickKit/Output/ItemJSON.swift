@@ -23,7 +23,7 @@ public enum ItemJSON {
         mutating func string<Text: ItemText>(_ key: StaticString, _ value: Text?)
         mutating func int(_ key: StaticString, _ value: Int)
         mutating func strings<Text: ItemText>(_ key: StaticString, _ values: [Text])
-        mutating func stringPairs<Text: ItemText>(_ key: StaticString, _ pairs: [(Text, Text)])
+        mutating func stringPairs<Text: ItemText>(_ key: StaticString, _ pairs: [(key: Text, value: Text)])
     }
 
     /// The one place that says which fields an item has, and in what order.
@@ -31,23 +31,24 @@ public enum ItemJSON {
         // A key written twice keeps its first value. Keys compare as
         // Strings, whatever the record's text type, so both kinds of
         // record drop the same repeats.
-        var fields: [(Record.Text, Record.Text)] = []
-        var keys: [String] = []
-        for field in record.fields {
-            let key = field.key.string
-            if !keys.contains(key) {
+        var fields = record.fields
+        if fields.count > 1 {
+            var keys: [String] = []
+            fields = fields.filter { field in
+                let key = field.key.string
+                if keys.contains(key) { return false }
                 keys.append(key)
-                fields.append((field.key, field.value))
+                return true
             }
         }
         sink.string("path", record.listPath)
         sink.int("line", record.line)
         sink.string("list", record.listName)
         sink.string("section", record.sectionTitle)
-        sink.string("status", record.status.rawValue)
+        sink.string("status", JSONWord(word: record.status.jsonWord))
         sink.string("title", record.title)
         sink.string("text", record.text)
-        sink.string("priority", record.priority.name)
+        sink.string("priority", JSONWord(word: record.priority.jsonWord))
         sink.string("due", record.date(.due))
         sink.string("scheduled", record.date(.scheduled))
         sink.string("start", record.date(.start))
@@ -60,7 +61,7 @@ public enum ItemJSON {
         sink.string("icon", record.icon)
         sink.string("id", record.id)
         sink.stringPairs("fields", fields)
-        sink.string("parent", record.parentLine.map { "\(record.listPath):\($0)" })
+        sink.string("parent", record.parentLine.map { "\(record.listPath.string):\($0)" })
         sink.int("depth", record.depth)
         sink.string("notes", record.notes)
         sink.string("listColor", record.listColor)
@@ -76,7 +77,7 @@ public enum ItemJSON {
         mutating func strings<Text: ItemText>(_ key: StaticString, _ values: [Text]) {
             pairs.append((key.description, .array(values.map { .string($0.string) })))
         }
-        mutating func stringPairs<Text: ItemText>(_ key: StaticString, _ pairs: [(Text, Text)]) {
+        mutating func stringPairs<Text: ItemText>(_ key: StaticString, _ pairs: [(key: Text, value: Text)]) {
             self.pairs.append((key.description, .object(pairs.map { ($0.0.string, .string($0.1.string)) })))
         }
     }
@@ -106,12 +107,8 @@ public enum ItemJSON {
 
         /// Keys are this file's own literals, which need no escaping.
         private mutating func key(_ key: StaticString) {
-            if !first { output.append(UInt8(ascii: ",")) }
+            output.appendKey(key, indent: (indent + 1) * 2, first: first)
             first = false
-            newline(indent + 1)
-            output.append(UInt8(ascii: "\""))
-            output.append(key)
-            output.append("\": ")
         }
 
         mutating func string<Text: ItemText>(_ key: StaticString, _ value: Text?) {
@@ -145,7 +142,7 @@ public enum ItemJSON {
             output.append(UInt8(ascii: "]"))
         }
 
-        mutating func stringPairs<Text: ItemText>(_ key: StaticString, _ pairs: [(Text, Text)]) {
+        mutating func stringPairs<Text: ItemText>(_ key: StaticString, _ pairs: [(key: Text, value: Text)]) {
             self.key(key)
             if pairs.isEmpty { output.append("{}"); return }
             output.append(UInt8(ascii: "{"))

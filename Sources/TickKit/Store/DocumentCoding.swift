@@ -83,8 +83,8 @@ enum DocumentCoding {
         let dates = [metadata.due, metadata.scheduled, metadata.start, metadata.created, metadata.done, metadata.cancelled]
         for (position, date) in dates.enumerated() {
             guard let date else { continue }
-            try set(.dates, date.year * 10000 + date.month * 100 + date.day, plus: position)
-            try set(.dates, (date.minuteOfDay ?? -1) + 1, plus: 6 + position)
+            try set(.dates, Int(date.packed.day), plus: position)
+            try set(.dates, Int(date.packed.minutes), plus: 6 + position)
         }
         func text(_ value: String?, _ field: ItemRecordLayout.Field) throws(TooLarge) {
             guard var value else { return record.setAbsent(field, in: &writer.bytes) }

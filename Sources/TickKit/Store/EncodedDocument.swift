@@ -21,6 +21,8 @@ public final class EncodedDocument: @unchecked Sendable {
     let isValidUTF8: Bool
     let sectionTitles: [ByteSlice]
     let records: ItemRecordLayout.Records
+    /// The list's path, name, color and icon, escaped for JSON once.
+    let listPath, listName, listColor, listIcon: PreparedText
 
     /// Reads the header of the document encoded in `buffer`, which `owner`
     /// keeps alive.
@@ -45,16 +47,32 @@ public final class EncodedDocument: @unchecked Sendable {
         self.sectionTitles = sectionTitles
         try reader.skipBlock()   // diagnostics
         records = try ItemRecordLayout.Records(&reader, in: buffer)
+        listPath = PreparedText(path)
+        listName = PreparedText(name)
+        listColor = PreparedText(explicitColor ?? "blue")
+        listIcon = PreparedText(explicitIcon ?? "list.bullet")
     }
 
     var itemCount: Int { records.count }
 
-    /// The list's color, `blue` when none is written (as `Document.color`).
-    var color: String { explicitColor ?? "blue" }
-    /// The list's icon, `list.bullet` when none is written (as `Document.icon`).
-    var icon: String { explicitIcon ?? "list.bullet" }
-
     func text(_ slice: ByteSlice) -> EncodedText { EncodedText(bytes: slice.bytes(in: buffer)) }
+}
+
+/// A string with its JSON form written once: a list's fields, printed with
+/// every item of the list. (The list's color and icon default as
+/// `Document.color` and `Document.icon` do.)
+public struct PreparedText: ItemText, Sendable {
+    public let string: String
+    let json: [UInt8]
+
+    init(_ string: String) {
+        self.string = string
+        var json: [UInt8] = []
+        JSONValue.appendString(string, to: &json)
+        self.json = json
+    }
+
+    public func appendJSON(to output: inout ByteOutput) { output.append(json) }
 }
 
 /// UTF-8 bytes of an encoded document, valid while the document lives.
@@ -114,11 +132,15 @@ public struct EncodedListedItem: ItemRecord, @unchecked Sendable {
     public var hasTags: Bool { !record.isEmptyList(at: .tags) }
 
     public var tags: [EncodedText] {
-        ((try? record.slices(at: .tags)) ?? []).map(document.text)
+        let record = record
+        if record.isEmptyList(at: .tags) { return [] }
+        return ((try? record.slices(at: .tags)) ?? []).map(document.text)
     }
 
     public var fields: [(key: EncodedText, value: EncodedText)] {
-        ((try? record.slicePairs(at: .fields)) ?? []).map { (document.text($0.0), document.text($0.1)) }
+        let record = record
+        if record.isEmptyList(at: .fields) { return [] }
+        return ((try? record.slicePairs(at: .fields)) ?? []).map { (document.text($0.0), document.text($0.1)) }
     }
 
     public var sectionTitle: EncodedText? {
@@ -129,8 +151,8 @@ public struct EncodedListedItem: ItemRecord, @unchecked Sendable {
 
     public var parentLine: Int? { record[.parent] == 0 ? nil : record[.parentLine] }
     public var hasSubtasks: Bool { record[.childCount] > 0 }
-    public var listPath: String { document.path }
-    public var listName: String { document.name }
-    public var listColor: String { document.color }
-    public var listIcon: String { document.icon }
+    public var listPath: PreparedText { document.listPath }
+    public var listName: PreparedText { document.listName }
+    public var listColor: PreparedText { document.listColor }
+    public var listIcon: PreparedText { document.listIcon }
 }

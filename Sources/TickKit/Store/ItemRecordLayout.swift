@@ -12,8 +12,8 @@ enum ItemRecordLayout {
         case line = 0, fileOffset, depth, parent, parentLine, section, childCount
         /// Status box byte | priority << 8 | has-priority << 16.
         case flags
-        /// Six day words (YYYYMMDD, 0: none; due, scheduled, start, created,
-        /// done, cancelled), then six minute words (minutes + 1, 0: no time).
+        /// Six day words (`TaskDate.packed`, 0: none; due, scheduled, start,
+        /// created, done, cancelled), then six minute words (minutes + 1, 0: no time).
         case dates = 8
         /// Slices: start word, then count word (`absent`: none).
         case title = 20, text = 22, notes = 24, every = 26, color = 28, icon = 30, id = 32
@@ -82,12 +82,12 @@ enum ItemRecordLayout {
 
         /// Date `position` (0 due … 5 cancelled).
         func date(_ position: Int) throws -> TaskDate? {
-            let packed = Int(word(Field.dates.rawValue + position))
-            guard packed != 0 else { return nil }
-            let minutes = Int(word(Field.dates.rawValue + 6 + position)) - 1
-            guard packed / 100 % 100 >= 1, packed / 100 % 100 <= 12, packed % 100 >= 1, packed % 100 <= 31,
-                  packed / 10000 <= 99999, minutes >= -1, minutes < 24 * 60 else { throw ByteReader.Damaged() }
-            return TaskDate(year: packed / 10000, month: packed / 100 % 100, day: packed % 100, minuteOfDay: minutes < 0 ? nil : minutes)
+            let day = word(Field.dates.rawValue + position)
+            guard day != 0 else { return nil }
+            guard let date = TaskDate(packed: day, minutes: word(Field.dates.rawValue + 6 + position)) else {
+                throw ByteReader.Damaged()
+            }
+            return date
         }
 
         /// The bytes of a string field; nil when absent.
