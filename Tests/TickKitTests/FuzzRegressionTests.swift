@@ -137,4 +137,22 @@ struct FuzzRegressionTests {
         #expect(edited.items[0].title == "New")
         #expect(edited.items[0].metadata.every == rule)
     }
+
+    @Test("emoji tokens are whole words: a value that runs on into markup ends the rule or is no token")
+    func emojiTokensEndAtWholeWords() throws {
+        // `🔁 daily*if hot*` used to read `daily` as the rule although the word
+        // runs on into the emphasis; removing the text glued to it then joined
+        // the rule to the next token (`🔁 dailydue:2026-11-24`).
+        let document = parse("- [ ] Water 🔁 daily*if hot* then due:2026-11-24\n")
+        #expect(document.items[0].metadata.every == nil)
+        #expect(document.items[0].metadata.due == TaskDate(year: 2026, month: 11, day: 24))
+        #expect(parse("- [ ] a 🔁 every week*b* c\n").items[0].metadata.every == "every")
+        #expect(parse("- [ ] a 🔁 every week *b* c\n").items[0].metadata.every == "every week")
+        #expect(parse("- [ ] a 📅 2026-11-24*b* c\n").items[0].metadata.due == nil)
+        #expect(parse("- [ ] a 🆔 abc*b* c\n").items[0].metadata.id == nil)
+        let after = try Splice.apply(TokenEdit.splices([.replaceText("New")], item: document.items[0], in: document), to: document.source.bytes)
+        let edited = parse(String(decoding: after, as: UTF8.self))
+        #expect(edited.items[0].title == "New")
+        #expect(edited.items[0].metadata.due == TaskDate(year: 2026, month: 11, day: 24))
+    }
 }
