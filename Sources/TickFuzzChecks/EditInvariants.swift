@@ -181,26 +181,97 @@ public enum EditInvariants {
         return DocumentParser.parse(probe, path: "probe.md").items.count != document.items.count + 1
     }
 
-    /// True when a line of `item`'s block after its title line is indented
-    /// less than the title (a lazy continuation line; blank lines and quote
-    /// markers do not count).
+    /// True when a line of `item`'s block after its title line is a lazy
+    /// continuation line: not blank, yet without the containers the item sits
+    /// in (CommonMark's container matching), so it belongs to the block only
+    /// as paragraph text that continues lazily. Such a line is either
+    /// indented less than the item's content, or, in a block quote, has fewer
+    /// `>` markers than the title line (`> - [ ] a` then `    - [ ] b`).
+    ///
+    /// The containers are read from the marker line's prefix: each `>` is a
+    /// block quote (up to 3 columns of indentation before it, one optional
+    /// space after it), each list marker a list item whose content starts
+    /// where its text does; white space before a `>` may belong to a list
+    /// item on an earlier line, so a line matches the quote with as little as
+    /// 3 columns less of it. Tabs count to the next multiple of 4 columns.
     static func hasLazyLines(_ item: TaskItem, in document: Document) -> Bool {
+        guard item.lastLine > item.line else { return false }
         let source = document.source
         let bytes = source.bytes
-        func column(_ range: Range<Int>, upTo end: Int) -> Int {
-            var width = 0
-            for index in range.lowerBound..<min(end, range.upperBound) {
-                width += bytes[index] == 0x09 ? 4 - width % 4 : (bytes[index] & 0xC0 == 0x80 ? 0 : 1)
+        enum Container { case quote(indent: Int), list(width: Int) }
+        /// The line's bytes with tabs expanded to spaces, up to and
+        /// including the first byte that is not white space or `>`, or up to `end`.
+        func expanded(_ range: Range<Int>, upTo end: Int? = nil) -> [UInt8] {
+            var result: [UInt8] = []
+            for index in range {
+                if let end, index >= end { break }
+                let byte = bytes[index]
+                if byte == 0x09 {
+                    result += [UInt8](repeating: 0x20, count: 4 - result.count % 4)
+                } else {
+                    result.append(byte)
+                    if end == nil && byte != 0x20 && byte != UInt8(ascii: ">") { break }
+                }
             }
-            return width
+            return result
         }
-        let titleLine = source.range(ofLine: item.line)
-        let content = column(titleLine, upTo: item.boxRange.lowerBound)
-        guard item.lastLine > item.line else { return false }
-        for line in item.line + 1...item.lastLine {
-            let range = source.range(ofLine: line)
-            guard let first = range.first(where: { bytes[$0] != 0x20 && bytes[$0] != 0x09 && bytes[$0] != UInt8(ascii: ">") }) else { continue }
-            if column(range, upTo: first) < content { return true }
+        func spaces(_ line: [UInt8], from start: Int) -> Int {
+            var count = 0
+            while start + count < line.count, line[start + count] == 0x20 { count += 1 }
+            return count
+        }
+        // The containers, from the marker line's prefix up to the box (or,
+        // when the box is on a later line, up to the marker's end).
+        let markerLine = source.line(containing: item.markerRange.lowerBound)
+        var lineStart = source.range(ofLine: markerLine).lowerBound
+        if lineStart == 0 && source.hasByteOrderMark { lineStart = 3 }   // not content: cmark-gfm skips it
+        let boxOnMarkerLine = markerLine == item.line
+        let prefix = expanded(lineStart..<item.boxRange.lowerBound, upTo: boxOnMarkerLine ? item.boxRange.lowerBound : item.markerRange.upperBound)
+        let markerColumn = expanded(lineStart..<item.markerRange.lowerBound, upTo: item.markerRange.lowerBound).count
+        var containers: [Container] = []
+        var content = 0   // where the innermost container's content starts
+        var position = 0
+        while position < markerColumn {
+            let indent = spaces(prefix, from: position)
+            position += indent
+            guard position < markerColumn else { break }
+            if prefix[position] == UInt8(ascii: ">") {
+                containers.append(.quote(indent: position - content))
+                position += 1
+                if position < prefix.count, prefix[position] == 0x20 { position += 1 }
+            } else {
+                // An enclosing list item's marker on the same line: bullet or number.
+                while position < markerColumn, prefix[position] >= 0x30, prefix[position] <= 0x39 { position += 1 }
+                guard position < markerColumn, [UInt8]("-+*.)".utf8).contains(prefix[position]) else { return true }
+                position += 1
+                position += spaces(prefix, from: position)
+                containers.append(.list(width: position - content))
+            }
+            content = position
+        }
+        // The item itself: its content starts at the box, or one column after
+        // the marker when the marker line holds nothing else.
+        let itemContent = boxOnMarkerLine ? prefix.count : prefix.count + 1
+        containers.append(.list(width: itemContent - content))
+
+        for lineNumber in item.line + 1...item.lastLine {
+            let range = source.range(ofLine: lineNumber)
+            guard range.contains(where: { bytes[$0] != 0x20 && bytes[$0] != 0x09 && bytes[$0] != UInt8(ascii: ">") }) else { continue }
+            let line = expanded(range)
+            var position = 0
+            for container in containers {
+                let indent = spaces(line, from: position)
+                switch container {
+                case .quote(let written):
+                    guard indent >= max(0, written - 3), indent <= max(3, written),
+                          position + indent < line.count, line[position + indent] == UInt8(ascii: ">") else { return true }
+                    position += indent + 1
+                    if position < line.count, line[position] == 0x20 { position += 1 }
+                case .list(let width):
+                    guard indent >= width else { return true }
+                    position += width
+                }
+            }
         }
         return false
     }

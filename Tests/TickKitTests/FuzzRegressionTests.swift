@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TickFuzzChecks
+@testable import TickFuzzChecks
 @testable import TickKit
 
 /// Every input a fuzzer once failed on, and the seeds `make fuzz` starts
@@ -136,5 +136,56 @@ struct FuzzRegressionTests {
         let edited = parse(String(decoding: after, as: UTF8.self))
         #expect(edited.items[0].title == "New")
         #expect(edited.items[0].metadata.every == rule)
+    }
+
+    @Test("emoji tokens are whole words: a value that runs on into markup ends the rule or is no token")
+    func emojiTokensEndAtWholeWords() throws {
+        // `🔁 daily*if hot*` used to read `daily` as the rule although the word
+        // runs on into the emphasis; removing the text glued to it then joined
+        // the rule to the next token (`🔁 dailydue:2026-11-24`).
+        let document = parse("- [ ] Water 🔁 daily*if hot* then due:2026-11-24\n")
+        #expect(document.items[0].metadata.every == nil)
+        #expect(document.items[0].metadata.due == TaskDate(year: 2026, month: 11, day: 24))
+        #expect(parse("- [ ] a 🔁 every week*b* c\n").items[0].metadata.every == "every")
+        #expect(parse("- [ ] a 🔁 every week *b* c\n").items[0].metadata.every == "every week")
+        #expect(parse("- [ ] a 📅 2026-11-24*b* c\n").items[0].metadata.due == nil)
+        #expect(parse("- [ ] a 🆔 abc*b* c\n").items[0].metadata.id == nil)
+        let after = try Splice.apply(TokenEdit.splices([.replaceText("New")], item: document.items[0], in: document), to: document.source.bytes)
+        let edited = parse(String(decoding: after, as: UTF8.self))
+        #expect(edited.items[0].title == "New")
+        #expect(edited.items[0].metadata.due == TaskDate(year: 2026, month: 11, day: 24))
+    }
+
+    @Test("the editor fuzzer's lazy-line check finds lazy lines in block quotes, and only lazy lines")
+    func lazyLines() {
+        func lazy(_ text: String, item: Int = 0) -> Bool {
+            let document = parse(text)
+            return EditInvariants.hasLazyLines(document.items[item], in: document)
+        }
+        // Lazy: paragraph text continued without the item's indentation or
+        // without all of its `>` markers.
+        #expect(lazy("> - [ ] A\n    - [ ] not an item\n"))
+        #expect(lazy("> - [ ] A\r\n\t- [ ] not an item\r\n"))
+        #expect(lazy("> - [ ] A\nlazy\n"))
+        #expect(lazy("> - [ ] A\n> lazy\n"))
+        #expect(lazy("> > - [ ] A\n> lazy\n"))
+        #expect(lazy("> > - [ ] A\n>   lazy\n"))
+        #expect(lazy("- [ ] A\n--\n"))
+        #expect(lazy("1. [ ] A\n  lazy\n"))
+        #expect(lazy("- [ ] A\n  - [ ] B\nlazy\n"))
+        #expect(lazy("- > - [ ] A\n  > lazy\n"))
+        // Not lazy: every line carries the item's markers and indentation.
+        #expect(!lazy("- [ ] A\n  note\n"))
+        #expect(!lazy("> - [ ] A\n>   note\n"))
+        #expect(!lazy("> - [ ] A\n>\tnote\n"))
+        #expect(!lazy(" > - [ ] A\n>   note\n>\n>   more\n"))
+        #expect(!lazy("> > - [ ] A\n> >   note\n>>   note\n"))
+        #expect(!lazy("> - [ ] A\n>   > quoted note\n"))
+        #expect(!lazy("- > - [ ] A\n  >   note\n"))
+        #expect(!lazy("1. [ ] A\n   note\n"))
+        #expect(!lazy("-\n  [ ] A\n  note\n"))
+        #expect(!lazy("\u{FEFF}- [ ] A\n  note\n"))
+        #expect(!lazy("- [ ] A\n  - [ ] B\n  note of A\n"))
+        #expect(!lazy("> - [ ] A\n>   - [ ] B\n>   note of A\n"))
     }
 }

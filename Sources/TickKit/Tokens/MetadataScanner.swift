@@ -235,11 +235,13 @@ struct MetadataScanner {
         switch signifier.field {
         case .recurrence:
             // The rule runs over words of letters, digits, `,` and `!` up to the next token.
+            // Each is a whole word in the file: one that runs on into markup
+            // (`week*soon*`) is not a rule word, so the rule ends before it.
             var valueEnd = valueStart
             var wordStart = valueStart
             while wordStart < limit {
                 let end = wordEnd(from: wordStart, limit: limit)
-                let isRuleWord = end > wordStart && (wordStart..<end).allSatisfy {
+                let isRuleWord = end > wordStart && isWordEnd(end) && (wordStart..<end).allSatisfy {
                     let byte = bytes[$0]
                     return byte < 0x80 && (InlineScanner.isASCIILetter(byte) || (byte >= 0x30 && byte <= 0x39)
                                            || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "!"))
@@ -257,12 +259,13 @@ struct MetadataScanner {
                                  value: .text(string(valueStart..<valueEnd)))
         case .blockID:
             let end = wordEnd(from: valueStart, limit: limit)
-            guard end > valueStart, (valueStart..<end).allSatisfy({ Self.isIDByte(bytes[$0]) }) else { return nil }
+            guard end > valueStart, isWordEnd(end), (valueStart..<end).allSatisfy({ Self.isIDByte(bytes[$0]) }) else { return nil }
             return MetadataToken(field: .blockID, dialect: .emoji, range: index..<end, valueRange: valueStart..<end,
                                  value: .text(string(valueStart..<end)))
         default:
             let end = wordEnd(from: valueStart, limit: limit)
-            guard isWordEnd(end) || end == limit else { return nil }
+            // A value that runs on into markup (`📅 2026-11-24*x*`) is no whole word.
+            if end > valueStart && !isWordEnd(end) { return nil }
             guard end > valueStart, let date = TaskDate(iso: Substring(string(valueStart..<end))) else {
                 let shown = string(index..<max(end, signifierEnd))
                 diagnostics.append((index, "invalid date in '\(shown)'; write the date as YYYY-MM-DD, e.g. \(string(index..<signifierEnd)) 2026-11-24"))
