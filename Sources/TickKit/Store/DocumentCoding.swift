@@ -80,12 +80,17 @@ enum DocumentCoding {
         try set(.section, item.section.map { $0 + 1 } ?? 0)
         try set(.childCount, item.children.count)
         try set(.flags, Int(item.status.boxByte) | metadata.priority.rawValue << 8 | (metadata.hasPriority ? 1 << 16 : 0))
-        let dates = [metadata.due, metadata.scheduled, metadata.start, metadata.created, metadata.done, metadata.cancelled]
-        for (position, date) in dates.enumerated() {
-            guard let date else { continue }
+        func date(_ date: TaskDate?, _ position: Int) throws(TooLarge) {
+            guard let date else { return }
             try set(.dates, Int(date.packed.day), plus: position)
             try set(.dates, Int(date.packed.minutes), plus: 6 + position)
         }
+        try date(metadata.due, 0)
+        try date(metadata.scheduled, 1)
+        try date(metadata.start, 2)
+        try date(metadata.created, 3)
+        try date(metadata.done, 4)
+        try date(metadata.cancelled, 5)
         func text(_ value: String?, _ field: ItemRecordLayout.Field) throws(TooLarge) {
             guard var value else { return record.setAbsent(field, in: &writer.bytes) }
             let start = writer.bytes.count

@@ -43,7 +43,10 @@ enum ItemRecordLayout {
 
         private func store(_ word: UInt32, at index: Int, in bytes: inout [UInt8]) {
             let position = offset + index * 4
-            for byte in 0..<4 { bytes[position + byte] = UInt8(truncatingIfNeeded: word >> (8 * UInt32(byte))) }
+            bytes.withUnsafeMutableBytes { raw in
+                precondition(position >= 0 && position + 4 <= raw.count)
+                raw.storeBytes(of: word.littleEndian, toByteOffset: position, as: UInt32.self)
+            }
         }
     }
 
