@@ -106,9 +106,11 @@ enum DocumentCoding {
         try text(metadata.icon, .icon)
         try text(metadata.id, .id)
         try set(.tags, writer.bytes.count)
+        try set(.tagCount, metadata.tags.count)
         writer.int(metadata.tags.count)
         for tag in metadata.tags { writer.string(tag) }
         try set(.fields, writer.bytes.count)
+        try set(.fieldCount, metadata.fields.count)
         writer.int(metadata.fields.count)
         for field in metadata.fields {
             writer.string(field.key)
@@ -227,10 +229,12 @@ enum DocumentCoding {
         metadata.cancelled = try record.date(5)
         metadata.every = try string(.every)
         metadata.tags = try record.strings(at: .tags)
+        guard metadata.tags.count == record[.tagCount] else { throw ByteReader.Damaged() }
         metadata.color = try string(.color)
         metadata.icon = try string(.icon)
         metadata.id = try string(.id)
         metadata.fields = try record.stringPairs(at: .fields)
+        guard metadata.fields.count == record[.fieldCount] else { throw ByteReader.Damaged() }
         var reader = try record.reader(at: .rest)
         var item: TaskItem? = nil
         try reader.block { reader in

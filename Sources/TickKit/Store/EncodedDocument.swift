@@ -129,17 +129,17 @@ public struct EncodedListedItem: ItemRecord, @unchecked Sendable {
     public var icon: EncodedText? { text(.icon) }
     public var id: EncodedText? { text(.id) }
 
-    public var hasTags: Bool { !record.isEmptyList(at: .tags) }
+    public var hasTags: Bool { record.hasTags }
 
     public var tags: [EncodedText] {
         let record = record
-        if record.isEmptyList(at: .tags) { return [] }
+        guard record.hasTags else { return [] }
         return ((try? record.slices(at: .tags)) ?? []).map(document.text)
     }
 
     public var fields: [(key: EncodedText, value: EncodedText)] {
         let record = record
-        if record.isEmptyList(at: .fields) { return [] }
+        guard record.hasFields else { return [] }
         return ((try? record.slicePairs(at: .fields)) ?? []).map { (document.text($0.0), document.text($0.1)) }
     }
 

@@ -19,9 +19,13 @@ enum ItemRecordLayout {
         case title = 20, text = 22, notes = 24, every = 26, color = 28, icon = 30, id = 32
         /// Offsets of LEB128 lists: tags, `key:value` fields, the rest of the item.
         case tags = 34, fields = 35, rest = 36
+        /// How many tags and fields there are: kept in the record, so that
+        /// the common empty case reads nothing outside it (the lists lie far
+        /// away, past every record, and reading them costs a cache miss).
+        case tagCount = 37, fieldCount = 38
     }
 
-    static let wordCount = 37
+    static let wordCount = 39
     static let size = wordCount * 4
     /// Offsets and numbers must stay below this to fit a word.
     static let maximumValue = Int(UInt32.max) - 1
@@ -109,21 +113,15 @@ enum ItemRecordLayout {
             return ByteReader(buffer, range: position..<buffer.count)
         }
 
-        /// True when the counted list at a field's offset is empty (a count
-        /// of zero is one zero byte): most items have no tags or fields.
-        func isEmptyList(at field: Field) -> Bool {
-            let position = self[field]
-            return position < buffer.count && buffer[position] == 0
-        }
+        var hasTags: Bool { self[.tagCount] > 0 }
+        var hasFields: Bool { self[.fieldCount] > 0 }
 
         func slices(at field: Field) throws -> [ByteSlice] {
-            if isEmptyList(at: field) { return [] }
-            return try reader(at: field).slices(at: self[field])
+            try reader(at: field).slices(at: self[field])
         }
 
         func slicePairs(at field: Field) throws -> [(ByteSlice, ByteSlice)] {
-            if isEmptyList(at: field) { return [] }
-            return try reader(at: field).slicePairs(at: self[field])
+            try reader(at: field).slicePairs(at: self[field])
         }
 
         func strings(at field: Field) throws -> [String] {
