@@ -32,6 +32,14 @@ public struct EncodedWorkspace: Sendable {
 
     /// The items `include` accepts, in manual order, tested on every core.
     public func items(where include: (EncodedListedItem) -> Bool) -> [EncodedListedItem] {
+        withoutActuallyEscaping(include) { include in items(testedBy: { include }) }
+    }
+
+    /// The items accepted by the tests `makeTest` makes, one per task, so
+    /// that a test can hold values of its own: a query tree shared by both
+    /// cores would have its reference counts bounce between them on every
+    /// item (that was a tenth of a repeated query's time).
+    func items(testedBy makeTest: () -> (EncodedListedItem) -> Bool) -> [EncodedListedItem] {
         // Runs of lists of about the same number of items, one task each.
         let total = ranked.reduce(0) { $0 + $1.document.itemCount }
         let target = max(1024, total / 64)
@@ -47,6 +55,7 @@ public struct EncodedWorkspace: Sendable {
         }
         if start < ranked.count { runs.append(start..<ranked.count) }
         let found = Parallel.map(runs.count) { run in
+            let include = makeTest()
             var found: [EncodedListedItem] = []
             for (document, rank) in ranked[runs[run]] {
                 for index in 0..<document.itemCount {
@@ -67,7 +76,10 @@ public struct EncodedWorkspace: Sendable {
 extension QueryEvaluator {
     /// The items of `workspace` that match `expression`, in manual order.
     public static func filter(_ workspace: EncodedWorkspace, _ expression: QueryExpression) -> [EncodedListedItem] {
-        workspace.items { matches($0, expression) }
+        workspace.items(testedBy: {
+            let own = expression.independentCopy()
+            return { matches($0, own) }
+        })
     }
 }
 
@@ -76,7 +88,10 @@ extension SmartGroup {
     /// `expression` when one is given, in the group's own order.
     public func members(of workspace: EncodedWorkspace, matching expression: QueryExpression?, today: TaskDate)
         -> [EncodedListedItem] {
-        let items = workspace.items { item in expression.map { QueryEvaluator.matches(item, $0) } ?? true }
+        let items = workspace.items(testedBy: {
+            let own = expression?.independentCopy()
+            return { item in own.map { QueryEvaluator.matches(item, $0) } ?? true }
+        })
         return members(of: items, today: today, as: EncodedListedItem.self)
     }
 }

@@ -310,8 +310,16 @@ public struct NotesFolder: Sendable {
         fromCache: (ParseCache.Contents, String, FileStamp) -> Value?,
         fromParse: (Document, ParseCache.Payload?) -> Value?
     ) -> (values: [Value], warnings: [String]) {
+        // The cache file is mapped and its index read while the folder is
+        // walked: neither needs the other.
+        nonisolated(unsafe) var loaded: ParseCache.Contents? = nil
+        let reading = DispatchGroup()
+        if let cache {
+            DispatchQueue.global().async(group: reading) { loaded = cache.load() }
+        }
         let (entries, listWarnings) = listFileEntries()
-        let contents = cache?.load()
+        reading.wait()
+        let contents = loaded
         let encodes = cache != nil || alwaysEncode
         let results: [(Result<Value, FileIO.ReadError>, payload: ParseCache.Payload?, fromCache: Bool)] = Parallel.map(entries.count) { index in
             let entry = entries[index]
