@@ -100,7 +100,7 @@ private struct Builder {
     }
 
     private mutating func summarizeTitle(_ range: Range<Int>) -> TitleParser.Summary {
-        let summary = TitleParser.summarize(buffer, title: range)
+        let summary = TitleParser.summarize(buffer, title: range, isValidUTF8: isValidUTF8)
         for (offset, message) in summary.diagnostics { diagnose(offset, message) }
         return summary
     }
@@ -129,8 +129,8 @@ private struct Builder {
                 }
             }
             let summary = summarizeTitle(text)
-            let color = summary.tokens.first(where: { $0.field == .color })?.value.text
-            let icon = summary.tokens.first(where: { $0.field == .icon })?.value.text
+            let color = summary.metadata.color
+            let icon = summary.metadata.icon
             let title = summary.title
             let range = source.lineStarts[heading.startLine - 1]..<source.rangeWithEnding(ofLine: max(heading.startLine, heading.endLine)).upperBound
             if heading.level == 1 {
@@ -200,7 +200,7 @@ private struct Builder {
                 blockRange: source.lineStarts[listItem.startLine - 1]..<source.rangeWithEnding(ofLine: lastLine).upperBound,
                 depth: parent.map { items[$0].depth + 1 } ?? 0, parent: parent, children: [],
                 section: section(forLine: paragraphLine), quoteDepth: listItem.quoteDepth,
-                metadata: ItemMetadata(tokens: summary.tokens), title: summary.title,
+                metadata: summary.metadata, title: summary.title,
                 text: source.string(title), notes: nil, noteLines: [],
                 invalidTitleBytes: isValidUTF8 || UTF8Check.isValid(Array(buffer[title])) ? nil : Array(buffer[title])))
             if let parent { items[parent].children.append(index) }

@@ -21,18 +21,26 @@ struct MetadataScanner {
     mutating func tokens(in segment: Range<Int>) -> [MetadataToken] {
         var found: [MetadataToken] = []
         var index = segment.lowerBound
+        while let token = nextToken(in: segment, from: &index) { found.append(token) }
+        return found
+    }
+
+    /// The first token inside `segment` that starts at or after `index`,
+    /// with `index` moved past it; nil (and `index` at the segment's end)
+    /// when there is none. Lets a caller handle tokens one at a time
+    /// without collecting them in an array.
+    mutating func nextToken(in segment: Range<Int>, from index: inout Int) -> MetadataToken? {
         while index < segment.upperBound {
             // Only word starts can begin a token.
             if !isSpace(index) && (index == titleStart || isSpace(index - 1)) {
                 if let token = token(at: index, limit: segment.upperBound) {
-                    found.append(token)
                     index = token.range.upperBound
-                    continue
+                    return token
                 }
             }
             index += 1
         }
-        return found
+        return nil
     }
 
     private func isSpace(_ index: Int) -> Bool { bytes[index] == 0x20 || bytes[index] == 0x09 }

@@ -13,7 +13,8 @@ enum TitleParser {
 
     struct Summary {
         var title: String
-        var tokens: [MetadataToken]
+        /// The title's tokens, folded.
+        var metadata: ItemMetadata
         var diagnostics: [(offset: Int, message: String)]
     }
 
@@ -23,10 +24,53 @@ enum TitleParser {
         return Result(runs: sink.runs, diagnostics: diagnostics)
     }
 
-    static func summarize(_ bytes: UnsafeBufferPointer<UInt8>, title: Range<Int>) -> Summary {
+    /// `isValidUTF8`: the bytes around `title` are valid UTF-8 (the whole
+    /// file is), which allows the fast path for titles without markup.
+    static func summarize(_ bytes: UnsafeBufferPointer<UInt8>, title: Range<Int>, isValidUTF8: Bool = false) -> Summary {
+        if isValidUTF8, !title.isEmpty, isPlain(bytes, title) { return summarizePlain(bytes, title: title) }
         var sink = SummarySink(bytes: bytes)
+        sink.display.reserveCapacity(title.count)
         let diagnostics = walk(bytes, title: title, into: &sink)
-        return Summary(title: String(decoding: sink.display, as: UTF8.self), tokens: sink.tokens, diagnostics: diagnostics)
+        return Summary(title: String(decoding: sink.display, as: UTF8.self), metadata: sink.metadata, diagnostics: diagnostics)
+    }
+
+    /// `summarize` for a valid UTF-8 title without inline markup (most
+    /// titles): what `walk` and `SummarySink` would do, in one pass that
+    /// writes the display title straight into the string's storage and folds
+    /// each token as it is found, with no intermediate arrays. The display
+    /// title is never longer than the title: every byte written is a byte of
+    /// the title, or one space standing for white space skipped before it.
+    /// (Valid UTF-8 matters: then every piece between tokens is whole
+    /// characters, which `SummarySink.appendRaw` copies unchanged.)
+    private static func summarizePlain(_ bytes: UnsafeBufferPointer<UInt8>, title: Range<Int>) -> Summary {
+        var metadata = ItemMetadata()
+        var scanner = MetadataScanner(bytes: bytes, title: title)
+        let display = String(unsafeUninitializedCapacity: title.count) { out in
+            var count = 0
+            var pendingSpace = false
+            func copy(_ range: Range<Int>) {
+                for index in range {
+                    let byte = bytes[index]
+                    if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+                        pendingSpace = count != 0
+                    } else {
+                        if pendingSpace { out[count] = 0x20; count += 1; pendingSpace = false }
+                        out[count] = byte
+                        count += 1
+                    }
+                }
+            }
+            var cursor = title.lowerBound
+            var index = cursor
+            while let token = scanner.nextToken(in: title, from: &index) {
+                copy(cursor..<token.range.lowerBound)
+                metadata.add(token)
+                cursor = token.range.upperBound
+            }
+            copy(cursor..<title.upperBound)
+            return count
+        }
+        return Summary(title: display, metadata: metadata, diagnostics: scanner.diagnostics)
     }
 
     /// Receives a title's content in order: styled pieces, plain text, tokens.
@@ -93,18 +137,32 @@ enum TitleParser {
         "\\`<&*_~[]".utf8.contains(UInt8(byte))
     }
 
+    /// The ASCII bytes `isPlain` must look at (the markup bytes, and `/` and
+    /// `.` of bare URLs) as a 128-bit set: one shift and test per byte, where
+    /// a lookup in `markupBytes` costs a global's initialisation check and a
+    /// bounds check on every byte of every title.
+    private static let interestingBytes: (low: UInt64, high: UInt64) = {
+        var low: UInt64 = 0, high: UInt64 = 0
+        for byte in "\\`<&*_~[]/.".utf8 {
+            if byte < 64 { low |= 1 << UInt64(byte) } else { high |= 1 << UInt64(byte - 64) }
+        }
+        return (low, high)
+    }()
+
     /// True when the title holds nothing the inline scanner would treat as
     /// markup, so that all of it is one stretch of plain text.
     static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>, _ title: Range<Int>) -> Bool {
-        var previous: UInt8 = 0
+        let (low, high) = interestingBytes
         for index in title {
             let byte = bytes[index]
+            let interesting = byte < 64 ? (low >> UInt64(byte)) & 1 : byte < 128 ? (high >> UInt64(byte - 64)) & 1 : 0
+            guard interesting != 0 else { continue }
             if markupBytes[Int(byte)] { return false }
             // Bare URLs: `://` and `www.`.
+            let previous = index > title.lowerBound ? bytes[index - 1] : 0
             if byte == UInt8(ascii: "/"), previous == UInt8(ascii: ":") { return false }
             if byte == UInt8(ascii: "."), previous == UInt8(ascii: "w"), index >= title.lowerBound + 3,
                bytes[index - 2] == UInt8(ascii: "w"), bytes[index - 3] == UInt8(ascii: "w") { return false }
-            previous = byte
         }
         return true
     }
@@ -137,7 +195,7 @@ enum TitleParser {
     private struct SummarySink: Sink {
         let bytes: UnsafeBufferPointer<UInt8>
         var display: [UInt8] = []
-        var tokens: [MetadataToken] = []
+        var metadata = ItemMetadata()
         var pendingSpace = false
 
         private mutating func append<C: Collection>(_ text: C) where C.Element == UInt8 {
@@ -181,6 +239,6 @@ enum TitleParser {
             return length == range.upperBound - lead
         }
 
-        mutating func token(_ token: MetadataToken) { tokens.append(token) }
+        mutating func token(_ token: MetadataToken) { metadata.add(token) }
     }
 }
