@@ -115,11 +115,15 @@ struct MetadataScanner {
 
     /// `key:value`: a lowercase key, a value that does not start with `/`.
     private mutating func keyValueToken(at index: Int, limit: Int) -> MetadataToken? {
-        let end = wordEnd(from: index, limit: limit)
-        guard isWordEnd(end) else { return nil }
+        // Most words starting with a lowercase letter are plain words: look
+        // for the colon first, before measuring the word. (Key bytes are
+        // never white space, so the colon found is the same either way.)
         var colon = index
-        while colon < end, Self.isKeyByte(bytes[colon]) { colon += 1 }
-        guard colon < end, bytes[colon] == UInt8(ascii: ":"), colon + 1 < end,
+        while colon < limit, Self.isKeyByte(bytes[colon]) { colon += 1 }
+        guard colon < limit, bytes[colon] == UInt8(ascii: ":") else { return nil }
+        let end = wordEnd(from: colon, limit: limit)
+        guard isWordEnd(end) else { return nil }
+        guard colon + 1 < end,
               bytes[colon + 1] != UInt8(ascii: "/"), bytes[colon + 1] != UInt8(ascii: ":") else { return nil }
         let key = string(index..<colon)
         let valueRange = colon + 1..<end
@@ -134,7 +138,6 @@ struct MetadataScanner {
     /// Builds the token for a named field, checking its value; nil (with a
     /// diagnostic) when a known field's value does not parse.
     private mutating func fieldToken(key: String, dialect: MetadataDialect, range: Range<Int>, valueRange: Range<Int>) -> MetadataToken? {
-        let raw = string(valueRange)
         let field: MetadataField
         switch key {
         case "due": field = .due
@@ -150,14 +153,24 @@ struct MetadataScanner {
         case "id" where dialect == .dataview: field = .blockID
         default: field = .other(key)
         }
-        let value: MetadataValue
         switch field {
         case .due, .scheduled, .start, .created, .done, .cancelled:
-            guard let date = TaskDate(iso: Substring(raw)) else {
-                diagnostics.append((valueRange.lowerBound, "invalid date '\(raw)' for \(key); write YYYY-MM-DD, e.g. 2026-11-24"))
+            // Read from the bytes: no string unless the date is invalid.
+            guard let date = TaskDate(isoBytes: UnsafeBufferPointer(rebasing: bytes[valueRange])) else {
+                diagnostics.append((valueRange.lowerBound, "invalid date '\(string(valueRange))' for \(key); write YYYY-MM-DD, e.g. 2026-11-24"))
                 return nil
             }
-            value = .date(date)
+            return MetadataToken(field: field, dialect: dialect, range: range, valueRange: valueRange, value: .date(date))
+        default:
+            return textFieldToken(field: field, key: key, dialect: dialect, range: range, valueRange: valueRange)
+        }
+    }
+
+    /// `fieldToken` for a field whose value is not a date.
+    private mutating func textFieldToken(field: MetadataField, key: String, dialect: MetadataDialect, range: Range<Int>, valueRange: Range<Int>) -> MetadataToken? {
+        let raw = string(valueRange)
+        let value: MetadataValue
+        switch field {
         case .priority:
             guard let priority = Priority(word: raw) else {
                 diagnostics.append((valueRange.lowerBound, "unknown priority '\(raw)'; use lowest, low, normal, medium, high or urgent"))
@@ -271,7 +284,7 @@ struct MetadataScanner {
         default:
             let end = wordEnd(from: valueStart, limit: limit)
             guard isWordEnd(end) || end == limit else { return nil }
-            guard end > valueStart, let date = TaskDate(iso: Substring(string(valueStart..<end))) else {
+            guard end > valueStart, let date = TaskDate(isoBytes: UnsafeBufferPointer(rebasing: bytes[valueStart..<end])) else {
                 let shown = string(index..<max(end, signifierEnd))
                 diagnostics.append((index, "invalid date in '\(shown)'; write the date as YYYY-MM-DD, e.g. \(string(index..<signifierEnd)) 2026-11-24"))
                 return nil
