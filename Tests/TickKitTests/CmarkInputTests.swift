@@ -59,6 +59,27 @@ struct CmarkInputTests {
         "1. [ ] one\n2) [x] two\n",
         "\u{FEFF}* [x] *Ana* after a byte-order mark\n",
         "\u{FEFF}- [ ] **a** and _b_\n",
+        // Lines cut short for cmark-gfm (CmarkInput.shortenLines) must keep their blocks.
+        "[1]:\nhttp://x.example \"title\ncontinued here\"\n- [ ] a\n",
+        "- [foo]: /url\n- [ ] b\n",
+        "[foo\nbar]: /url 'the\ntitle'\n\n- [ ] after\n",
+        "[not a definition] at all\nsome words\n- [ ] a\n",
+        "<!-- start\ntext here -->\n- [ ] a\n",
+        "<!--\n\nsome words\n\n- [ ] in comment\nend of it -->\n- [ ] after\n",
+        "<pre>\nwords here\n\n- [ ] in pre\nmore words </pre>\n- [ ] after\n",
+        "Header words\n|---|\nrow words\n\n- [ ] after table\n",
+        "Head one | two\n--- | ---\ncell a | cell b\nplain row words\n- [ ] a\n",
+        "1. <div>\n- [ ] in html?\n</div>\n\n- [ ] after\n",
+        "```js code words\n- [ ] fake\n```\n- [ ] real\n",
+        "~~~ info words\n- [ ] fake\n~~~\n- [ ] real\n",
+        "Some title words\n---\n- [ ] a\nUnder words\n===\n",
+        "- [ ] é text\n  ü more words\n  - [x] 日本 sub\n",
+        "- [ ] a words\r\n  notes here\r\n- [x] b words\r  more\r",
+        "\u{FEFF}Title words\n===\n- [ ] a\n",
+        "> - [ ] quoted item\ncontinued lazily here\n- [ ] b\n",
+        "[ref]: https://x.example\n\n- [ ] uses it\n",
+        "- [ ] a\n\n      indented code words\n- [ ] b\n",
+        "Para words\n    - [ ] not an item\n1. [ ] one\n",
     ])
     func sameBlocksOnTrickyInput(text: String) {
         assertSameBlocks(Array(text.utf8), text)

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Parses the bytes of one file into a `Document` (SPEC §2–§3).
 ///
 /// cmark-gfm finds the blocks (which lines are list items, paragraphs and
@@ -47,8 +53,19 @@ public enum DocumentParser {
             frontMatter = parsed
         }
 
-        if neutralizeInlines { CmarkInput.neutralizeInlineMarkup(in: &cmarkInput, lines: source) }
-        let outline = cmarkInput.withUnsafeBufferPointer { LargeFiles.outline(of: $0, lines: source, threshold: chunkThreshold) }
+        let outline: BlockOutline
+        if neutralizeInlines {
+            CmarkInput.neutralizeInlineMarkup(in: &cmarkInput, lines: source)
+            let short = CmarkInput.shortenLines(cmarkInput, lines: source)
+            outline = cmarkInput.withUnsafeBufferPointer { whole in
+                short.bytes.withUnsafeBufferPointer { shortBytes in
+                    LargeFiles.outline(of: whole, lines: source, threshold: chunkThreshold,
+                                       shortened: (shortBytes, short.lineStarts))
+                }
+            }
+        } else {
+            outline = cmarkInput.withUnsafeBufferPointer { LargeFiles.outline(of: $0, lines: source, threshold: chunkThreshold) }
+        }
 
         return bytes.withUnsafeBufferPointer { buffer in
             var builder = Builder(source: source, buffer: buffer, path: path)
@@ -306,6 +323,122 @@ private struct Builder {
 /// the file's length, so positions stay the file's offsets; a test compares
 /// the blocks found with and without this step on every fixture.
 enum CmarkInput {
+    /// cmark-gfm's copy of the file (`neutralizeInlineMarkup` applied) with
+    /// most lines cut short, and where each of its lines starts.
+    ///
+    /// cmark-gfm spends most of its time on bytes that cannot change the
+    /// block structure: it scans every byte for line ends, copies each
+    /// paragraph line and then parses its inlines. A line's block role is
+    /// decided before its first letter (no block starts with a letter, or
+    /// with a non-ASCII character), so a line is cut after its first letter
+    /// or non-ASCII character, which is whole (the columns cmark-gfm reports,
+    /// of markers, paragraphs and headings, all lie before it), and its line
+    /// ending is kept: every line keeps its number. A line is kept whole when
+    /// what follows the cut can matter for blocks:
+    /// - the part before the cut holds `<` (an HTML block may start there)
+    ///   or a run of three backticks or tildes (a fence and its info string);
+    /// - the rest holds `|` (the cells of a table's header row) or `>` (the
+    ///   end conditions of HTML blocks 1–5 all contain `>`);
+    /// - it is in a stretch of lines, up to the next blank line, that starts
+    ///   with a line holding `[` before the cut and that holds `]:`
+    ///   somewhere: a paragraph that starts with `[` may open with link
+    ///   reference definitions, which cmark-gfm removes from the paragraph
+    ///   (and may remove the paragraph). A paragraph ends at a blank line,
+    ///   and without `]:` no definition can be read in either copy.
+    /// Whether a line is blank, and a table row's cell count, are unchanged
+    /// by the cut (a cut line keeps a letter and has no `|`). Tests compare
+    /// the blocks found with and without this step (and with the file's own
+    /// bytes) on every fixture.
+    static func shortenLines(_ bytes: [UInt8], lines source: SourceText) -> (bytes: [UInt8], lineStarts: [Int]) {
+        let count = bytes.count
+        let lineCount = source.lineCount
+        var starts = [Int](repeating: 0, count: lineCount)
+        let short = [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+            bytes.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress, let outBase = out.baseAddress else { initialized = 0; return }
+                source.lineStarts.withUnsafeBufferPointer { lineStarts in
+                    var written = 0
+                    var wholeUntilLine = 0      // lines before this one are kept whole (a `]:` stretch)
+                    var bracketCheckedUntil = 0 // stretches looked at for `]:` end before this line
+                    for line in 0..<lineCount {
+                        let start = lineStarts[line]
+                        let next = line + 1 < lineCount ? lineStarts[line + 1] : count
+                        var end = next   // the end of the content, before the line ending
+                        if end > start, buffer[end - 1] == 0x0A { end -= 1 }
+                        if end > start, buffer[end - 1] == 0x0D { end -= 1 }
+
+                        var keep = end  // how much of the content cmark-gfm gets
+                        var index = start
+                        if line == 0, count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { index = 3 }
+                        var sawBracket = false, sawAngle = false
+                        var run: UInt8 = 0, runLength = 0, sawFence = false
+                        while index < end {
+                            let byte = buffer[index]
+                            if byte >= 0x80 || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) { break }
+                            if byte == UInt8(ascii: "[") { sawBracket = true }
+                            if byte == UInt8(ascii: "<") { sawAngle = true }
+                            if byte == UInt8(ascii: "`") || byte == UInt8(ascii: "~") {
+                                runLength = byte == run ? runLength + 1 : 1
+                                run = byte
+                                if runLength >= 3 { sawFence = true }
+                            } else {
+                                runLength = 0
+                            }
+                            index += 1
+                        }
+                        if sawBracket, line >= bracketCheckedUntil {
+                            // The stretch up to the next blank line: kept whole if it holds `]:`.
+                            var blank = line + 1
+                            while blank < lineCount, !isBlank(buffer, lineStarts[blank], blank + 1 < lineCount ? lineStarts[blank + 1] : count) {
+                                blank += 1
+                            }
+                            bracketCheckedUntil = blank
+                            if containsBracketColon(base, start, blank < lineCount ? lineStarts[blank] : count) {
+                                wholeUntilLine = blank
+                            }
+                        }
+                        if index < end && !sawAngle && !sawFence && line >= wholeUntilLine {
+                            // The first letter, or the whole UTF-8 sequence of a non-ASCII character.
+                            let lead = buffer[index]
+                            let cut = min(end, index + (lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2))
+                            let rest = end - cut
+                            if rest > 0, memchr(base + cut, Int32(UInt8(ascii: "|")), rest) == nil,
+                               memchr(base + cut, Int32(UInt8(ascii: ">")), rest) == nil {
+                                keep = cut
+                            }
+                        }
+                        starts[line] = written
+                        memcpy(outBase + written, base + start, keep - start)
+                        written += keep - start
+                        memcpy(outBase + written, base + end, next - end)
+                        written += next - end
+                    }
+                    initialized = written
+                }
+            }
+        }
+        return (short, starts)
+    }
+
+    /// True when bytes `start..<end` hold only spaces, tabs and a line ending.
+    private static func isBlank(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        for index in start..<end {
+            let byte = buffer[index]
+            if byte != 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D { return false }
+        }
+        return true
+    }
+
+    private static func containsBracketColon(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        var index = start
+        while index < end, let found = memchr(base + index, Int32(UInt8(ascii: "]")), end - index) {
+            let offset = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+            if offset + 1 < end, base[offset + 1] == UInt8(ascii: ":") { return true }
+            index = offset + 1
+        }
+        return false
+    }
+
     /// What the rest of a line (after its prefix) does with each byte.
     private enum Action {
         static let keep: UInt8 = 0, lineEnd: UInt8 = 1, neutralize: UInt8 = 2, backslash: UInt8 = 3
@@ -389,15 +522,22 @@ enum CmarkInput {
 enum LargeFiles {
     static let threshold = 1 << 20
 
-    static func outline(of bytes: UnsafeBufferPointer<UInt8>, lines source: SourceText, threshold: Int = threshold) -> BlockOutline {
-        guard bytes.count > threshold else { return CmarkBlockParser.outline(of: bytes) }
+    /// `bytes` is cmark's copy of the file, of the file's length; where to
+    /// cut is decided on it. `shortened`, when given, is `CmarkInput.shortenLines`
+    /// of it (the same lines, and the same block structure): then that is
+    /// what cmark-gfm parses.
+    static func outline(of bytes: UnsafeBufferPointer<UInt8>, lines source: SourceText, threshold: Int = threshold,
+                        shortened: (bytes: UnsafeBufferPointer<UInt8>, lineStarts: [Int])? = nil) -> BlockOutline {
+        let parsed = shortened?.bytes ?? bytes
+        guard bytes.count > threshold else { return CmarkBlockParser.outline(of: parsed) }
         let cuts = cutLines(bytes, source, threshold: threshold)
-        guard !cuts.isEmpty else { return CmarkBlockParser.outline(of: bytes) }
+        guard !cuts.isEmpty else { return CmarkBlockParser.outline(of: parsed) }
+        let lineStarts = shortened?.lineStarts ?? source.lineStarts
         var outline = BlockOutline()
         var startLine = 1
         for endLine in cuts + [source.lineCount + 1] {
-            let range = source.lineStarts[startLine - 1]..<(endLine <= source.lineCount ? source.lineStarts[endLine - 1] : bytes.count)
-            let piece = CmarkBlockParser.outline(of: UnsafeBufferPointer(rebasing: bytes[range]))
+            let range = lineStarts[startLine - 1]..<(endLine <= source.lineCount ? lineStarts[endLine - 1] : parsed.count)
+            let piece = CmarkBlockParser.outline(of: UnsafeBufferPointer(rebasing: parsed[range]))
             let lineOffset = startLine - 1
             let itemOffset = outline.items.count
             for var item in piece.items {
