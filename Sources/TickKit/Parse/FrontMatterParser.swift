@@ -37,7 +37,7 @@ enum FrontMatterParser {
             // An explicit encoding spares Yams a look at the environment on every
             // call, and the resolver leaves out the rules whose types tick keeps
             // as written anyway (timestamps, merge keys): fewer regexes per scalar.
-            guard let node = try Yams.compose(yaml: yaml, Self.resolver, .default, .utf8) else { return .success([]) }
+            guard let node = try Yams.compose(yaml: yaml, Self.resolver, Self.constructor, .utf8) else { return .success([]) }
             guard case .mapping(let mapping) = node else {
                 return .failure(YAMLProblem(message: "front matter is not a mapping of keys to values", line: node.mark?.line))
             }
@@ -54,6 +54,11 @@ enum FrontMatterParser {
     }
 
     static let resolver = Resolver.default.removing(.timestamp).removing(.merge).removing(.value)
+
+    /// `Constructor.default` builds a new constructor (three dictionaries of
+    /// closures) on every call; one is enough. It is never changed after
+    /// init (its maps are `let`s), so sharing it across threads is safe.
+    nonisolated(unsafe) static let constructor = Constructor.default
 
     struct YAMLProblem: Error {
         var message: String
