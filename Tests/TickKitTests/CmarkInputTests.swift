@@ -19,6 +19,49 @@ struct CmarkInputTests {
         #expect(fast.items.map(\.title) == plain.items.map(\.title), "\(label)")
     }
 
+    /// `CmarkInput.shortCopy` (one pass from the file's bytes) must give
+    /// exactly `shortenLines` of the full-length copy it stands for.
+    func assertShortCopyMatches(_ bytes: [UInt8], _ label: String) {
+        let source = SourceText(bytes)
+        let input = UTF8Check.scan(bytes).sanitized ?? bytes
+        let frontMatterEnd = FrontMatterParser.find(in: source)?.frontMatter.range.upperBound ?? 0
+        var full = input
+        for index in 0..<frontMatterEnd where full[index] != 0x0A && full[index] != 0x0D { full[index] = 0x20 }
+        CmarkInput.neutralizeInlineMarkup(in: &full, lines: source)
+        let expected = CmarkInput.shortenLines(full, lines: source)
+        let fused = input.withUnsafeBufferPointer { CmarkInput.shortCopy(of: $0, blankingUpTo: frontMatterEnd, lines: source) }
+        #expect(fused.bytes == expected.bytes, "\(label)")
+        #expect(fused.lineStarts == expected.lineStarts, "\(label)")
+    }
+
+    @Test("the one-pass short copy equals the short copy of the full copy, on fixtures", arguments: TestPaths.allMarkdownFiles())
+    func shortCopyOnFixtures(file: URL) throws {
+        assertShortCopyMatches(try FileIO.read(file.path), file.lastPathComponent)
+    }
+
+    @Test("the one-pass short copy equals the short copy of the full copy, on random lines")
+    func shortCopyOnRandomInput() {
+        let pieces = ["", "- ", "* ", "1. ", "2) ", "- [ ] ", "- [x] ", "  ", "    ", "> ", "# ", "[", "[a]: ", "]:", "<", "<!-- ",
+                      "-->", "```", "~~~", "`", "|", "a|b", "\\|", "\\", "*", "_", "~", "!", "&", "12", "3.", "word", "Word", "é", "日本",
+                      "---", "===", "\u{FEFF}", "\t", "---\ntitle: x\n---\n", "\u{0}", "\u{1F4C5} 2026-11-24"]
+        let endings = ["\n", "\n", "\r\n", "\r"]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        for round in 0..<3000 {
+            var text = ""
+            for _ in 0..<next(12) {
+                for _ in 0..<next(7) { text += pieces[next(pieces.count)] + (next(3) == 0 ? " " : "") }
+                text += endings[next(endings.count)]
+            }
+            var bytes = Array(text.utf8)
+            if next(10) == 0, !bytes.isEmpty { bytes[next(bytes.count)] = 0xFF }  // invalid UTF-8 now and then
+            assertShortCopyMatches(bytes, "round \(round): \(text.debugDescription)")
+        }
+    }
+
     @Test("large files parsed in pieces give the same blocks as parsed whole", arguments: TestPaths.allMarkdownFiles())
     func piecesGiveTheSameBlocks(file: URL) throws {
         let bytes = try FileIO.read(file.path)
@@ -83,6 +126,7 @@ struct CmarkInputTests {
     ])
     func sameBlocksOnTrickyInput(text: String) {
         assertSameBlocks(Array(text.utf8), text)
+        assertShortCopyMatches(Array(text.utf8), text)
     }
 }
 

@@ -33,10 +33,11 @@ public enum DocumentParser {
         if let bad = check.firstInvalidOffset {
             diagnose(bad, "file is not valid UTF-8; tick reads it but will not change it (re-save it as UTF-8)")
         }
-        var cmarkInput = check.sanitized ?? bytes
+        let cmarkInput = check.sanitized ?? bytes
 
         // Front matter: cut out of cmark's view (blanked, lines kept).
         var frontMatter: FrontMatter? = nil
+        var frontMatterEnd = 0
         if let (found, _) = FrontMatterParser.find(in: source) {
             var parsed = found
             let yaml = source.string(found.yamlRange)
@@ -47,24 +48,39 @@ public enum DocumentParser {
                 diagnostics.append(Diagnostic(line: line, column: 1,
                                               message: "malformed front matter: \(problem.message); the list's title, color and icon there are ignored"))
             }
-            for index in found.range where cmarkInput[index] != 0x0A && cmarkInput[index] != 0x0D {
-                cmarkInput[index] = 0x20
-            }
+            frontMatterEnd = found.range.upperBound
             frontMatter = parsed
         }
 
+        /// cmark's copy of the file's length: front matter blanked, inline markup neutralised.
+        func fullCopy() -> [UInt8] {
+            var copy = cmarkInput
+            for index in 0..<frontMatterEnd where copy[index] != 0x0A && copy[index] != 0x0D {
+                copy[index] = 0x20
+            }
+            if neutralizeInlines { CmarkInput.neutralizeInlineMarkup(in: &copy, lines: source) }
+            return copy
+        }
+
         let outline: BlockOutline
-        if neutralizeInlines {
-            CmarkInput.neutralizeInlineMarkup(in: &cmarkInput, lines: source)
-            let short = CmarkInput.shortenLines(cmarkInput, lines: source)
-            outline = cmarkInput.withUnsafeBufferPointer { whole in
+        if !neutralizeInlines {
+            outline = fullCopy().withUnsafeBufferPointer { LargeFiles.outline(of: $0, lines: source, threshold: chunkThreshold) }
+        } else if bytes.count > chunkThreshold {
+            // Where to cut a large file is decided on the full-length copy.
+            let full = fullCopy()
+            let short = CmarkInput.shortenLines(full, lines: source)
+            outline = full.withUnsafeBufferPointer { whole in
                 short.bytes.withUnsafeBufferPointer { shortBytes in
                     LargeFiles.outline(of: whole, lines: source, threshold: chunkThreshold,
                                        shortened: (shortBytes, short.lineStarts))
                 }
             }
         } else {
-            outline = cmarkInput.withUnsafeBufferPointer { LargeFiles.outline(of: $0, lines: source, threshold: chunkThreshold) }
+            // The short copy straight from the bytes, with no full-length copy.
+            let short = cmarkInput.withUnsafeBufferPointer {
+                CmarkInput.shortCopy(of: $0, blankingUpTo: frontMatterEnd, lines: source)
+            }
+            outline = short.bytes.withUnsafeBufferPointer { CmarkBlockParser.outline(of: $0) }
         }
 
         return bytes.withUnsafeBufferPointer { buffer in
@@ -437,6 +453,123 @@ enum CmarkInput {
             index = offset + 1
         }
         return false
+    }
+
+    /// `shortenLines` of the full-length copy (`bytes` with the first
+    /// `frontMatterEnd` bytes blanked, then `neutralizeInlineMarkup`), made
+    /// in one pass from `bytes` without making that copy: only the bytes
+    /// kept are neutralised. The same decisions are taken on the same
+    /// bytes, because neutralising never changes `]`, `:`, `|`, `>`, `<`,
+    /// white space or line endings, and turns the bytes it changes into a
+    /// letter (`a`). A test compares the two on every fixture and on random
+    /// input.
+    static func shortCopy(of bytes: UnsafeBufferPointer<UInt8>, blankingUpTo frontMatterEnd: Int, lines source: SourceText) -> (bytes: [UInt8], lineStarts: [Int]) {
+        let count = bytes.count
+        let lineCount = source.lineCount
+        var starts = [Int](repeating: 0, count: lineCount)
+        let short = [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+            guard let base = bytes.baseAddress, let outBase = out.baseAddress else { initialized = 0; return }
+            actionTable.withUnsafeBufferPointer { actions in
+                source.lineStarts.withUnsafeBufferPointer { lineStarts in
+                    /// The byte at `index` as the neutralised copy has it (outside front matter).
+                    func neutralized(_ index: Int) -> UInt8 {
+                        let byte = bytes[index]
+                        switch actions[Int(byte)] {
+                        case Action.neutralize: return UInt8(ascii: "a")
+                        case Action.backslash:
+                            return index + 1 < count && bytes[index + 1] == UInt8(ascii: "|") ? byte : UInt8(ascii: "a")
+                        default: return byte
+                        }
+                    }
+                    var written = 0
+                    var wholeUntilLine = 0
+                    var bracketCheckedUntil = 0
+                    for line in 0..<lineCount {
+                        let start = lineStarts[line]
+                        let next = line + 1 < lineCount ? lineStarts[line + 1] : count
+                        var end = next
+                        if end > start, bytes[end - 1] == 0x0A { end -= 1 }
+                        if end > start, bytes[end - 1] == 0x0D { end -= 1 }
+                        starts[line] = written
+
+                        if start < frontMatterEnd {
+                            // Blanked: spaces, then the line ending. (Such a line has no letter: kept whole.)
+                            memset(outBase + written, 0x20, end - start)
+                            written += end - start
+                            memcpy(outBase + written, base + end, next - end)
+                            written += next - end
+                            continue
+                        }
+
+                        var index = start
+                        if line == 0, count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+                        var sawBracket = false, sawAngle = false
+                        var run: UInt8 = 0, runLength = 0, sawFence = false
+                        func track(_ byte: UInt8) {
+                            if byte == UInt8(ascii: "[") { sawBracket = true }
+                            if byte == UInt8(ascii: "<") { sawAngle = true }
+                            if byte == UInt8(ascii: "`") || byte == UInt8(ascii: "~") {
+                                runLength = byte == run ? runLength + 1 : 1
+                                run = byte
+                                if runLength >= 3 { sawFence = true }
+                            } else {
+                                runLength = 0
+                            }
+                        }
+                        // The prefix `neutralizeInlineMarkup` leaves alone: up to the
+                        // first letter, digit or non-ASCII byte.
+                        while index < end {
+                            let byte = bytes[index]
+                            if byte >= 0x80 || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || (byte >= 0x30 && byte <= 0x39) { break }
+                            track(byte)
+                            index += 1
+                        }
+                        let prefixEnd = index
+                        let leaveAlone = sawAngle || sawFence
+                        // Then, on the neutralised bytes, up to the first letter or non-ASCII byte.
+                        var lead: UInt8 = 0
+                        while index < end {
+                            lead = leaveAlone ? bytes[index] : neutralized(index)
+                            if lead >= 0x80 || (lead | 0x20 >= 0x61 && lead | 0x20 <= 0x7A) { break }
+                            track(lead)
+                            index += 1
+                        }
+
+                        if sawBracket, line >= bracketCheckedUntil {
+                            var blank = line + 1
+                            while blank < lineCount, !isBlank(bytes, lineStarts[blank], blank + 1 < lineCount ? lineStarts[blank + 1] : count) {
+                                blank += 1
+                            }
+                            bracketCheckedUntil = blank
+                            if containsBracketColon(base, start, blank < lineCount ? lineStarts[blank] : count) {
+                                wholeUntilLine = blank
+                            }
+                        }
+                        var keep = end
+                        if index < end && !sawAngle && !sawFence && line >= wholeUntilLine {
+                            let cut = min(end, index + (lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2))
+                            let rest = end - cut
+                            if rest > 0, memchr(base + cut, Int32(UInt8(ascii: "|")), rest) == nil,
+                               memchr(base + cut, Int32(UInt8(ascii: ">")), rest) == nil {
+                                keep = cut
+                            }
+                        }
+
+                        memcpy(outBase + written, base + start, keep - start)
+                        if !leaveAlone {
+                            for position in prefixEnd..<max(prefixEnd, keep) {
+                                outBase[written + position - start] = neutralized(position)
+                            }
+                        }
+                        written += keep - start
+                        memcpy(outBase + written, base + end, next - end)
+                        written += next - end
+                    }
+                    initialized = written
+                }
+            }
+        }
+        return (short, starts)
     }
 
     /// What the rest of a line (after its prefix) does with each byte.
