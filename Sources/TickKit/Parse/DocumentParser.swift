@@ -252,30 +252,56 @@ private struct Builder {
     /// Notes: the item's lines after the title line that are not inside a
     /// subtask, with the quote markers and content indentation removed.
     private mutating func readNotes(of index: Int) {
-        let item = items[index]
-        guard item.lastLine > item.line else { return }
-        var excluded = Set<Int>()
-        for child in item.children { excluded.formUnion(items[child].line...items[child].lastLine) }
-        var lines = (item.line + 1...item.lastLine).filter { !excluded.contains($0) }
-        while let first = lines.first, isBlankInQuote(first, quoteDepth: item.quoteDepth) { lines.removeFirst() }
-        while let last = lines.last, isBlankInQuote(last, quoteDepth: item.quoteDepth) { lines.removeLast() }
-        guard !lines.isEmpty else { return }
+        // Only the fields needed: copying the whole item costs a retain and
+        // a release of each of its strings and arrays.
+        let line = items[index].line, lastLine = items[index].lastLine, quoteDepth = items[index].quoteDepth
+        guard lastLine > line else { return }
+        // The lines inside a subtask, marked in a flag per line of the item
+        // (a Set of line numbers cost a hash per line).
+        var excluded = [Bool](repeating: false, count: lastLine - line)
+        for child in items[index].children {
+            let first = max(items[child].line, line + 1), last = min(items[child].lastLine, lastLine)
+            if first <= last { for excludedLine in first...last { excluded[excludedLine - line - 1] = true } }
+        }
+        var lines: [Int] = []
+        lines.reserveCapacity(lastLine - line)
+        for candidate in line + 1...lastLine where !excluded[candidate - line - 1] { lines.append(candidate) }
+        var firstKept = 0, lastKept = lines.count
+        while firstKept < lastKept, isBlankInQuote(lines[firstKept], quoteDepth: quoteDepth) { firstKept += 1 }
+        while lastKept > firstKept, isBlankInQuote(lines[lastKept - 1], quoteDepth: quoteDepth) { lastKept -= 1 }
+        guard firstKept < lastKept else { return }
+        if firstKept > 0 || lastKept < lines.count { lines = Array(lines[firstKept..<lastKept]) }
 
-        let titleLine = source.range(ofLine: item.line)
-        let afterQuotes = skipQuoteMarkers(titleLine, depth: item.quoteDepth)
-        let contentIndent = visualWidth(afterQuotes..<item.boxRange.lowerBound)
-        var texts: [String] = []
+        let titleLine = source.range(ofLine: line)
+        let afterQuotes = skipQuoteMarkers(titleLine, depth: quoteDepth)
+        let contentIndent = visualWidth(afterQuotes..<items[index].boxRange.lowerBound)
+        var texts: [Range<Int>] = []
+        texts.reserveCapacity(lines.count)
         for line in lines {
             let range = source.range(ofLine: line)
-            var start = skipQuoteMarkers(range, depth: item.quoteDepth)
+            var start = skipQuoteMarkers(range, depth: quoteDepth)
             var column = 0
             while start < range.upperBound, isSpace(start), column < contentIndent {
                 column += buffer[start] == 0x09 ? 4 - column % 4 : 1
                 start += 1
             }
-            texts.append(source.string(start..<range.upperBound))
+            texts.append(start..<range.upperBound)
         }
-        items[index].notes = texts.joined(separator: "\n")
+        if isValidUTF8 {
+            // The lines' bytes joined by LF, written once into the string
+            // (decoding each line to a String and joining them copied twice).
+            let length = texts.reduce(texts.count - 1) { $0 + $1.count }
+            items[index].notes = String(unsafeUninitializedCapacity: length) { out in
+                var written = 0
+                for (number, text) in texts.enumerated() {
+                    if number > 0 { out[written] = 0x0A; written += 1 }
+                    for offset in text { out[written] = buffer[offset]; written += 1 }
+                }
+                return written
+            }
+        } else {
+            items[index].notes = texts.map { source.string($0) }.joined(separator: "\n")
+        }
         items[index].noteLines = lines
     }
 
