@@ -56,7 +56,8 @@ struct MetadataScanner {
 
     private func string(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
 
-    private mutating func token(at index: Int, limit: Int) -> MetadataToken? {
+    /// The token starting at `index`, a word start, if any.
+    mutating func token(at index: Int, limit: Int) -> MetadataToken? {
         let byte = bytes[index]
         switch byte {
         case UInt8(ascii: "!"): return priorityToken(at: index, limit: limit)

@@ -27,7 +27,7 @@ enum TitleParser {
     /// `isValidUTF8`: the bytes around `title` are valid UTF-8 (the whole
     /// file is), which allows the fast path for titles without markup.
     static func summarize(_ bytes: UnsafeBufferPointer<UInt8>, title: Range<Int>, isValidUTF8: Bool = false) -> Summary {
-        if isValidUTF8, !title.isEmpty, isPlain(bytes, title) { return summarizePlain(bytes, title: title) }
+        if isValidUTF8, !title.isEmpty, let summary = summarizePlain(bytes, title: title) { return summary }
         var sink = SummarySink(bytes: bytes)
         sink.display.reserveCapacity(title.count)
         let diagnostics = walk(bytes, title: title, into: &sink)
@@ -35,41 +35,68 @@ enum TitleParser {
     }
 
     /// `summarize` for a valid UTF-8 title without inline markup (most
-    /// titles): what `walk` and `SummarySink` would do, in one pass that
-    /// writes the display title straight into the string's storage and folds
-    /// each token as it is found, with no intermediate arrays. The display
-    /// title is never longer than the title: every byte written is a byte of
-    /// the title, or one space standing for white space skipped before it.
+    /// titles), or nil as soon as a byte shows that the title is not plain
+    /// (`isPlain`): then the caller starts again with the general walk.
+    ///
+    /// What `walk` and `SummarySink` would do, in one pass over the title:
+    /// at each word start a token is tried (as `MetadataScanner.tokens`
+    /// does) and folded into the metadata; other words are copied straight
+    /// into the string's storage, white space collapsed. The display title
+    /// is never longer than the title: every byte written is a byte of the
+    /// title, or one space standing for white space skipped before it.
     /// (Valid UTF-8 matters: then every piece between tokens is whole
     /// characters, which `SummarySink.appendRaw` copies unchanged.)
-    private static func summarizePlain(_ bytes: UnsafeBufferPointer<UInt8>, title: Range<Int>) -> Summary {
+    private static func summarizePlain(_ bytes: UnsafeBufferPointer<UInt8>, title: Range<Int>) -> Summary? {
         var metadata = ItemMetadata()
         var scanner = MetadataScanner(bytes: bytes, title: title)
+        var plain = true
+        let (low, high) = interestingBytes
+        /// False when the byte at `index` makes the title not plain (see `isPlain`).
+        func allowed(_ index: Int) -> Bool {
+            let byte = bytes[index]
+            let interesting = byte < 64 ? (low >> UInt64(byte)) & 1 : byte < 128 ? (high >> UInt64(byte - 64)) & 1 : 0
+            return interesting == 0 || isPlainByte(bytes, title, index)
+        }
+        let end = title.upperBound
         let display = String(unsafeUninitializedCapacity: title.count) { out in
             var count = 0
             var pendingSpace = false
-            func copy(_ range: Range<Int>) {
-                for index in range {
-                    let byte = bytes[index]
-                    if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
-                        pendingSpace = count != 0
-                    } else {
-                        if pendingSpace { out[count] = 0x20; count += 1; pendingSpace = false }
-                        out[count] = byte
-                        count += 1
-                    }
+            var index = title.lowerBound
+            var wordStart = true  // at the title's start or after a space or tab
+            while index < end {
+                let byte = bytes[index]
+                if byte == 0x20 || byte == 0x09 {
+                    pendingSpace = count != 0
+                    wordStart = true
+                    index += 1
+                    continue
                 }
+                if byte == 0x0A || byte == 0x0D {  // white space for the display title, not for tokens
+                    pendingSpace = count != 0
+                    wordStart = false
+                    index += 1
+                    continue
+                }
+                if wordStart, let token = scanner.token(at: index, limit: end) {
+                    for position in token.range where !allowed(position) { plain = false; return 0 }
+                    metadata.add(token)
+                    index = token.range.upperBound
+                    wordStart = index == title.lowerBound || bytes[index - 1] == 0x20 || bytes[index - 1] == 0x09
+                    continue
+                }
+                // A word that is not a token: copied up to the next white space.
+                if pendingSpace { out[count] = 0x20; count += 1; pendingSpace = false }
+                repeat {
+                    guard allowed(index) else { plain = false; return 0 }
+                    out[count] = bytes[index]
+                    count += 1
+                    index += 1
+                } while index < end && bytes[index] != 0x20 && bytes[index] != 0x09 && bytes[index] != 0x0A && bytes[index] != 0x0D
+                wordStart = false
             }
-            var cursor = title.lowerBound
-            var index = cursor
-            while let token = scanner.nextToken(in: title, from: &index) {
-                copy(cursor..<token.range.lowerBound)
-                metadata.add(token)
-                cursor = token.range.upperBound
-            }
-            copy(cursor..<title.upperBound)
             return count
         }
+        guard plain else { return nil }
         return Summary(title: display, metadata: metadata, diagnostics: scanner.diagnostics)
     }
 
@@ -156,14 +183,20 @@ enum TitleParser {
         for index in title {
             let byte = bytes[index]
             let interesting = byte < 64 ? (low >> UInt64(byte)) & 1 : byte < 128 ? (high >> UInt64(byte - 64)) & 1 : 0
-            guard interesting != 0 else { continue }
-            if markupBytes[Int(byte)] { return false }
-            // Bare URLs: `://` and `www.`.
-            let previous = index > title.lowerBound ? bytes[index - 1] : 0
-            if byte == UInt8(ascii: "/"), previous == UInt8(ascii: ":") { return false }
-            if byte == UInt8(ascii: "."), previous == UInt8(ascii: "w"), index >= title.lowerBound + 3,
-               bytes[index - 2] == UInt8(ascii: "w"), bytes[index - 3] == UInt8(ascii: "w") { return false }
+            if interesting != 0, !isPlainByte(bytes, title, index) { return false }
         }
+        return true
+    }
+
+    /// `isPlain`'s test of one of the `interestingBytes`.
+    private static func isPlainByte(_ bytes: UnsafeBufferPointer<UInt8>, _ title: Range<Int>, _ index: Int) -> Bool {
+        let byte = bytes[index]
+        if markupBytes[Int(byte)] { return false }
+        // Bare URLs: `://` and `www.`.
+        let previous = index > title.lowerBound ? bytes[index - 1] : 0
+        if byte == UInt8(ascii: "/"), previous == UInt8(ascii: ":") { return false }
+        if byte == UInt8(ascii: "."), previous == UInt8(ascii: "w"), index >= title.lowerBound + 3,
+           bytes[index - 2] == UInt8(ascii: "w"), bytes[index - 3] == UInt8(ascii: "w") { return false }
         return true
     }
 
