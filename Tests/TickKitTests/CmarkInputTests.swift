@@ -123,6 +123,15 @@ struct CmarkInputTests {
         "[ref]: https://x.example\n\n- [ ] uses it\n",
         "- [ ] a\n\n      indented code words\n- [ ] b\n",
         "Para words\n    - [ ] not an item\n1. [ ] one\n",
+        "[ ] a\n[x]: /u\n\n- [ ] b\n",
+        "- [ ]\n- [x]\n  - [ ] c\n",
+        "| [ ] | x |\n|---|---|\n| [x] | y |\n",
+        "\\[ ] x\n- [ ] y\n",
+        "[ ] # not a heading\n- - [ ] x\n-[ ] y\n",
+        "- [ ] x > y\n- [ ] z\n",
+        "[a\n]: /url\n- [ ] after\n",
+        "- [link](x) words\n- [ ] [nested] box\n",
+        "> [ ] quoted\n> [q]: /u\n",
     ])
     func sameBlocksOnTrickyInput(text: String) {
         assertSameBlocks(Array(text.utf8), text)

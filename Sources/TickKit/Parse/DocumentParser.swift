@@ -387,6 +387,10 @@ enum CmarkInput {
     ///   reference definitions, which cmark-gfm removes from the paragraph
     ///   (and may remove the paragraph). A paragraph ends at a blank line,
     ///   and without `]:` no definition can be read in either copy.
+    /// Outside such stretches a `[` before the first letter can only open
+    /// inlines (a link, or a task's box, which cmark-gfm would try to look
+    /// up as a reference): the line is cut after its first `[`, which
+    /// becomes the letter `a`.
     /// Whether a line is blank, and a table row's cell count, are unchanged
     /// by the cut (a cut line keeps a letter and has no `|`). Tests compare
     /// the blocks found with and without this step (and with the file's own
@@ -413,11 +417,12 @@ enum CmarkInput {
                         var index = start
                         if line == 0, count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { index = 3 }
                         var sawBracket = false, sawAngle = false
+                        var firstBracket = 0
                         var run: UInt8 = 0, runLength = 0, sawFence = false
                         while index < end {
                             let byte = buffer[index]
                             if byte >= 0x80 || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) { break }
-                            if byte == UInt8(ascii: "[") { sawBracket = true }
+                            if byte == UInt8(ascii: "["), !sawBracket { sawBracket = true; firstBracket = index }
                             if byte == UInt8(ascii: "<") { sawAngle = true }
                             if byte == UInt8(ascii: "`") || byte == UInt8(ascii: "~") {
                                 runLength = byte == run ? runLength + 1 : 1
@@ -439,18 +444,28 @@ enum CmarkInput {
                                 wholeUntilLine = blank
                             }
                         }
-                        if index < end && !sawAngle && !sawFence && line >= wholeUntilLine {
-                            // The first letter, or the whole UTF-8 sequence of a non-ASCII character.
-                            let lead = buffer[index]
-                            let cut = min(end, index + (lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2))
+                        var bracketToLetter = false
+                        if (index < end || sawBracket) && !sawAngle && !sawFence && line >= wholeUntilLine {
+                            // The first `[` (its stretch holds no `]:`, so it can only open
+                            // inlines: it becomes a letter), else the first letter, or the
+                            // whole UTF-8 sequence of a non-ASCII character.
+                            let cut: Int
+                            if sawBracket {
+                                cut = firstBracket + 1
+                            } else {
+                                let lead = buffer[index]
+                                cut = min(end, index + (lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2))
+                            }
                             let rest = end - cut
-                            if rest > 0, memchr(base + cut, Int32(UInt8(ascii: "|")), rest) == nil,
-                               memchr(base + cut, Int32(UInt8(ascii: ">")), rest) == nil {
+                            if rest <= 0 || (memchr(base + cut, Int32(UInt8(ascii: "|")), rest) == nil
+                                             && memchr(base + cut, Int32(UInt8(ascii: ">")), rest) == nil) {
                                 keep = cut
+                                bracketToLetter = sawBracket
                             }
                         }
                         starts[line] = written
                         memcpy(outBase + written, base + start, keep - start)
+                        if bracketToLetter { outBase[written + firstBracket - start] = UInt8(ascii: "a") }
                         written += keep - start
                         memcpy(outBase + written, base + end, next - end)
                         written += next - end
@@ -530,9 +545,10 @@ enum CmarkInput {
                         var index = start
                         if line == 0, count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
                         var sawBracket = false, sawAngle = false
+                        var firstBracket = 0
                         var run: UInt8 = 0, runLength = 0, sawFence = false
-                        func track(_ byte: UInt8) {
-                            if byte == UInt8(ascii: "[") { sawBracket = true }
+                        func track(_ byte: UInt8, at index: Int) {
+                            if byte == UInt8(ascii: "["), !sawBracket { sawBracket = true; firstBracket = index }
                             if byte == UInt8(ascii: "<") { sawAngle = true }
                             if byte == UInt8(ascii: "`") || byte == UInt8(ascii: "~") {
                                 runLength = byte == run ? runLength + 1 : 1
@@ -547,7 +563,7 @@ enum CmarkInput {
                         while index < end {
                             let byte = bytes[index]
                             if byte >= 0x80 || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || (byte >= 0x30 && byte <= 0x39) { break }
-                            track(byte)
+                            track(byte, at: index)
                             index += 1
                         }
                         let prefixEnd = index
@@ -557,7 +573,7 @@ enum CmarkInput {
                         while index < end {
                             lead = leaveAlone ? bytes[index] : neutralized(index)
                             if lead >= 0x80 || (lead | 0x20 >= 0x61 && lead | 0x20 <= 0x7A) { break }
-                            track(lead)
+                            track(lead, at: index)
                             index += 1
                         }
 
@@ -572,12 +588,14 @@ enum CmarkInput {
                             }
                         }
                         var keep = end
-                        if index < end && !sawAngle && !sawFence && line >= wholeUntilLine {
-                            let cut = min(end, index + (lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2))
+                        var bracketToLetter = false
+                        if (index < end || sawBracket) && !sawAngle && !sawFence && line >= wholeUntilLine {
+                            let cut = sawBracket ? firstBracket + 1 : min(end, index + (lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2))
                             let rest = end - cut
-                            if rest > 0, memchr(base + cut, Int32(UInt8(ascii: "|")), rest) == nil,
-                               memchr(base + cut, Int32(UInt8(ascii: ">")), rest) == nil {
+                            if rest <= 0 || (memchr(base + cut, Int32(UInt8(ascii: "|")), rest) == nil
+                                             && memchr(base + cut, Int32(UInt8(ascii: ">")), rest) == nil) {
                                 keep = cut
+                                bracketToLetter = sawBracket
                             }
                         }
 
@@ -587,6 +605,7 @@ enum CmarkInput {
                                 outBase[written + position - start] = neutralized(position)
                             }
                         }
+                        if bracketToLetter { outBase[written + firstBracket - start] = UInt8(ascii: "a") }
                         written += keep - start
                         memcpy(outBase + written, base + end, next - end)
                         written += next - end
