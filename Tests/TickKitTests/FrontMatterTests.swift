@@ -39,6 +39,19 @@ struct FrontMatterTests {
         "date: 2026-11-24\ntime: 2026-11-24T10:00:00Z\nfloat: .inf\noct: 0o17\nsexa: 1:20\n",
     ])
     func basicKeysReadTheSame(yaml: String) {
-        #expect(describe(FrontMatterParser.parse(yaml)) == describe(FrontMatterParser.parse(yaml, basicKeys: false)), "\(yaml)")
+        #expect(describe(FrontMatterParser.parse(yaml)) == describe(FrontMatterParser.parse(yaml, shortcuts: false)), "\(yaml)")
+    }
+
+    @Test("tags of plain scalars skip the rules only where none can match")
+    func tagsWithoutRules() {
+        let texts = ["", "yes", "Yes", "YES", "no", "NO", "on", "Off", "true", "False", "null", "Null", "~", "1", "-1", "+1", "0o17",
+                     "0b101", "0x1F", "1_000", "1:20", ".5", ".inf", "-.inf", ".NaN", "2026-11-24", "1.5e3", "y", "n", "t", "f", "o",
+                     "hello", "Hello", "Note 0 yard", "gray", "house", "é", "日本", "#tag", "[a]", "{a}", "x!", "\"q\"", "'q'", "<<", "=",
+                     "@at", "`tick`", "%p", "*a", "&a 1", "|\n  x", ">\n  x", "?", ":", ",", "_x", "Zeta", "\u{85}x", "\u{2028}x"]
+        for text in texts {
+            for yaml in ["k: \(text)\n", "k: [\(text)]\n", "k:\n  - \(text)\n  - \(text) more\n"] {
+                #expect(describe(FrontMatterParser.parse(yaml)) == describe(FrontMatterParser.parse(yaml, shortcuts: false)), "\(yaml.debugDescription)")
+            }
+        }
     }
 }
