@@ -141,6 +141,7 @@ private struct Builder {
     // MARK: Headings
 
     mutating func readHeadings(_ headings: [BlockOutline.Heading]) {
+        sections.reserveCapacity(headings.count)
         for heading in headings where heading.startLine >= 1 && heading.startLine <= source.lineCount {
             let lineRange = source.range(ofLine: heading.startLine)
             let start = min(lineRange.upperBound, lineRange.lowerBound + heading.startColumn - 1)
@@ -332,7 +333,15 @@ private struct Builder {
     // MARK: The list
 
     func document(frontMatter: FrontMatter?, isValidUTF8: Bool) -> Document {
-        let stem = (path.split(separator: "/").last.map(String.init) ?? path)
+        // The last component of the path. For an ASCII path (the usual case),
+        // split by bytes: the same components as splitting the String by
+        // Character, without grapheme breaking.
+        let stem: String
+        if path.utf8.allSatisfy({ $0 < 0x80 }) {
+            stem = path.utf8.split(separator: UInt8(ascii: "/")).last.map { String(decoding: $0, as: UTF8.self) } ?? path
+        } else {
+            stem = path.split(separator: "/").last.map(String.init) ?? path
+        }
         let fileName = stem.hasSuffix(".markdown") ? String(stem.dropLast(9)) : (stem.hasSuffix(".md") ? String(stem.dropLast(3)) : stem)
         let heading = topHeadings.first
         let frontTitle = frontMatter?.value("title")?.stringValue
