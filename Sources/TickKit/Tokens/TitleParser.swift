@@ -58,7 +58,11 @@ enum TitleParser {
             return interesting == 0 || isPlainByte(bytes, title, index)
         }
         let end = title.upperBound
-        let display = String(unsafeUninitializedCapacity: title.count) { out in
+        // Written to a temporary buffer (on the stack for most titles), then
+        // copied into a string of its exact length: a string built in place
+        // would keep the title's length as its capacity, megabytes over a
+        // folder of titles whose tokens are left out.
+        let display = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: title.count) { out -> String in
             var count = 0
             var pendingSpace = false
             var index = title.lowerBound
@@ -78,7 +82,7 @@ enum TitleParser {
                     continue
                 }
                 if wordStart, let token = scanner.token(at: index, limit: end) {
-                    for position in token.range where !allowed(position) { plain = false; return 0 }
+                    for position in token.range where !allowed(position) { plain = false; return "" }
                     metadata.add(token)
                     index = token.range.upperBound
                     wordStart = index == title.lowerBound || bytes[index - 1] == 0x20 || bytes[index - 1] == 0x09
@@ -87,14 +91,14 @@ enum TitleParser {
                 // A word that is not a token: copied up to the next white space.
                 if pendingSpace { out[count] = 0x20; count += 1; pendingSpace = false }
                 repeat {
-                    guard allowed(index) else { plain = false; return 0 }
+                    guard allowed(index) else { plain = false; return "" }
                     out[count] = bytes[index]
                     count += 1
                     index += 1
                 } while index < end && bytes[index] != 0x20 && bytes[index] != 0x09 && bytes[index] != 0x0A && bytes[index] != 0x0D
                 wordStart = false
             }
-            return count
+            return String(decoding: UnsafeBufferPointer(rebasing: out[..<count]), as: UTF8.self)
         }
         guard plain else { return nil }
         return Summary(title: display, metadata: metadata, diagnostics: scanner.diagnostics)
