@@ -19,6 +19,49 @@ struct CmarkInputTests {
         #expect(fast.items.map(\.title) == plain.items.map(\.title), "\(label)")
     }
 
+    /// `CmarkInput.shortCopy` (one pass from the file's bytes) must give
+    /// exactly `shortenLines` of the full-length copy it stands for.
+    func assertShortCopyMatches(_ bytes: [UInt8], _ label: String) {
+        let source = SourceText(bytes)
+        let input = UTF8Check.scan(bytes).sanitized ?? bytes
+        let frontMatterEnd = FrontMatterParser.find(in: source)?.frontMatter.range.upperBound ?? 0
+        var full = input
+        for index in 0..<frontMatterEnd where full[index] != 0x0A && full[index] != 0x0D { full[index] = 0x20 }
+        CmarkInput.neutralizeInlineMarkup(in: &full, lines: source)
+        let expected = CmarkInput.shortenLines(full, lines: source)
+        let fused = input.withUnsafeBufferPointer { CmarkInput.shortCopy(of: $0, blankingUpTo: frontMatterEnd, lines: source) }
+        #expect(fused.bytes == expected.bytes, "\(label)")
+        #expect(fused.lineStarts == expected.lineStarts, "\(label)")
+    }
+
+    @Test("the one-pass short copy equals the short copy of the full copy, on fixtures", arguments: TestPaths.allMarkdownFiles())
+    func shortCopyOnFixtures(file: URL) throws {
+        assertShortCopyMatches(try FileIO.read(file.path), file.lastPathComponent)
+    }
+
+    @Test("the one-pass short copy equals the short copy of the full copy, on random lines")
+    func shortCopyOnRandomInput() {
+        let pieces = ["", "- ", "* ", "1. ", "2) ", "- [ ] ", "- [x] ", "  ", "    ", "> ", "# ", "[", "[a]: ", "]:", "<", "<!-- ",
+                      "-->", "```", "~~~", "`", "|", "a|b", "\\|", "\\", "*", "_", "~", "!", "&", "12", "3.", "word", "Word", "é", "日本",
+                      "---", "===", "\u{FEFF}", "\t", "---\ntitle: x\n---\n", "\u{0}", "\u{1F4C5} 2026-11-24"]
+        let endings = ["\n", "\n", "\r\n", "\r"]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        for round in 0..<3000 {
+            var text = ""
+            for _ in 0..<next(12) {
+                for _ in 0..<next(7) { text += pieces[next(pieces.count)] + (next(3) == 0 ? " " : "") }
+                text += endings[next(endings.count)]
+            }
+            var bytes = Array(text.utf8)
+            if next(10) == 0, !bytes.isEmpty { bytes[next(bytes.count)] = 0xFF }  // invalid UTF-8 now and then
+            assertShortCopyMatches(bytes, "round \(round): \(text.debugDescription)")
+        }
+    }
+
     @Test("large files parsed in pieces give the same blocks as parsed whole", arguments: TestPaths.allMarkdownFiles())
     func piecesGiveTheSameBlocks(file: URL) throws {
         let bytes = try FileIO.read(file.path)
@@ -59,9 +102,40 @@ struct CmarkInputTests {
         "1. [ ] one\n2) [x] two\n",
         "\u{FEFF}* [x] *Ana* after a byte-order mark\n",
         "\u{FEFF}- [ ] **a** and _b_\n",
+        // Lines cut short for cmark-gfm (CmarkInput.shortenLines) must keep their blocks.
+        "[1]:\nhttp://x.example \"title\ncontinued here\"\n- [ ] a\n",
+        "- [foo]: /url\n- [ ] b\n",
+        "[foo\nbar]: /url 'the\ntitle'\n\n- [ ] after\n",
+        "[not a definition] at all\nsome words\n- [ ] a\n",
+        "<!-- start\ntext here -->\n- [ ] a\n",
+        "<!--\n\nsome words\n\n- [ ] in comment\nend of it -->\n- [ ] after\n",
+        "<pre>\nwords here\n\n- [ ] in pre\nmore words </pre>\n- [ ] after\n",
+        "Header words\n|---|\nrow words\n\n- [ ] after table\n",
+        "Head one | two\n--- | ---\ncell a | cell b\nplain row words\n- [ ] a\n",
+        "1. <div>\n- [ ] in html?\n</div>\n\n- [ ] after\n",
+        "```js code words\n- [ ] fake\n```\n- [ ] real\n",
+        "~~~ info words\n- [ ] fake\n~~~\n- [ ] real\n",
+        "Some title words\n---\n- [ ] a\nUnder words\n===\n",
+        "- [ ] é text\n  ü more words\n  - [x] 日本 sub\n",
+        "- [ ] a words\r\n  notes here\r\n- [x] b words\r  more\r",
+        "\u{FEFF}Title words\n===\n- [ ] a\n",
+        "> - [ ] quoted item\ncontinued lazily here\n- [ ] b\n",
+        "[ref]: https://x.example\n\n- [ ] uses it\n",
+        "- [ ] a\n\n      indented code words\n- [ ] b\n",
+        "Para words\n    - [ ] not an item\n1. [ ] one\n",
+        "[ ] a\n[x]: /u\n\n- [ ] b\n",
+        "- [ ]\n- [x]\n  - [ ] c\n",
+        "| [ ] | x |\n|---|---|\n| [x] | y |\n",
+        "\\[ ] x\n- [ ] y\n",
+        "[ ] # not a heading\n- - [ ] x\n-[ ] y\n",
+        "- [ ] x > y\n- [ ] z\n",
+        "[a\n]: /url\n- [ ] after\n",
+        "- [link](x) words\n- [ ] [nested] box\n",
+        "> [ ] quoted\n> [q]: /u\n",
     ])
     func sameBlocksOnTrickyInput(text: String) {
         assertSameBlocks(Array(text.utf8), text)
+        assertShortCopyMatches(Array(text.utf8), text)
     }
 }
 

@@ -82,6 +82,13 @@ import Glibc
         let editorOutput = Pipe()
         editor.standardOutput = editorOutput
         try editor.run()
+        // Race once the editor is running (its first save is in the file): on
+        // a busy machine Python can take longer to start than tick takes for
+        // every item, and the test saw no save at all.
+        let startBy = Date().addingTimeInterval(60)
+        while Date() < startBy, !((try? notes.text("race.md")) ?? "").contains("editor save 0") {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
 
         var refusals = 0, done: [Int] = []
         for number in 1...items {

@@ -65,6 +65,19 @@ struct HostileInputTests {
         _ = parse(lists)
     }
 
+    @Test("a list named after its file: the path's last component, without .md or .markdown")
+    func namesFromPaths() {
+        // What splitting the path String by Character gives (the parser splits ASCII paths by bytes).
+        func expected(_ path: String) -> String {
+            let stem = path.split(separator: "/").last.map(String.init) ?? path
+            return stem.hasSuffix(".markdown") ? String(stem.dropLast(9)) : (stem.hasSuffix(".md") ? String(stem.dropLast(3)) : stem)
+        }
+        for path in ["inbox.md", "a/b/c.md", "a/b/", "a//b.markdown", "/", "", "x", "dir/ü.md", "dir/\u{301}x.md",
+                     "dir\u{301}/x.md", "é/\u{301}", "a/.md", "a/b.md/", "tab\t/x.md", "cr\r\n/x.md"] {
+            #expect(parse("", path: path).name == expected(path), "\(path.debugDescription)")
+        }
+    }
+
     @Test("empty files, front matter only, and unterminated front matter")
     func emptyAndFrontMatterOnly() {
         #expect(parse("").items.isEmpty)

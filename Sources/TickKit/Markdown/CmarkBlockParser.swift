@@ -14,8 +14,9 @@ enum CmarkBlockParser {
         return cmark_find_syntax_extension("table")
     }()
 
-    /// Parses `bytes`, which must be the same length as the file so that
-    /// columns are the file's byte offsets (see `UTF8Check.scan` and `CmarkInput`).
+    /// Parses `bytes`, whose lines must start with the same bytes as the
+    /// file's, up to every column that matters, so that columns are the
+    /// file's byte offsets on their lines (see `UTF8Check.scan` and `CmarkInput`).
     static func outline(of bytes: UnsafeBufferPointer<UInt8>) -> BlockOutline {
         var outline = BlockOutline()
         guard let parser = cmark_parser_new(CMARK_OPT_DEFAULT) else { return outline }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The bytes of one file and the table of where its lines start.
 ///
 /// Lines end at LF, CRLF or a lone CR, exactly as CommonMark counts them, so
@@ -17,6 +23,16 @@ public struct SourceText: Sendable {
         var index = 0
         let count = bytes.count
         bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            // Most files have no CR at all: then libc's memchr (vectorised)
+            // finds the LFs, several times faster than a loop over every byte.
+            if memchr(base, 0x0D, count) == nil {
+                while index < count, let found = memchr(base + index, 0x0A, count - index) {
+                    index = UnsafeRawPointer(found) - UnsafeRawPointer(base) + 1
+                    starts.append(index)
+                }
+                return
+            }
             while index < count {
                 let byte = buffer[index]
                 if byte == 0x0A {

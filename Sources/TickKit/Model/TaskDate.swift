@@ -111,6 +111,12 @@ public struct TaskDate: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// only checks digits and the length of months.
     public init?(iso text: Substring) {
         let utf8 = Array(text.utf8)
+        guard let date = utf8.withUnsafeBufferPointer({ TaskDate(isoBytes: $0) }) else { return nil }
+        self = date
+    }
+
+    /// `init(iso:)` on UTF-8 bytes, without making a string or an array.
+    init?(isoBytes utf8: UnsafeBufferPointer<UInt8>) {
         guard utf8.count == 10 || utf8.count == 16 else { return nil }
         func number(_ range: Range<Int>) -> Int? {
             var value = 0

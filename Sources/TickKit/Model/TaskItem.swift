@@ -128,25 +128,28 @@ public struct ItemMetadata: Sendable, Hashable {
 
     /// Folds the tokens of a title into metadata.
     public init(tokens: [MetadataToken]) {
-        for token in tokens {
-            if dialect == nil, token.field != .tag { dialect = token.dialect }
-            switch (token.field, token.value) {
-            case (.priority, .priority(let value)):
-                if !hasPriority { priority = value; hasPriority = true }
-            case (.due, .date(let date)): due = due ?? date
-            case (.scheduled, .date(let date)): scheduled = scheduled ?? date
-            case (.start, .date(let date)): start = start ?? date
-            case (.created, .date(let date)): created = created ?? date
-            case (.done, .date(let date)): done = done ?? date
-            case (.cancelled, .date(let date)): cancelled = cancelled ?? date
-            case (.recurrence, .text(let rule)): every = every ?? rule
-            case (.tag, .text(let tag)): if !tags.contains(tag) { tags.append(tag) }
-            case (.color, .text(let value)): color = color ?? value
-            case (.icon, .text(let value)): icon = icon ?? value
-            case (.blockID, .text(let value)): id = id ?? value
-            case (.other(let key), .text(let value)): fields.append((key, value))
-            default: break
-            }
+        for token in tokens { add(token) }
+    }
+
+    /// Folds one more token (the next in title order) into the metadata.
+    mutating func add(_ token: MetadataToken) {
+        if dialect == nil, token.field != .tag { dialect = token.dialect }
+        switch (token.field, token.value) {
+        case (.priority, .priority(let value)):
+            if !hasPriority { priority = value; hasPriority = true }
+        case (.due, .date(let date)): due = due ?? date
+        case (.scheduled, .date(let date)): scheduled = scheduled ?? date
+        case (.start, .date(let date)): start = start ?? date
+        case (.created, .date(let date)): created = created ?? date
+        case (.done, .date(let date)): done = done ?? date
+        case (.cancelled, .date(let date)): cancelled = cancelled ?? date
+        case (.recurrence, .text(let rule)): every = every ?? rule
+        case (.tag, .text(let tag)): if !tags.contains(tag) { tags.append(tag) }
+        case (.color, .text(let value)): color = color ?? value
+        case (.icon, .text(let value)): icon = icon ?? value
+        case (.blockID, .text(let value)): id = id ?? value
+        case (.other(let key), .text(let value)): fields.append((key, value))
+        default: break
         }
     }
 }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Parses the bytes of one file into a `Document` (SPEC §2–§3).
 ///
 /// cmark-gfm finds the blocks (which lines are list items, paragraphs and
@@ -27,10 +33,11 @@ public enum DocumentParser {
         if let bad = check.firstInvalidOffset {
             diagnose(bad, "file is not valid UTF-8; tick reads it but will not change it (re-save it as UTF-8)")
         }
-        var cmarkInput = check.sanitized ?? bytes
+        let cmarkInput = check.sanitized ?? bytes
 
         // Front matter: cut out of cmark's view (blanked, lines kept).
         var frontMatter: FrontMatter? = nil
+        var frontMatterEnd = 0
         if let (found, _) = FrontMatterParser.find(in: source) {
             var parsed = found
             let yaml = source.string(found.yamlRange)
@@ -41,14 +48,40 @@ public enum DocumentParser {
                 diagnostics.append(Diagnostic(line: line, column: 1,
                                               message: "malformed front matter: \(problem.message); the list's title, color and icon there are ignored"))
             }
-            for index in found.range where cmarkInput[index] != 0x0A && cmarkInput[index] != 0x0D {
-                cmarkInput[index] = 0x20
-            }
+            frontMatterEnd = found.range.upperBound
             frontMatter = parsed
         }
 
-        if neutralizeInlines { CmarkInput.neutralizeInlineMarkup(in: &cmarkInput, lines: source) }
-        let outline = cmarkInput.withUnsafeBufferPointer { LargeFiles.outline(of: $0, lines: source, threshold: chunkThreshold) }
+        /// cmark's copy of the file's length: front matter blanked, inline markup neutralised.
+        func fullCopy() -> [UInt8] {
+            var copy = cmarkInput
+            for index in 0..<frontMatterEnd where copy[index] != 0x0A && copy[index] != 0x0D {
+                copy[index] = 0x20
+            }
+            if neutralizeInlines { CmarkInput.neutralizeInlineMarkup(in: &copy, lines: source) }
+            return copy
+        }
+
+        let outline: BlockOutline
+        if !neutralizeInlines {
+            outline = fullCopy().withUnsafeBufferPointer { LargeFiles.outline(of: $0, lines: source, threshold: chunkThreshold) }
+        } else if bytes.count > chunkThreshold {
+            // Where to cut a large file is decided on the full-length copy.
+            let full = fullCopy()
+            let short = CmarkInput.shortenLines(full, lines: source)
+            outline = full.withUnsafeBufferPointer { whole in
+                short.bytes.withUnsafeBufferPointer { shortBytes in
+                    LargeFiles.outline(of: whole, lines: source, threshold: chunkThreshold,
+                                       shortened: (shortBytes, short.lineStarts))
+                }
+            }
+        } else {
+            // The short copy straight from the bytes, with no full-length copy.
+            let short = cmarkInput.withUnsafeBufferPointer {
+                CmarkInput.shortCopy(of: $0, blankingUpTo: frontMatterEnd, lines: source)
+            }
+            outline = short.bytes.withUnsafeBufferPointer { CmarkBlockParser.outline(of: $0) }
+        }
 
         return bytes.withUnsafeBufferPointer { buffer in
             var builder = Builder(source: source, buffer: buffer, path: path)
@@ -100,7 +133,7 @@ private struct Builder {
     }
 
     private mutating func summarizeTitle(_ range: Range<Int>) -> TitleParser.Summary {
-        let summary = TitleParser.summarize(buffer, title: range)
+        let summary = TitleParser.summarize(buffer, title: range, isValidUTF8: isValidUTF8)
         for (offset, message) in summary.diagnostics { diagnose(offset, message) }
         return summary
     }
@@ -108,6 +141,7 @@ private struct Builder {
     // MARK: Headings
 
     mutating func readHeadings(_ headings: [BlockOutline.Heading]) {
+        sections.reserveCapacity(headings.count)
         for heading in headings where heading.startLine >= 1 && heading.startLine <= source.lineCount {
             let lineRange = source.range(ofLine: heading.startLine)
             let start = min(lineRange.upperBound, lineRange.lowerBound + heading.startColumn - 1)
@@ -129,8 +163,8 @@ private struct Builder {
                 }
             }
             let summary = summarizeTitle(text)
-            let color = summary.tokens.first(where: { $0.field == .color })?.value.text
-            let icon = summary.tokens.first(where: { $0.field == .icon })?.value.text
+            let color = summary.metadata.color
+            let icon = summary.metadata.icon
             let title = summary.title
             let range = source.lineStarts[heading.startLine - 1]..<source.rangeWithEnding(ofLine: max(heading.startLine, heading.endLine)).upperBound
             if heading.level == 1 {
@@ -200,7 +234,7 @@ private struct Builder {
                 blockRange: source.lineStarts[listItem.startLine - 1]..<source.rangeWithEnding(ofLine: lastLine).upperBound,
                 depth: parent.map { items[$0].depth + 1 } ?? 0, parent: parent, children: [],
                 section: section(forLine: paragraphLine), quoteDepth: listItem.quoteDepth,
-                metadata: ItemMetadata(tokens: summary.tokens), title: summary.title,
+                metadata: summary.metadata, title: summary.title,
                 text: source.string(title), notes: nil, noteLines: [],
                 invalidTitleBytes: isValidUTF8 || UTF8Check.isValid(Array(buffer[title])) ? nil : Array(buffer[title])))
             if let parent { items[parent].children.append(index) }
@@ -219,30 +253,56 @@ private struct Builder {
     /// Notes: the item's lines after the title line that are not inside a
     /// subtask, with the quote markers and content indentation removed.
     private mutating func readNotes(of index: Int) {
-        let item = items[index]
-        guard item.lastLine > item.line else { return }
-        var excluded = Set<Int>()
-        for child in item.children { excluded.formUnion(items[child].line...items[child].lastLine) }
-        var lines = (item.line + 1...item.lastLine).filter { !excluded.contains($0) }
-        while let first = lines.first, isBlankInQuote(first, quoteDepth: item.quoteDepth) { lines.removeFirst() }
-        while let last = lines.last, isBlankInQuote(last, quoteDepth: item.quoteDepth) { lines.removeLast() }
-        guard !lines.isEmpty else { return }
+        // Only the fields needed: copying the whole item costs a retain and
+        // a release of each of its strings and arrays.
+        let line = items[index].line, lastLine = items[index].lastLine, quoteDepth = items[index].quoteDepth
+        guard lastLine > line else { return }
+        // The lines inside a subtask, marked in a flag per line of the item
+        // (a Set of line numbers cost a hash per line).
+        var excluded = [Bool](repeating: false, count: lastLine - line)
+        for child in items[index].children {
+            let first = max(items[child].line, line + 1), last = min(items[child].lastLine, lastLine)
+            if first <= last { for excludedLine in first...last { excluded[excludedLine - line - 1] = true } }
+        }
+        var lines: [Int] = []
+        lines.reserveCapacity(lastLine - line)
+        for candidate in line + 1...lastLine where !excluded[candidate - line - 1] { lines.append(candidate) }
+        var firstKept = 0, lastKept = lines.count
+        while firstKept < lastKept, isBlankInQuote(lines[firstKept], quoteDepth: quoteDepth) { firstKept += 1 }
+        while lastKept > firstKept, isBlankInQuote(lines[lastKept - 1], quoteDepth: quoteDepth) { lastKept -= 1 }
+        guard firstKept < lastKept else { return }
+        if firstKept > 0 || lastKept < lines.count { lines = Array(lines[firstKept..<lastKept]) }
 
-        let titleLine = source.range(ofLine: item.line)
-        let afterQuotes = skipQuoteMarkers(titleLine, depth: item.quoteDepth)
-        let contentIndent = visualWidth(afterQuotes..<item.boxRange.lowerBound)
-        var texts: [String] = []
+        let titleLine = source.range(ofLine: line)
+        let afterQuotes = skipQuoteMarkers(titleLine, depth: quoteDepth)
+        let contentIndent = visualWidth(afterQuotes..<items[index].boxRange.lowerBound)
+        var texts: [Range<Int>] = []
+        texts.reserveCapacity(lines.count)
         for line in lines {
             let range = source.range(ofLine: line)
-            var start = skipQuoteMarkers(range, depth: item.quoteDepth)
+            var start = skipQuoteMarkers(range, depth: quoteDepth)
             var column = 0
             while start < range.upperBound, isSpace(start), column < contentIndent {
                 column += buffer[start] == 0x09 ? 4 - column % 4 : 1
                 start += 1
             }
-            texts.append(source.string(start..<range.upperBound))
+            texts.append(start..<range.upperBound)
         }
-        items[index].notes = texts.joined(separator: "\n")
+        if isValidUTF8 {
+            // The lines' bytes joined by LF, written once into the string
+            // (decoding each line to a String and joining them copied twice).
+            let length = texts.reduce(texts.count - 1) { $0 + $1.count }
+            items[index].notes = String(unsafeUninitializedCapacity: length) { out in
+                var written = 0
+                for (number, text) in texts.enumerated() {
+                    if number > 0 { out[written] = 0x0A; written += 1 }
+                    for offset in text { out[written] = buffer[offset]; written += 1 }
+                }
+                return written
+            }
+        } else {
+            items[index].notes = texts.map { source.string($0) }.joined(separator: "\n")
+        }
         items[index].noteLines = lines
     }
 
@@ -273,7 +333,15 @@ private struct Builder {
     // MARK: The list
 
     func document(frontMatter: FrontMatter?, isValidUTF8: Bool) -> Document {
-        let stem = (path.split(separator: "/").last.map(String.init) ?? path)
+        // The last component of the path. For an ASCII path (the usual case),
+        // split by bytes: the same components as splitting the String by
+        // Character, without grapheme breaking.
+        let stem: String
+        if path.utf8.allSatisfy({ $0 < 0x80 }) {
+            stem = path.utf8.split(separator: UInt8(ascii: "/")).last.map { String(decoding: $0, as: UTF8.self) } ?? path
+        } else {
+            stem = path.split(separator: "/").last.map(String.init) ?? path
+        }
         let fileName = stem.hasSuffix(".markdown") ? String(stem.dropLast(9)) : (stem.hasSuffix(".md") ? String(stem.dropLast(3)) : stem)
         let heading = topHeadings.first
         let frontTitle = frontMatter?.value("title")?.stringValue
@@ -306,7 +374,275 @@ private struct Builder {
 /// the file's length, so positions stay the file's offsets; a test compares
 /// the blocks found with and without this step on every fixture.
 enum CmarkInput {
+    /// cmark-gfm's copy of the file (`neutralizeInlineMarkup` applied) with
+    /// most lines cut short, and where each of its lines starts.
+    ///
+    /// cmark-gfm spends most of its time on bytes that cannot change the
+    /// block structure: it scans every byte for line ends, copies each
+    /// paragraph line and then parses its inlines. A line's block role is
+    /// decided before its first letter (no block starts with a letter, or
+    /// with a non-ASCII character), so a line is cut after its first letter
+    /// or non-ASCII character, which is whole (the columns cmark-gfm reports,
+    /// of markers, paragraphs and headings, all lie before it), and its line
+    /// ending is kept: every line keeps its number. A line is kept whole when
+    /// what follows the cut can matter for blocks:
+    /// - the part before the cut holds `<` (an HTML block may start there)
+    ///   or a run of three backticks or tildes (a fence and its info string);
+    /// - the rest holds `|` (the cells of a table's header row) or `>` (the
+    ///   end conditions of HTML blocks 1–5 all contain `>`);
+    /// - it is in a stretch of lines, up to the next blank line, that starts
+    ///   with a line holding `[` before the cut and that holds `]:`
+    ///   somewhere: a paragraph that starts with `[` may open with link
+    ///   reference definitions, which cmark-gfm removes from the paragraph
+    ///   (and may remove the paragraph). A paragraph ends at a blank line,
+    ///   and without `]:` no definition can be read in either copy.
+    /// Outside such stretches a `[` before the first letter can only open
+    /// inlines (a link, or a task's box, which cmark-gfm would try to look
+    /// up as a reference): the line is cut after its first `[`, which
+    /// becomes the letter `a`.
+    /// Whether a line is blank, and a table row's cell count, are unchanged
+    /// by the cut (a cut line keeps a letter and has no `|`). Tests compare
+    /// the blocks found with and without this step (and with the file's own
+    /// bytes) on every fixture.
+    static func shortenLines(_ bytes: [UInt8], lines source: SourceText) -> (bytes: [UInt8], lineStarts: [Int]) {
+        let count = bytes.count
+        let lineCount = source.lineCount
+        var starts = [Int](repeating: 0, count: lineCount)
+        let short = [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+            bytes.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress, let outBase = out.baseAddress else { initialized = 0; return }
+                source.lineStarts.withUnsafeBufferPointer { lineStarts in
+                    var written = 0
+                    var wholeUntilLine = 0      // lines before this one are kept whole (a `]:` stretch)
+                    var bracketCheckedUntil = 0 // stretches looked at for `]:` end before this line
+                    for line in 0..<lineCount {
+                        let start = lineStarts[line]
+                        let next = line + 1 < lineCount ? lineStarts[line + 1] : count
+                        var end = next   // the end of the content, before the line ending
+                        if end > start, buffer[end - 1] == 0x0A { end -= 1 }
+                        if end > start, buffer[end - 1] == 0x0D { end -= 1 }
+
+                        var keep = end  // how much of the content cmark-gfm gets
+                        var index = start
+                        if line == 0, count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { index = 3 }
+                        var sawBracket = false, sawAngle = false
+                        var firstBracket = 0
+                        var run: UInt8 = 0, runLength = 0, sawFence = false
+                        while index < end {
+                            let byte = buffer[index]
+                            if byte >= 0x80 || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) { break }
+                            if byte == UInt8(ascii: "["), !sawBracket { sawBracket = true; firstBracket = index }
+                            if byte == UInt8(ascii: "<") { sawAngle = true }
+                            if byte == UInt8(ascii: "`") || byte == UInt8(ascii: "~") {
+                                runLength = byte == run ? runLength + 1 : 1
+                                run = byte
+                                if runLength >= 3 { sawFence = true }
+                            } else {
+                                runLength = 0
+                            }
+                            index += 1
+                        }
+                        if sawBracket, line >= bracketCheckedUntil {
+                            // The stretch up to the next blank line: kept whole if it holds `]:`.
+                            var blank = line + 1
+                            while blank < lineCount, !isBlank(buffer, lineStarts[blank], blank + 1 < lineCount ? lineStarts[blank + 1] : count) {
+                                blank += 1
+                            }
+                            bracketCheckedUntil = blank
+                            if containsBracketColon(base, start, blank < lineCount ? lineStarts[blank] : count) {
+                                wholeUntilLine = blank
+                            }
+                        }
+                        var bracketToLetter = false
+                        if (index < end || sawBracket) && !sawAngle && !sawFence && line >= wholeUntilLine {
+                            // The first `[` (its stretch holds no `]:`, so it can only open
+                            // inlines: it becomes a letter), else the first letter, or the
+                            // whole UTF-8 sequence of a non-ASCII character.
+                            let cut: Int
+                            if sawBracket {
+                                cut = firstBracket + 1
+                            } else {
+                                let lead = buffer[index]
+                                cut = min(end, index + (lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2))
+                            }
+                            let rest = end - cut
+                            if rest <= 0 || (memchr(base + cut, Int32(UInt8(ascii: "|")), rest) == nil
+                                             && memchr(base + cut, Int32(UInt8(ascii: ">")), rest) == nil) {
+                                keep = cut
+                                bracketToLetter = sawBracket
+                            }
+                        }
+                        starts[line] = written
+                        memcpy(outBase + written, base + start, keep - start)
+                        if bracketToLetter { outBase[written + firstBracket - start] = UInt8(ascii: "a") }
+                        written += keep - start
+                        memcpy(outBase + written, base + end, next - end)
+                        written += next - end
+                    }
+                    initialized = written
+                }
+            }
+        }
+        return (short, starts)
+    }
+
+    /// True when bytes `start..<end` hold only spaces, tabs and a line ending.
+    private static func isBlank(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        for index in start..<end {
+            let byte = buffer[index]
+            if byte != 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D { return false }
+        }
+        return true
+    }
+
+    private static func containsBracketColon(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        var index = start
+        while index < end, let found = memchr(base + index, Int32(UInt8(ascii: "]")), end - index) {
+            let offset = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+            if offset + 1 < end, base[offset + 1] == UInt8(ascii: ":") { return true }
+            index = offset + 1
+        }
+        return false
+    }
+
+    /// `shortenLines` of the full-length copy (`bytes` with the first
+    /// `frontMatterEnd` bytes blanked, then `neutralizeInlineMarkup`), made
+    /// in one pass from `bytes` without making that copy: only the bytes
+    /// kept are neutralised. The same decisions are taken on the same
+    /// bytes, because neutralising never changes `]`, `:`, `|`, `>`, `<`,
+    /// white space or line endings, and turns the bytes it changes into a
+    /// letter (`a`). A test compares the two on every fixture and on random
+    /// input.
+    static func shortCopy(of bytes: UnsafeBufferPointer<UInt8>, blankingUpTo frontMatterEnd: Int, lines source: SourceText) -> (bytes: [UInt8], lineStarts: [Int]) {
+        let count = bytes.count
+        let lineCount = source.lineCount
+        var starts = [Int](repeating: 0, count: lineCount)
+        let short = [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+            guard let base = bytes.baseAddress, let outBase = out.baseAddress else { initialized = 0; return }
+            actionTable.withUnsafeBufferPointer { actions in
+                source.lineStarts.withUnsafeBufferPointer { lineStarts in
+                    /// The byte at `index` as the neutralised copy has it (outside front matter).
+                    func neutralized(_ index: Int) -> UInt8 {
+                        let byte = bytes[index]
+                        switch actions[Int(byte)] {
+                        case Action.neutralize: return UInt8(ascii: "a")
+                        case Action.backslash:
+                            return index + 1 < count && bytes[index + 1] == UInt8(ascii: "|") ? byte : UInt8(ascii: "a")
+                        default: return byte
+                        }
+                    }
+                    var written = 0
+                    var wholeUntilLine = 0
+                    var bracketCheckedUntil = 0
+                    for line in 0..<lineCount {
+                        let start = lineStarts[line]
+                        let next = line + 1 < lineCount ? lineStarts[line + 1] : count
+                        var end = next
+                        if end > start, bytes[end - 1] == 0x0A { end -= 1 }
+                        if end > start, bytes[end - 1] == 0x0D { end -= 1 }
+                        starts[line] = written
+
+                        if start < frontMatterEnd {
+                            // Blanked: spaces, then the line ending. (Such a line has no letter: kept whole.)
+                            memset(outBase + written, 0x20, end - start)
+                            written += end - start
+                            memcpy(outBase + written, base + end, next - end)
+                            written += next - end
+                            continue
+                        }
+
+                        var index = start
+                        if line == 0, count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+                        var sawBracket = false, sawAngle = false
+                        var firstBracket = 0
+                        var run: UInt8 = 0, runLength = 0, sawFence = false
+                        func track(_ byte: UInt8, at index: Int) {
+                            if byte == UInt8(ascii: "["), !sawBracket { sawBracket = true; firstBracket = index }
+                            if byte == UInt8(ascii: "<") { sawAngle = true }
+                            if byte == UInt8(ascii: "`") || byte == UInt8(ascii: "~") {
+                                runLength = byte == run ? runLength + 1 : 1
+                                run = byte
+                                if runLength >= 3 { sawFence = true }
+                            } else {
+                                runLength = 0
+                            }
+                        }
+                        // The prefix `neutralizeInlineMarkup` leaves alone: up to the
+                        // first letter, digit or non-ASCII byte.
+                        while index < end {
+                            let byte = bytes[index]
+                            if byte >= 0x80 || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || (byte >= 0x30 && byte <= 0x39) { break }
+                            track(byte, at: index)
+                            index += 1
+                        }
+                        let prefixEnd = index
+                        let leaveAlone = sawAngle || sawFence
+                        // Then, on the neutralised bytes, up to the first letter or non-ASCII byte.
+                        var lead: UInt8 = 0
+                        while index < end {
+                            lead = leaveAlone ? bytes[index] : neutralized(index)
+                            if lead >= 0x80 || (lead | 0x20 >= 0x61 && lead | 0x20 <= 0x7A) { break }
+                            track(lead, at: index)
+                            index += 1
+                        }
+
+                        if sawBracket, line >= bracketCheckedUntil {
+                            var blank = line + 1
+                            while blank < lineCount, !isBlank(bytes, lineStarts[blank], blank + 1 < lineCount ? lineStarts[blank + 1] : count) {
+                                blank += 1
+                            }
+                            bracketCheckedUntil = blank
+                            if containsBracketColon(base, start, blank < lineCount ? lineStarts[blank] : count) {
+                                wholeUntilLine = blank
+                            }
+                        }
+                        var keep = end
+                        var bracketToLetter = false
+                        if (index < end || sawBracket) && !sawAngle && !sawFence && line >= wholeUntilLine {
+                            let cut = sawBracket ? firstBracket + 1 : min(end, index + (lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2))
+                            let rest = end - cut
+                            if rest <= 0 || (memchr(base + cut, Int32(UInt8(ascii: "|")), rest) == nil
+                                             && memchr(base + cut, Int32(UInt8(ascii: ">")), rest) == nil) {
+                                keep = cut
+                                bracketToLetter = sawBracket
+                            }
+                        }
+
+                        memcpy(outBase + written, base + start, keep - start)
+                        if !leaveAlone {
+                            for position in prefixEnd..<max(prefixEnd, keep) {
+                                outBase[written + position - start] = neutralized(position)
+                            }
+                        }
+                        if bracketToLetter { outBase[written + firstBracket - start] = UInt8(ascii: "a") }
+                        written += keep - start
+                        memcpy(outBase + written, base + end, next - end)
+                        written += next - end
+                    }
+                    initialized = written
+                }
+            }
+        }
+        return (short, starts)
+    }
+
+    /// What the rest of a line (after its prefix) does with each byte.
+    private enum Action {
+        static let keep: UInt8 = 0, lineEnd: UInt8 = 1, neutralize: UInt8 = 2, backslash: UInt8 = 3
+    }
+
+    private static let actionTable: [UInt8] = (0..<256).map { byte in
+        switch UInt8(byte) {
+        case 0x0A, 0x0D: Action.lineEnd
+        case UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "~"),
+             UInt8(ascii: "!"), UInt8(ascii: "&"), UInt8(ascii: "["): Action.neutralize
+        case UInt8(ascii: "\\"): Action.backslash
+        default: Action.keep
+        }
+    }
+
     static func neutralizeInlineMarkup(in bytes: inout [UInt8], lines source: SourceText) {
+        actionTable.withUnsafeBufferPointer { actions in
         bytes.withUnsafeMutableBufferPointer { buffer in
             let count = buffer.count
             var lineStart = 0
@@ -331,19 +667,18 @@ enum CmarkInput {
                     }
                     index += 1
                 }
-                // The rest of the line.
+                // The rest of the line: one table lookup per byte (most
+                // bytes need nothing), a third of the instructions of a
+                // comparison with each special byte in turn.
                 while index < count {
-                    let byte = buffer[index]
-                    if byte == 0x0A || byte == 0x0D { break }
+                    let action = actions[Int(buffer[index])]
+                    if action == Action.keep { index += 1; continue }
+                    if action == Action.lineEnd { break }
                     if !leaveAlone {
-                        switch byte {
-                        case UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "~"),
-                             UInt8(ascii: "!"), UInt8(ascii: "&"), UInt8(ascii: "["):
+                        if action == Action.neutralize {
                             buffer[index] = UInt8(ascii: "a")
-                        case UInt8(ascii: "\\"):
-                            if index + 1 >= count || buffer[index + 1] != UInt8(ascii: "|") { buffer[index] = UInt8(ascii: "a") }
-                        default:
-                            break
+                        } else if index + 1 >= count || buffer[index + 1] != UInt8(ascii: "|") {  // a backslash
+                            buffer[index] = UInt8(ascii: "a")
                         }
                     }
                     index += 1
@@ -353,6 +688,7 @@ enum CmarkInput {
                 if index < count, buffer[index] == 0x0A { index += 1 }
                 lineStart = index == lineStart ? index + 1 : index
             }
+        }
         }
     }
 }
@@ -373,15 +709,22 @@ enum CmarkInput {
 enum LargeFiles {
     static let threshold = 1 << 20
 
-    static func outline(of bytes: UnsafeBufferPointer<UInt8>, lines source: SourceText, threshold: Int = threshold) -> BlockOutline {
-        guard bytes.count > threshold else { return CmarkBlockParser.outline(of: bytes) }
+    /// `bytes` is cmark's copy of the file, of the file's length; where to
+    /// cut is decided on it. `shortened`, when given, is `CmarkInput.shortenLines`
+    /// of it (the same lines, and the same block structure): then that is
+    /// what cmark-gfm parses.
+    static func outline(of bytes: UnsafeBufferPointer<UInt8>, lines source: SourceText, threshold: Int = threshold,
+                        shortened: (bytes: UnsafeBufferPointer<UInt8>, lineStarts: [Int])? = nil) -> BlockOutline {
+        let parsed = shortened?.bytes ?? bytes
+        guard bytes.count > threshold else { return CmarkBlockParser.outline(of: parsed) }
         let cuts = cutLines(bytes, source, threshold: threshold)
-        guard !cuts.isEmpty else { return CmarkBlockParser.outline(of: bytes) }
+        guard !cuts.isEmpty else { return CmarkBlockParser.outline(of: parsed) }
+        let lineStarts = shortened?.lineStarts ?? source.lineStarts
         var outline = BlockOutline()
         var startLine = 1
         for endLine in cuts + [source.lineCount + 1] {
-            let range = source.lineStarts[startLine - 1]..<(endLine <= source.lineCount ? source.lineStarts[endLine - 1] : bytes.count)
-            let piece = CmarkBlockParser.outline(of: UnsafeBufferPointer(rebasing: bytes[range]))
+            let range = lineStarts[startLine - 1]..<(endLine <= source.lineCount ? lineStarts[endLine - 1] : parsed.count)
+            let piece = CmarkBlockParser.outline(of: UnsafeBufferPointer(rebasing: parsed[range]))
             let lineOffset = startLine - 1
             let itemOffset = outline.items.count
             for var item in piece.items {

@@ -32,18 +32,21 @@ enum FrontMatterParser {
     }
 
     /// Parses the YAML; returns the keys in order, or an error message.
-    static func parse(_ yaml: String) -> Result<[(key: String, value: JSONValue)], YAMLProblem> {
+    /// `shortcuts: false` composes with `resolver` alone (see `composeNode`)
+    /// and resolves every plain scalar's tag with it (see `tagName`); the
+    /// tests use it to show that the faster way gives the same result.
+    static func parse(_ yaml: String, shortcuts: Bool = true) -> Result<[(key: String, value: JSONValue)], YAMLProblem> {
         do {
             // An explicit encoding spares Yams a look at the environment on every
             // call, and the resolver leaves out the rules whose types tick keeps
             // as written anyway (timestamps, merge keys): fewer regexes per scalar.
-            guard let node = try Yams.compose(yaml: yaml, Self.resolver, .default, .utf8) else { return .success([]) }
+            guard let node = try composeNode(yaml, basicKeys: shortcuts) else { return .success([]) }
             guard case .mapping(let mapping) = node else {
                 return .failure(YAMLProblem(message: "front matter is not a mapping of keys to values", line: node.mark?.line))
             }
             var values: [(key: String, value: JSONValue)] = []
             for (key, value) in mapping {
-                values.append((key.string ?? "", json(value)))
+                values.append((key.string ?? "", json(value, shortcuts: shortcuts)))
             }
             return .success(values)
         } catch let error as YamlError {
@@ -54,6 +57,31 @@ enum FrontMatterParser {
     }
 
     static let resolver = Resolver.default.removing(.timestamp).removing(.merge).removing(.value)
+
+    /// The YAML's root node.
+    ///
+    /// Yams resolves the tag of every mapping key with the resolver's regular
+    /// expressions, only to compare the keys for duplicates: two thirds of
+    /// its time on typical front matter. tick needs the tags of values only,
+    /// and `json` resolves those itself with `resolver`. So the YAML is first
+    /// composed with `Resolver.basic` (no rules: every plain scalar is a
+    /// string), which finds the same nodes and the same errors, except for
+    /// duplicate keys: there it may see more of them (a plain `1` and a
+    /// quoted `"1"` are equal strings to it), never fewer as long as no key
+    /// has an explicit tag. So it is used only for YAML without `!` (no
+    /// explicit tags), and any error it reports is checked by composing
+    /// again with `resolver`.
+    private static func composeNode(_ yaml: String, basicKeys: Bool) throws -> Node? {
+        if basicKeys, !yaml.utf8.contains(UInt8(ascii: "!")) {
+            do { return try Yams.compose(yaml: yaml, Resolver.basic, Self.constructor, .utf8) } catch {}
+        }
+        return try Yams.compose(yaml: yaml, Self.resolver, Self.constructor, .utf8)
+    }
+
+    /// `Constructor.default` builds a new constructor (three dictionaries of
+    /// closures) on every call; one is enough. It is never changed after
+    /// init (its maps are `let`s), so sharing it across threads is safe.
+    nonisolated(unsafe) static let constructor = Constructor.default
 
     struct YAMLProblem: Error {
         var message: String
@@ -79,13 +107,29 @@ enum FrontMatterParser {
         }
     }
 
+    /// The node's tag as `resolver` gives it (the node may come from
+    /// `Resolver.basic`), without running its regular expressions on plain
+    /// scalars that none of them can match: each of its rules (bool, int,
+    /// float, null) matches only a string that is empty or starts with one of
+    /// `yYnNtTfFoO0123456789+-.~` (or with a line terminator, as `$` may
+    /// match before one). Titles, colors, icons and tags rarely do.
+    static func tagName(of node: Node) -> Tag.Name {
+        if case .scalar(let scalar) = node, Tag.Name(rawValue: scalar.tag.rawValue) == .implicit, let first = scalar.string.utf8.first,
+           first > 0x20, first < 0x7F, !Self.ruleStarts[Int(first)] {
+            return .str
+        }
+        return resolver.resolveTag(of: node)
+    }
+
+    private static let ruleStarts: [Bool] = (0..<128).map { "yYnNtTfFoO0123456789+-.~".utf8.contains(UInt8($0)) }
+
     /// A YAML node as JSON: plain scalars get their YAML type, quoted ones
     /// stay strings, dates stay as written.
-    static func json(_ node: Node) -> JSONValue {
+    static func json(_ node: Node, shortcuts: Bool = true) -> JSONValue {
         switch node {
         case .scalar(let scalar):
             if scalar.style == .plain || scalar.style == .any {
-                switch Tag.Name(rawValue: node.tag.rawValue) {
+                switch shortcuts ? tagName(of: node) : resolver.resolveTag(of: node) {
                 case .null: return .null
                 case .bool: if let flag = node.bool { return .bool(flag) }
                 case .int: if let number = node.int { return .int(number) }
@@ -95,9 +139,9 @@ enum FrontMatterParser {
             }
             return .string(scalar.string)
         case .mapping(let mapping):
-            return .object(mapping.map { ($0.key.string ?? "", json($0.value)) })
+            return .object(mapping.map { ($0.key.string ?? "", json($0.value, shortcuts: shortcuts)) })
         case .sequence(let sequence):
-            return .array(sequence.map { json($0) })
+            return .array(sequence.map { json($0, shortcuts: shortcuts) })
         case .alias:
             return .null
         }

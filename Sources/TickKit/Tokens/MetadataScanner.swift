@@ -21,18 +21,26 @@ struct MetadataScanner {
     mutating func tokens(in segment: Range<Int>) -> [MetadataToken] {
         var found: [MetadataToken] = []
         var index = segment.lowerBound
+        while let token = nextToken(in: segment, from: &index) { found.append(token) }
+        return found
+    }
+
+    /// The first token inside `segment` that starts at or after `index`,
+    /// with `index` moved past it; nil (and `index` at the segment's end)
+    /// when there is none. Lets a caller handle tokens one at a time
+    /// without collecting them in an array.
+    mutating func nextToken(in segment: Range<Int>, from index: inout Int) -> MetadataToken? {
         while index < segment.upperBound {
             // Only word starts can begin a token.
             if !isSpace(index) && (index == titleStart || isSpace(index - 1)) {
                 if let token = token(at: index, limit: segment.upperBound) {
-                    found.append(token)
                     index = token.range.upperBound
-                    continue
+                    return token
                 }
             }
             index += 1
         }
-        return found
+        return nil
     }
 
     private func isSpace(_ index: Int) -> Bool { bytes[index] == 0x20 || bytes[index] == 0x09 }
@@ -48,7 +56,8 @@ struct MetadataScanner {
 
     private func string(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
 
-    private mutating func token(at index: Int, limit: Int) -> MetadataToken? {
+    /// The token starting at `index`, a word start, if any.
+    mutating func token(at index: Int, limit: Int) -> MetadataToken? {
         let byte = bytes[index]
         switch byte {
         case UInt8(ascii: "!"): return priorityToken(at: index, limit: limit)
@@ -107,11 +116,15 @@ struct MetadataScanner {
 
     /// `key:value`: a lowercase key, a value that does not start with `/`.
     private mutating func keyValueToken(at index: Int, limit: Int) -> MetadataToken? {
-        let end = wordEnd(from: index, limit: limit)
-        guard isWordEnd(end) else { return nil }
+        // Most words starting with a lowercase letter are plain words: look
+        // for the colon first, before measuring the word. (Key bytes are
+        // never white space, so the colon found is the same either way.)
         var colon = index
-        while colon < end, Self.isKeyByte(bytes[colon]) { colon += 1 }
-        guard colon < end, bytes[colon] == UInt8(ascii: ":"), colon + 1 < end,
+        while colon < limit, Self.isKeyByte(bytes[colon]) { colon += 1 }
+        guard colon < limit, bytes[colon] == UInt8(ascii: ":") else { return nil }
+        let end = wordEnd(from: colon, limit: limit)
+        guard isWordEnd(end) else { return nil }
+        guard colon + 1 < end,
               bytes[colon + 1] != UInt8(ascii: "/"), bytes[colon + 1] != UInt8(ascii: ":") else { return nil }
         let key = string(index..<colon)
         let valueRange = colon + 1..<end
@@ -126,7 +139,6 @@ struct MetadataScanner {
     /// Builds the token for a named field, checking its value; nil (with a
     /// diagnostic) when a known field's value does not parse.
     private mutating func fieldToken(key: String, dialect: MetadataDialect, range: Range<Int>, valueRange: Range<Int>) -> MetadataToken? {
-        let raw = string(valueRange)
         let field: MetadataField
         switch key {
         case "due": field = .due
@@ -142,14 +154,24 @@ struct MetadataScanner {
         case "id" where dialect == .dataview: field = .blockID
         default: field = .other(key)
         }
-        let value: MetadataValue
         switch field {
         case .due, .scheduled, .start, .created, .done, .cancelled:
-            guard let date = TaskDate(iso: Substring(raw)) else {
-                diagnostics.append((valueRange.lowerBound, "invalid date '\(raw)' for \(key); write YYYY-MM-DD, e.g. 2026-11-24"))
+            // Read from the bytes: no string unless the date is invalid.
+            guard let date = TaskDate(isoBytes: UnsafeBufferPointer(rebasing: bytes[valueRange])) else {
+                diagnostics.append((valueRange.lowerBound, "invalid date '\(string(valueRange))' for \(key); write YYYY-MM-DD, e.g. 2026-11-24"))
                 return nil
             }
-            value = .date(date)
+            return MetadataToken(field: field, dialect: dialect, range: range, valueRange: valueRange, value: .date(date))
+        default:
+            return textFieldToken(field: field, key: key, dialect: dialect, range: range, valueRange: valueRange)
+        }
+    }
+
+    /// `fieldToken` for a field whose value is not a date.
+    private mutating func textFieldToken(field: MetadataField, key: String, dialect: MetadataDialect, range: Range<Int>, valueRange: Range<Int>) -> MetadataToken? {
+        let raw = string(valueRange)
+        let value: MetadataValue
+        switch field {
         case .priority:
             guard let priority = Priority(word: raw) else {
                 diagnostics.append((valueRange.lowerBound, "unknown priority '\(raw)'; use lowest, low, normal, medium, high or urgent"))
@@ -266,7 +288,7 @@ struct MetadataScanner {
             let end = wordEnd(from: valueStart, limit: limit)
             // A value that runs on into markup (`📅 2026-11-24*x*`) is no whole word.
             if end > valueStart && !isWordEnd(end) { return nil }
-            guard end > valueStart, let date = TaskDate(iso: Substring(string(valueStart..<end))) else {
+            guard end > valueStart, let date = TaskDate(isoBytes: UnsafeBufferPointer(rebasing: bytes[valueStart..<end])) else {
                 let shown = string(index..<max(end, signifierEnd))
                 diagnostics.append((index, "invalid date in '\(shown)'; write the date as YYYY-MM-DD, e.g. \(string(index..<signifierEnd)) 2026-11-24"))
                 return nil

@@ -13,7 +13,8 @@ enum TitleParser {
 
     struct Summary {
         var title: String
-        var tokens: [MetadataToken]
+        /// The title's tokens, folded.
+        var metadata: ItemMetadata
         var diagnostics: [(offset: Int, message: String)]
     }
 
@@ -23,10 +24,84 @@ enum TitleParser {
         return Result(runs: sink.runs, diagnostics: diagnostics)
     }
 
-    static func summarize(_ bytes: UnsafeBufferPointer<UInt8>, title: Range<Int>) -> Summary {
+    /// `isValidUTF8`: the bytes around `title` are valid UTF-8 (the whole
+    /// file is), which allows the fast path for titles without markup.
+    static func summarize(_ bytes: UnsafeBufferPointer<UInt8>, title: Range<Int>, isValidUTF8: Bool = false) -> Summary {
+        if isValidUTF8, !title.isEmpty, let summary = summarizePlain(bytes, title: title) { return summary }
         var sink = SummarySink(bytes: bytes)
+        sink.display.reserveCapacity(title.count)
         let diagnostics = walk(bytes, title: title, into: &sink)
-        return Summary(title: String(decoding: sink.display, as: UTF8.self), tokens: sink.tokens, diagnostics: diagnostics)
+        return Summary(title: String(decoding: sink.display, as: UTF8.self), metadata: sink.metadata, diagnostics: diagnostics)
+    }
+
+    /// `summarize` for a valid UTF-8 title without inline markup (most
+    /// titles), or nil as soon as a byte shows that the title is not plain
+    /// (`isPlain`): then the caller starts again with the general walk.
+    ///
+    /// What `walk` and `SummarySink` would do, in one pass over the title:
+    /// at each word start a token is tried (as `MetadataScanner.tokens`
+    /// does) and folded into the metadata; other words are copied straight
+    /// into the string's storage, white space collapsed. The display title
+    /// is never longer than the title: every byte written is a byte of the
+    /// title, or one space standing for white space skipped before it.
+    /// (Valid UTF-8 matters: then every piece between tokens is whole
+    /// characters, which `SummarySink.appendRaw` copies unchanged.)
+    private static func summarizePlain(_ bytes: UnsafeBufferPointer<UInt8>, title: Range<Int>) -> Summary? {
+        var metadata = ItemMetadata()
+        var scanner = MetadataScanner(bytes: bytes, title: title)
+        var plain = true
+        let (low, high) = interestingBytes
+        /// False when the byte at `index` makes the title not plain (see `isPlain`).
+        func allowed(_ index: Int) -> Bool {
+            let byte = bytes[index]
+            let interesting = byte < 64 ? (low >> UInt64(byte)) & 1 : byte < 128 ? (high >> UInt64(byte - 64)) & 1 : 0
+            return interesting == 0 || isPlainByte(bytes, title, index)
+        }
+        let end = title.upperBound
+        // Written to a temporary buffer (on the stack for most titles), then
+        // copied into a string of its exact length: a string built in place
+        // would keep the title's length as its capacity, megabytes over a
+        // folder of titles whose tokens are left out.
+        let display = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: title.count) { out -> String in
+            var count = 0
+            var pendingSpace = false
+            var index = title.lowerBound
+            var wordStart = true  // at the title's start or after a space or tab
+            while index < end {
+                let byte = bytes[index]
+                if byte == 0x20 || byte == 0x09 {
+                    pendingSpace = count != 0
+                    wordStart = true
+                    index += 1
+                    continue
+                }
+                if byte == 0x0A || byte == 0x0D {  // white space for the display title, not for tokens
+                    pendingSpace = count != 0
+                    wordStart = false
+                    index += 1
+                    continue
+                }
+                if wordStart, let token = scanner.token(at: index, limit: end) {
+                    for position in token.range where !allowed(position) { plain = false; return "" }
+                    metadata.add(token)
+                    index = token.range.upperBound
+                    wordStart = index == title.lowerBound || bytes[index - 1] == 0x20 || bytes[index - 1] == 0x09
+                    continue
+                }
+                // A word that is not a token: copied up to the next white space.
+                if pendingSpace { out[count] = 0x20; count += 1; pendingSpace = false }
+                repeat {
+                    guard allowed(index) else { plain = false; return "" }
+                    out[count] = bytes[index]
+                    count += 1
+                    index += 1
+                } while index < end && bytes[index] != 0x20 && bytes[index] != 0x09 && bytes[index] != 0x0A && bytes[index] != 0x0D
+                wordStart = false
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: out[..<count]), as: UTF8.self)
+        }
+        guard plain else { return nil }
+        return Summary(title: display, metadata: metadata, diagnostics: scanner.diagnostics)
     }
 
     /// Receives a title's content in order: styled pieces, plain text, tokens.
@@ -93,19 +168,39 @@ enum TitleParser {
         "\\`<&*_~[]".utf8.contains(UInt8(byte))
     }
 
+    /// The ASCII bytes `isPlain` must look at (the markup bytes, and `/` and
+    /// `.` of bare URLs) as a 128-bit set: one shift and test per byte, where
+    /// a lookup in `markupBytes` costs a global's initialisation check and a
+    /// bounds check on every byte of every title.
+    private static let interestingBytes: (low: UInt64, high: UInt64) = {
+        var low: UInt64 = 0, high: UInt64 = 0
+        for byte in "\\`<&*_~[]/.".utf8 {
+            if byte < 64 { low |= 1 << UInt64(byte) } else { high |= 1 << UInt64(byte - 64) }
+        }
+        return (low, high)
+    }()
+
     /// True when the title holds nothing the inline scanner would treat as
     /// markup, so that all of it is one stretch of plain text.
     static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>, _ title: Range<Int>) -> Bool {
-        var previous: UInt8 = 0
+        let (low, high) = interestingBytes
         for index in title {
             let byte = bytes[index]
-            if markupBytes[Int(byte)] { return false }
-            // Bare URLs: `://` and `www.`.
-            if byte == UInt8(ascii: "/"), previous == UInt8(ascii: ":") { return false }
-            if byte == UInt8(ascii: "."), previous == UInt8(ascii: "w"), index >= title.lowerBound + 3,
-               bytes[index - 2] == UInt8(ascii: "w"), bytes[index - 3] == UInt8(ascii: "w") { return false }
-            previous = byte
+            let interesting = byte < 64 ? (low >> UInt64(byte)) & 1 : byte < 128 ? (high >> UInt64(byte - 64)) & 1 : 0
+            if interesting != 0, !isPlainByte(bytes, title, index) { return false }
         }
+        return true
+    }
+
+    /// `isPlain`'s test of one of the `interestingBytes`.
+    private static func isPlainByte(_ bytes: UnsafeBufferPointer<UInt8>, _ title: Range<Int>, _ index: Int) -> Bool {
+        let byte = bytes[index]
+        if markupBytes[Int(byte)] { return false }
+        // Bare URLs: `://` and `www.`.
+        let previous = index > title.lowerBound ? bytes[index - 1] : 0
+        if byte == UInt8(ascii: "/"), previous == UInt8(ascii: ":") { return false }
+        if byte == UInt8(ascii: "."), previous == UInt8(ascii: "w"), index >= title.lowerBound + 3,
+           bytes[index - 2] == UInt8(ascii: "w"), bytes[index - 3] == UInt8(ascii: "w") { return false }
         return true
     }
 
@@ -137,7 +232,7 @@ enum TitleParser {
     private struct SummarySink: Sink {
         let bytes: UnsafeBufferPointer<UInt8>
         var display: [UInt8] = []
-        var tokens: [MetadataToken] = []
+        var metadata = ItemMetadata()
         var pendingSpace = false
 
         private mutating func append<C: Collection>(_ text: C) where C.Element == UInt8 {
@@ -181,6 +276,6 @@ enum TitleParser {
             return length == range.upperBound - lead
         }
 
-        mutating func token(_ token: MetadataToken) { tokens.append(token) }
+        mutating func token(_ token: MetadataToken) { metadata.add(token) }
     }
 }
