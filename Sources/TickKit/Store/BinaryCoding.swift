@@ -131,9 +131,18 @@ extension ByteWriter {
     mutating func block(_ body: (inout ByteWriter) -> Void) {
         let start = bytes.count
         body(&self)
-        var length = ByteWriter()
-        length.int(bytes.count - start)
-        bytes.insert(contentsOf: length.bytes, at: start)
+        // The length goes before the content, in as many bytes as its
+        // LEB128 form needs (written in place: this runs for every item).
+        let length = bytes.count - start
+        var rest = UInt64(length << 1)   // zigzag of a length, which is never negative
+        var size = 1
+        while rest >= 0x80 { rest >>= 7; size += 1 }
+        bytes.insert(contentsOf: repeatElement(0, count: size), at: start)
+        rest = UInt64(length << 1)
+        for index in start..<start + size {
+            bytes[index] = UInt8(rest & 0x7F) | (index < start + size - 1 ? 0x80 : 0)
+            rest >>= 7
+        }
     }
 }
 

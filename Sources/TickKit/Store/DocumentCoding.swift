@@ -61,8 +61,10 @@ enum DocumentCoding {
         let recordsStart = writer.bytes.count
         writer.bytes.append(contentsOf: repeatElement(0, count: document.items.count * ItemRecordLayout.size))
         for item in document.items {
-            let record = ItemRecordLayout.Writer(offset: recordsStart + item.index * ItemRecordLayout.size)
-            try encode(item, in: document, record: record, into: &writer)
+            try ItemRecordLayout.Writer.write(at: recordsStart + item.index * ItemRecordLayout.size, in: &writer) {
+                (record, writer) throws(TooLarge) in
+                try encode(item, in: document, record: record, into: &writer)
+            }
         }
     }
 
@@ -70,7 +72,7 @@ enum DocumentCoding {
                                into writer: inout ByteWriter) throws(TooLarge) {
         let metadata = item.metadata
         func set(_ field: ItemRecordLayout.Field, _ value: Int, plus words: Int = 0) throws(TooLarge) {
-            try record.set(field, value, plus: words, in: &writer.bytes)
+            try record.set(field, value, plus: words)
         }
         try set(.line, item.line)
         try set(.fileOffset, item.blockRange.lowerBound)
@@ -92,7 +94,7 @@ enum DocumentCoding {
         try date(metadata.done, 4)
         try date(metadata.cancelled, 5)
         func text(_ value: String?, _ field: ItemRecordLayout.Field) throws(TooLarge) {
-            guard var value else { return record.setAbsent(field, in: &writer.bytes) }
+            guard var value else { return record.setAbsent(field) }
             let start = writer.bytes.count
             value.withUTF8 { writer.bytes.append(contentsOf: $0) }
             try set(field, start)

@@ -32,25 +32,33 @@ enum ItemRecordLayout {
     /// The count word of an absent string.
     static let absent = UInt32.max
 
-    /// Writes one record in place in the bytes being encoded.
+    /// The words of one record, collected on the stack while the item's
+    /// strings are written, then copied into the payload at once.
     struct Writer {
-        let offset: Int
+        let words: UnsafeMutableBufferPointer<UInt32>
 
-        func set(_ field: Field, _ value: Int, plus words: Int = 0, in bytes: inout [UInt8]) throws(DocumentCoding.TooLarge) {
-            guard value >= 0, value <= maximumValue else { throw DocumentCoding.TooLarge() }
-            store(UInt32(value), at: field.rawValue + words, in: &bytes)
-        }
-
-        func setAbsent(_ field: Field, in bytes: inout [UInt8]) {
-            store(absent, at: field.rawValue + 1, in: &bytes)
-        }
-
-        private func store(_ word: UInt32, at index: Int, in bytes: inout [UInt8]) {
-            let position = offset + index * 4
-            bytes.withUnsafeMutableBytes { raw in
-                precondition(position >= 0 && position + 4 <= raw.count)
-                raw.storeBytes(of: word.littleEndian, toByteOffset: position, as: UInt32.self)
+        /// Calls `body` with a zeroed record, then stores it at `offset` in the writer's bytes.
+        static func write<E: Error>(at offset: Int, in writer: inout ByteWriter,
+                                    _ body: (Writer, inout ByteWriter) throws(E) -> Void) throws(E) {
+            try withUnsafeTemporaryAllocation(of: UInt32.self, capacity: wordCount) { (words) throws(E) in
+                words.initialize(repeating: 0)
+                try body(Writer(words: words), &writer)
+                writer.bytes.withUnsafeMutableBytes { raw in
+                    precondition(offset >= 0 && offset + size <= raw.count)
+                    for (index, word) in words.enumerated() {
+                        raw.storeBytes(of: word.littleEndian, toByteOffset: offset + index * 4, as: UInt32.self)
+                    }
+                }
             }
+        }
+
+        func set(_ field: Field, _ value: Int, plus offset: Int = 0) throws(DocumentCoding.TooLarge) {
+            guard value >= 0, value <= maximumValue else { throw DocumentCoding.TooLarge() }
+            words[field.rawValue + offset] = UInt32(value)
+        }
+
+        func setAbsent(_ field: Field) {
+            words[field.rawValue + 1] = absent
         }
     }
 
