@@ -1,4 +1,9 @@
 import CCmarkGFM
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The only code that sees cmark-gfm's C API: it parses bytes and walks the
 /// tree once, iteratively (deep nesting cannot overflow the stack), keeping
@@ -17,9 +22,22 @@ enum CmarkBlockParser {
     /// Parses `bytes`, whose lines must start with the same bytes as the
     /// file's, up to every column that matters, so that columns are the
     /// file's byte offsets on their lines (see `UTF8Check.scan` and `CmarkInput`).
-    static func outline(of bytes: UnsafeBufferPointer<UInt8>) -> BlockOutline {
+    static func outline(of bytes: UnsafeBufferPointer<UInt8>, useArena: Bool = true) -> BlockOutline {
         var outline = BlockOutline()
-        guard let parser = cmark_parser_new(CMARK_OPT_DEFAULT) else { return outline }
+        // Everything cmark-gfm allocates for this parse comes from an arena
+        // released at once at the end (`ParseArena`); `useArena: false`
+        // (the tests) uses the system allocator.
+        let arena = UnsafeMutablePointer<ParseArena>.allocate(capacity: 1)
+        arena.initialize(to: ParseArena())
+        let previousArena = pthread_getspecific(ParseArena.key)
+        pthread_setspecific(ParseArena.key, arena)
+        defer {
+            pthread_setspecific(ParseArena.key, previousArena)
+            arena.pointee.release()
+            arena.deinitialize(count: 1)
+            arena.deallocate()
+        }
+        guard let parser = cmark_parser_new_with_mem(CMARK_OPT_DEFAULT, useArena ? ParseArena.allocator : cmark_get_default_mem_allocator()) else { return outline }
         defer { cmark_parser_free(parser) }
         if let table = tableExtension { cmark_parser_attach_syntax_extension(parser, table) }
         bytes.withMemoryRebound(to: CChar.self) { chars in
@@ -84,5 +102,113 @@ enum CmarkBlockParser {
             }
         }
         return outline
+    }
+}
+
+/// A bump allocator for one cmark-gfm parse, found through a thread-local
+/// pointer (cmark's allocator callbacks take no context).
+///
+/// cmark-gfm callocs a node per block and a buffer per paragraph, and frees
+/// each one again: with the system allocator about a tenth of a cold
+/// folder parse's instructions went to malloc's bookkeeping. Here `free`
+/// does nothing and the whole arena is released when the parse is done;
+/// cmark only ever frees, reallocs and reads what the same parser allocated
+/// (its nodes, iterator and buffers all use the parser's `cmark_mem`). Its
+/// own `cmark_get_arena_mem_allocator` is one global arena, unusable from
+/// the parses running on every core at once.
+///
+/// Each block is preceded by 16 bytes holding its size (for `realloc`);
+/// chunks are linked through their first 16 bytes. Memory freed during the
+/// parse is not reused, so the peak is what the parse allocates in all,
+/// on pieces of at most about a megabyte of shortened Markdown (`LargeFiles`).
+struct ParseArena {
+    static let chunkSize = 64 << 10
+    private static let header = 16
+
+    /// The current chunk (its first word links to the previous one).
+    private var chunk: UnsafeMutableRawPointer? = nil
+    private var next = 0, end = 0
+    /// Blocks too large for a chunk, each malloc'd alone, linked the same way.
+    private var large: UnsafeMutableRawPointer? = nil
+
+    nonisolated(unsafe) static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    nonisolated(unsafe) static let allocator: UnsafeMutablePointer<cmark_mem> = {
+        let memory = UnsafeMutablePointer<cmark_mem>.allocate(capacity: 1)
+        memory.initialize(to: cmark_mem(
+            calloc: { count, size in
+                let (bytes, overflow) = Int(count).multipliedReportingOverflow(by: Int(size))
+                guard !overflow, let block = ParseArena.current.pointee.allocate(bytes) else { abort() }
+                memset(block, 0, bytes)
+                return block
+            },
+            realloc: { pointer, size in
+                guard let block = ParseArena.current.pointee.reallocate(pointer, Int(size)) else { abort() }
+                return block
+            },
+            free: { _ in }))
+        return memory
+    }()
+
+    private static var current: UnsafeMutablePointer<ParseArena> {
+        pthread_getspecific(key)!.assumingMemoryBound(to: ParseArena.self)
+    }
+
+    mutating func allocate(_ size: Int) -> UnsafeMutableRawPointer? {
+        let needed = Self.header + (size + 15) & ~15
+        if needed > Self.chunkSize / 4 {
+            guard let block = malloc(Self.header + needed) else { return nil }
+            block.storeBytes(of: large, as: UnsafeMutableRawPointer?.self)
+            large = block
+            let start = block + Self.header
+            start.storeBytes(of: size, as: Int.self)
+            return start + Self.header
+        }
+        if next + needed > end {
+            guard let fresh = malloc(Self.chunkSize) else { return nil }
+            fresh.storeBytes(of: chunk, as: UnsafeMutableRawPointer?.self)
+            chunk = fresh
+            next = Int(bitPattern: fresh) + Self.header
+            end = Int(bitPattern: fresh) + Self.chunkSize
+        }
+        let start = UnsafeMutableRawPointer(bitPattern: next)!
+        next += needed
+        start.storeBytes(of: size, as: Int.self)
+        return start + Self.header
+    }
+
+    mutating func reallocate(_ pointer: UnsafeMutableRawPointer?, _ size: Int) -> UnsafeMutableRawPointer? {
+        guard let pointer else { return allocate(size) }
+        let old = (pointer - Self.header).load(as: Int.self)
+        if size <= old { return pointer }
+        // The last block of the chunk grows in place when there is room.
+        let oldEnd = Int(bitPattern: pointer) + (old + 15) & ~15
+        let newEnd = Int(bitPattern: pointer) + (size + 15) & ~15
+        if oldEnd == next, newEnd <= end, Self.header + (size + 15) & ~15 <= Self.chunkSize / 4 {
+            next = newEnd
+            (pointer - Self.header).storeBytes(of: size, as: Int.self)
+            return pointer
+        }
+        guard let block = allocate(size) else { return nil }
+        memcpy(block, pointer, old)
+        return block
+    }
+
+    /// Frees every chunk and large block.
+    mutating func release() {
+        for var list in [chunk, large] {
+            while let block = list {
+                list = block.load(as: UnsafeMutableRawPointer?.self)
+                free(block)
+            }
+        }
+        chunk = nil
+        large = nil
+        next = 0
+        end = 0
     }
 }
