@@ -132,6 +132,23 @@ enum UTF8Check {
         let count = bytes.count
         bytes.withUnsafeBufferPointer { buffer in
             while index < count {
+                // 32 ASCII bytes without NUL at a time (most of a file): one
+                // test of the four words' high bits and zero bytes together,
+                // about half the instructions per byte of 8 at a time.
+                while index + 32 <= count {
+                    let base = UnsafeRawPointer(buffer.baseAddress! + index)
+                    let a = base.loadUnaligned(as: UInt64.self), b = base.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                    let c = base.loadUnaligned(fromByteOffset: 16, as: UInt64.self), d = base.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+                    let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+                    // A word's byte is zero or has its high bit set exactly when
+                    // `(w - ones) & ~w` or `w` has that high bit (the test below
+                    // may also flag a 0x01 byte after a zero one: then the byte
+                    // loop decides, as for any flagged word).
+                    let zeros = ((a &- ones) & ~a) | ((b &- ones) & ~b) | ((c &- ones) & ~c) | ((d &- ones) & ~d)
+                    if (zeros | a | b | c | d) & highs != 0 { break }
+                    index += 32
+                }
+                if index == count { break }
                 // Eight ASCII bytes without NUL at a time.
                 if index + 8 <= count {
                     let word = UnsafeRawPointer(buffer.baseAddress! + index).loadUnaligned(as: UInt64.self)
