@@ -142,7 +142,14 @@ enum DocumentCoding {
                 writer.int(raw.count)
                 writer.bytes.append(contentsOf: raw)
             }
-            writer.int(metadata.dialect.map { [.tick: 1, .emoji: 2, .dataview: 3][$0]! } ?? 0)
+            let dialect: Int
+            switch metadata.dialect {
+            case nil: dialect = 0
+            case .tick: dialect = 1
+            case .emoji: dialect = 2
+            case .dataview: dialect = 3
+            }
+            writer.int(dialect)
         }
         if writer.bytes.count > ItemRecordLayout.maximumValue { throw TooLarge() }
     }
