@@ -35,11 +35,11 @@ let package = Package(
         ),
         // The invariants the fuzzers check, shared with the tests that replay
         // the inputs the fuzzers once crashed on.
-        .target(name: "TickFuzzChecks", dependencies: ["TickKit"]),
+        .target(name: "TickFuzzChecks", dependencies: ["TickKit", "CFuzzerDriver"]),
         .target(name: "CFuzzerDriver"),
-        .executableTarget(name: "FuzzParser", dependencies: ["TickFuzzChecks", "CFuzzerDriver"]),
-        .executableTarget(name: "FuzzQuery", dependencies: ["TickFuzzChecks", "CFuzzerDriver"]),
-        .executableTarget(name: "FuzzEdit", dependencies: ["TickFuzzChecks", "CFuzzerDriver"]),
+        .executableTarget(name: "FuzzParser", dependencies: ["TickFuzzChecks"]),
+        .executableTarget(name: "FuzzQuery", dependencies: ["TickFuzzChecks"]),
+        .executableTarget(name: "FuzzEdit", dependencies: ["TickFuzzChecks"]),
         .testTarget(
             name: "TickKitTests",
             // `tick` too: the CLI tests run the built binary, and the renderer

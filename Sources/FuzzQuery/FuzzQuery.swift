@@ -1,32 +1,10 @@
 import TickFuzzChecks
-#if canImport(Glibc)
-import Glibc
-#endif
 
-// Built two ways. `make fuzz` compiles with -D FUZZING and -sanitize=fuzzer:
-// main hands the command line to libFuzzer's driver, which calls `check`
-// with generated inputs. The normal build replays the files given as
-// arguments instead (how a saved crash is reproduced:
-// `.build/debug/FuzzQuery crash-…`).
-
-let check: @Sendable ([UInt8]) -> [String] = { QueryInvariants.violations(of: String(decoding: $0, as: UTF8.self)) }
-
-#if FUZZING
-import CFuzzerDriver
-
+// See `FuzzDriver.main`: libFuzzer's driver under `make fuzz`, replay of
+// saved inputs in the normal build (`.build/debug/FuzzQuery FILE...`).
 @main
 struct Fuzz {
     static func main() {
-        var argc = CommandLine.argc
-        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in FuzzDriver.fuzzOne(data, size, check) })
+        FuzzDriver.main("FuzzQuery") { QueryInvariants.violations(of: String(decoding: $0, as: UTF8.self)) }
     }
 }
-#else
-@main
-struct Replay {
-    static func main() {
-        FuzzDriver.replay("FuzzQuery", arguments: Array(CommandLine.arguments.dropFirst()), check)
-    }
-}
-#endif

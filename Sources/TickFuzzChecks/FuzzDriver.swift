@@ -3,11 +3,34 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if FUZZING
+import CFuzzerDriver
+#endif
 
 /// What the three fuzz executables share: one input through a check, as
 /// libFuzzer calls it, or files given on the command line (replay mode, the
 /// normal build), which is how a saved crash is reproduced.
 public enum FuzzDriver {
+    /// The `main` of a fuzz executable. Built two ways: `make fuzz` compiles
+    /// with `-D FUZZING` and `-sanitize=fuzzer`, and the command line goes to
+    /// libFuzzer's driver, which calls `check` with generated inputs; the
+    /// normal build replays the files given as arguments instead (how a saved
+    /// crash is reproduced: `.build/debug/FuzzEdit crash-…`).
+    public static func main(_ name: String, _ check: @escaping @Sendable ([UInt8]) -> [String]) -> Never {
+        #if FUZZING
+        activeCheck = check
+        var argc = CommandLine.argc
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+        // libFuzzer takes a C function, which cannot capture `check`.
+        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in FuzzDriver.fuzzOne(data, size, FuzzDriver.activeCheck) })
+        #else
+        replay(name, arguments: Array(CommandLine.arguments.dropFirst()), check)
+        #endif
+    }
+
+    /// The check `main` runs, set once before fuzzing starts.
+    nonisolated(unsafe) static var activeCheck: @Sendable ([UInt8]) -> [String] = { _ in [] }
+
     /// Runs `check` on one input; a broken invariant prints the problems and
     /// aborts, which libFuzzer records as a crash and saves the input.
     public static func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int, _ check: ([UInt8]) -> [String]) -> Int32 {
