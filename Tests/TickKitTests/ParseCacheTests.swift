@@ -149,4 +149,25 @@ struct ParseCacheTests {
         #expect(edit.status == 0)
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "- [ ] gamma\n- [x] zeta done:2026-11-21\n")
     }
+
+    @Test("the cache's gathered write puts every buffer, empty ones too, in order")
+    func gatheredWriteKeepsEveryByte() throws {
+        var generator = SeededGenerator(seed: 3)
+        let pieces: [[UInt8]] = (0..<1_300).map { index in
+            index % 7 == 0 ? [] : (0..<Int.random(in: 1...300, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tick-writev-\(UUID().uuidString)").path
+        defer { unlink(path) }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        #expect(descriptor >= 0)
+        let buffers = pieces.map { piece in
+            let memory = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, piece.count))
+            _ = memory.initialize(from: piece)
+            return UnsafeBufferPointer(rebasing: memory[0..<piece.count])
+        }
+        defer { for buffer in buffers { buffer.baseAddress.map { UnsafeMutablePointer(mutating: $0).deallocate() } } }
+        #expect(ParseCache.writeAll(buffers, to: descriptor))
+        close(descriptor)
+        #expect(try FileIO.read(path) == Array(pieces.joined()))
+    }
 }

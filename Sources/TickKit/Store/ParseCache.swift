@@ -210,19 +210,51 @@ public struct ParseCache: Sendable {
         let temporary = path + ".\(getpid()).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return }
-        func writeAll(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
-            var written = 0
-            while written < buffer.count {
-                let result = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if result < 0 { if errno == EINTR { continue }; return false }
-                written += result
-            }
-            return true
+        let complete = header.bytes.withUnsafeBufferPointer { header in
+            Self.writeAll([header] + entries.map(\.payload.buffer), to: descriptor)
         }
-        var complete = header.bytes.withUnsafeBufferPointer { writeAll($0) }
-        for entry in entries where complete { complete = writeAll(entry.payload.buffer) }
         close(descriptor)
         if !complete || rename(temporary, path) != 0 { unlink(temporary) }
+    }
+
+    /// Writes `buffers` one after another with `writev`, up to 512 at a
+    /// call (a cache holds one payload per list: thousands of `write` calls
+    /// cost more than the copying); false when a write fails.
+    static func writeAll(_ buffers: [UnsafeBufferPointer<UInt8>], to descriptor: Int32) -> Bool {
+        var index = 0, offset = 0   // the next byte to write: buffers[index], from offset
+        var vectors: [iovec] = []
+        vectors.reserveCapacity(512)
+        while true {
+            while index < buffers.count && buffers[index].count == offset {
+                index += 1
+                offset = 0
+            }
+            guard index < buffers.count else { return true }
+            vectors.removeAll(keepingCapacity: true)
+            for position in index..<min(buffers.count, index + 512) where buffers[position].count > 0 {
+                let skip = position == index ? offset : 0
+                let buffer = buffers[position]
+                vectors.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: buffer.baseAddress! + skip),
+                                     iov_len: buffer.count - skip))
+            }
+            let written = vectors.withUnsafeBufferPointer { writev(descriptor, $0.baseAddress, Int32($0.count)) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            var remaining = written
+            while remaining > 0 {
+                let left = buffers[index].count - offset
+                if remaining >= left {
+                    remaining -= left
+                    index += 1
+                    offset = 0
+                } else {
+                    offset += remaining
+                    remaining = 0
+                }
+            }
+        }
     }
 
     /// A fast checksum over the bytes: four independent lanes of 64-bit
