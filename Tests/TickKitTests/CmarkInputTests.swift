@@ -102,7 +102,7 @@ struct CmarkInputTests {
         "1. [ ] one\n2) [x] two\n",
         "\u{FEFF}* [x] *Ana* after a byte-order mark\n",
         "\u{FEFF}- [ ] **a** and _b_\n",
-        // Lines cut short for cmark-gfm (CmarkInput.shortenLines) must keep their blocks.
+        // Lines cut short for cmark-gfm (CmarkInput.shortCopy) must keep their blocks.
         "[1]:\nhttp://x.example \"title\ncontinued here\"\n- [ ] a\n",
         "- [foo]: /url\n- [ ] b\n",
         "[foo\nbar]: /url 'the\ntitle'\n\n- [ ] after\n",

@@ -61,33 +61,26 @@ public enum JSONValue: Sendable, Hashable {
     /// Compact or pretty-printed JSON as UTF-8 bytes (written straight into
     /// one buffer: output of tens of megabytes stays fast).
     public func serializedBytes(pretty: Bool = false) -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(256)
+        var output = ByteOutput(capacity: 256)
         write(to: &output, pretty: pretty, indent: 0)
-        return output
+        return output.bytes
     }
 
-    /// Appends this value as it appears nested `indent` levels deep in a
-    /// pretty-printed document (its first line is not indented).
-    public func write(prettyTo output: inout [UInt8], indent: Int) {
-        write(to: &output, pretty: true, indent: indent)
-    }
-
-    private static func newline(_ output: inout [UInt8], indent: Int) {
+    private static func newline(_ output: inout ByteOutput, indent: Int) {
         output.append(0x0A)
-        output.append(contentsOf: repeatElement(0x20, count: indent * 2))
+        output.append(0x20, count: indent * 2)
     }
 
-    private func write(to output: inout [UInt8], pretty: Bool, indent: Int) {
+    private func write(to output: inout ByteOutput, pretty: Bool, indent: Int) {
         switch self {
-        case .null: output.append(contentsOf: "null".utf8)
-        case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
-        case .int(let number): output.append(contentsOf: String(number).utf8)
+        case .null: output.append("null")
+        case .bool(let flag): output.append(flag ? "true" : "false")
+        case .int(let number): output.append(Array(String(number).utf8))
         case .double(let number):
-            output.append(contentsOf: (number.isFinite ? String(number) : "null").utf8)
+            output.append(Array((number.isFinite ? String(number) : "null").utf8))
         case .string(let text): JSONValue.appendString(text, to: &output)
         case .array(let values):
-            if values.isEmpty { output.append(contentsOf: "[]".utf8); return }
+            if values.isEmpty { output.append("[]"); return }
             output.append(UInt8(ascii: "["))
             for (position, value) in values.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
@@ -97,7 +90,7 @@ public enum JSONValue: Sendable, Hashable {
             if pretty { JSONValue.newline(&output, indent: indent) }
             output.append(UInt8(ascii: "]"))
         case .object(let pairs):
-            if pairs.isEmpty { output.append(contentsOf: "{}".utf8); return }
+            if pairs.isEmpty { output.append("{}"); return }
             output.append(UInt8(ascii: "{"))
             for (position, (key, value)) in pairs.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
@@ -113,12 +106,6 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
-
-    static func appendString(_ text: String, to output: inout [UInt8]) {
-        var buffer = ByteOutput(capacity: text.utf8.count + 16)
-        appendString(text, to: &buffer)
-        output.append(contentsOf: buffer.bytes)
-    }
 
     static func appendString(_ text: String, to output: inout ByteOutput) {
         var text = text

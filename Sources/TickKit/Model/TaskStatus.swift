@@ -50,16 +50,7 @@ public enum Priority: Int, Sendable, CaseIterable, Comparable, Codable {
     public static func < (lhs: Priority, rhs: Priority) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// The word used in JSON and in the tick dialect (`!high`).
-    public var name: String {
-        switch self {
-        case .lowest: "lowest"
-        case .low: "low"
-        case .normal: "normal"
-        case .medium: "medium"
-        case .high: "high"
-        case .urgent: "urgent"
-        }
-    }
+    public var name: String { jsonWord.description }
 
     /// `name` as a literal, for JSON output.
     var jsonWord: StaticString {

@@ -68,7 +68,9 @@ public enum DocumentParser {
         } else if bytes.count > chunkThreshold {
             // Where to cut a large file is decided on the full-length copy.
             let full = fullCopy()
-            let short = CmarkInput.shortenLines(full, lines: source)
+            let short = cmarkInput.withUnsafeBufferPointer {
+                CmarkInput.shortCopy(of: $0, blankingUpTo: frontMatterEnd, lines: source)
+            }
             outline = full.withUnsafeBufferPointer { whole in
                 short.bytes.withUnsafeBufferPointer { shortBytes in
                     LargeFiles.outline(of: whole, lines: source, threshold: chunkThreshold,
@@ -374,8 +376,29 @@ private struct Builder {
 /// the file's length, so positions stay the file's offsets; a test compares
 /// the blocks found with and without this step on every fixture.
 enum CmarkInput {
-    /// cmark-gfm's copy of the file (`neutralizeInlineMarkup` applied) with
-    /// most lines cut short, and where each of its lines starts.
+
+    /// True when bytes `start..<end` hold only spaces, tabs and a line ending.
+    static func isBlank(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        for index in start..<end {
+            let byte = buffer[index]
+            if byte != 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D { return false }
+        }
+        return true
+    }
+
+    static func containsBracketColon(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        var index = start
+        while index < end, let found = memchr(base + index, Int32(UInt8(ascii: "]")), end - index) {
+            let offset = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+            if offset + 1 < end, base[offset + 1] == UInt8(ascii: ":") { return true }
+            index = offset + 1
+        }
+        return false
+    }
+
+    /// cmark-gfm's copy of the file (the first `frontMatterEnd` bytes
+    /// blanked, `neutralizeInlineMarkup` applied) with most lines cut short,
+    /// and where each of its lines starts.
     ///
     /// cmark-gfm spends most of its time on bytes that cannot change the
     /// block structure: it scans every byte for line ends, copies each
@@ -404,115 +427,13 @@ enum CmarkInput {
     /// by the cut (a cut line keeps a letter and has no `|`). Tests compare
     /// the blocks found with and without this step (and with the file's own
     /// bytes) on every fixture.
-    static func shortenLines(_ bytes: [UInt8], lines source: SourceText) -> (bytes: [UInt8], lineStarts: [Int]) {
-        let count = bytes.count
-        let lineCount = source.lineCount
-        var starts = [Int](repeating: 0, count: lineCount)
-        let short = [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
-            bytes.withUnsafeBufferPointer { buffer in
-                guard let base = buffer.baseAddress, let outBase = out.baseAddress else { initialized = 0; return }
-                source.lineStarts.withUnsafeBufferPointer { lineStarts in
-                    var written = 0
-                    var wholeUntilLine = 0      // lines before this one are kept whole (a `]:` stretch)
-                    var bracketCheckedUntil = 0 // stretches looked at for `]:` end before this line
-                    for line in 0..<lineCount {
-                        let start = lineStarts[line]
-                        let next = line + 1 < lineCount ? lineStarts[line + 1] : count
-                        var end = next   // the end of the content, before the line ending
-                        if end > start, buffer[end - 1] == 0x0A { end -= 1 }
-                        if end > start, buffer[end - 1] == 0x0D { end -= 1 }
-
-                        var keep = end  // how much of the content cmark-gfm gets
-                        var index = start
-                        if line == 0, count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { index = 3 }
-                        var sawBracket = false, sawAngle = false
-                        var firstBracket = 0
-                        var run: UInt8 = 0, runLength = 0, sawFence = false
-                        while index < end {
-                            let byte = buffer[index]
-                            if byte >= 0x80 || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) { break }
-                            if byte == UInt8(ascii: "["), !sawBracket { sawBracket = true; firstBracket = index }
-                            if byte == UInt8(ascii: "<") { sawAngle = true }
-                            if byte == UInt8(ascii: "`") || byte == UInt8(ascii: "~") {
-                                runLength = byte == run ? runLength + 1 : 1
-                                run = byte
-                                if runLength >= 3 { sawFence = true }
-                            } else {
-                                runLength = 0
-                            }
-                            index += 1
-                        }
-                        if sawBracket, line >= bracketCheckedUntil {
-                            // The stretch up to the next blank line: kept whole if it holds `]:`.
-                            var blank = line + 1
-                            while blank < lineCount, !isBlank(buffer, lineStarts[blank], blank + 1 < lineCount ? lineStarts[blank + 1] : count) {
-                                blank += 1
-                            }
-                            bracketCheckedUntil = blank
-                            if containsBracketColon(base, start, blank < lineCount ? lineStarts[blank] : count) {
-                                wholeUntilLine = blank
-                            }
-                        }
-                        var bracketToLetter = false
-                        if (index < end || sawBracket) && !sawAngle && !sawFence && line >= wholeUntilLine {
-                            // The first `[` (its stretch holds no `]:`, so it can only open
-                            // inlines: it becomes a letter), else the first letter, or the
-                            // whole UTF-8 sequence of a non-ASCII character.
-                            let cut: Int
-                            if sawBracket {
-                                cut = firstBracket + 1
-                            } else {
-                                let lead = buffer[index]
-                                cut = min(end, index + (lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2))
-                            }
-                            let rest = end - cut
-                            if rest <= 0 || (memchr(base + cut, Int32(UInt8(ascii: "|")), rest) == nil
-                                             && memchr(base + cut, Int32(UInt8(ascii: ">")), rest) == nil) {
-                                keep = cut
-                                bracketToLetter = sawBracket
-                            }
-                        }
-                        starts[line] = written
-                        memcpy(outBase + written, base + start, keep - start)
-                        if bracketToLetter { outBase[written + firstBracket - start] = UInt8(ascii: "a") }
-                        written += keep - start
-                        memcpy(outBase + written, base + end, next - end)
-                        written += next - end
-                    }
-                    initialized = written
-                }
-            }
-        }
-        return (short, starts)
-    }
-
-    /// True when bytes `start..<end` hold only spaces, tabs and a line ending.
-    private static func isBlank(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
-        for index in start..<end {
-            let byte = buffer[index]
-            if byte != 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D { return false }
-        }
-        return true
-    }
-
-    private static func containsBracketColon(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
-        var index = start
-        while index < end, let found = memchr(base + index, Int32(UInt8(ascii: "]")), end - index) {
-            let offset = UnsafeRawPointer(found) - UnsafeRawPointer(base)
-            if offset + 1 < end, base[offset + 1] == UInt8(ascii: ":") { return true }
-            index = offset + 1
-        }
-        return false
-    }
-
-    /// `shortenLines` of the full-length copy (`bytes` with the first
-    /// `frontMatterEnd` bytes blanked, then `neutralizeInlineMarkup`), made
-    /// in one pass from `bytes` without making that copy: only the bytes
-    /// kept are neutralised. The same decisions are taken on the same
-    /// bytes, because neutralising never changes `]`, `:`, `|`, `>`, `<`,
-    /// white space or line endings, and turns the bytes it changes into a
-    /// letter (`a`). A test compares the two on every fixture and on random
-    /// input.
+    ///
+    /// It is made in one pass from `bytes`, without the full-length copy:
+    /// only the bytes kept are neutralised. The decisions are the same as on
+    /// that copy, because neutralising never changes `]`, `:`, `|`, `>`,
+    /// `<`, white space or line endings, and turns the bytes it changes into
+    /// a letter (`a`). `CmarkInputTests` compares it with a plain two-step
+    /// version of these rules on every fixture and on random input.
     static func shortCopy(of bytes: UnsafeBufferPointer<UInt8>, blankingUpTo frontMatterEnd: Int, lines source: SourceText) -> (bytes: [UInt8], lineStarts: [Int]) {
         let count = bytes.count
         let lineCount = source.lineCount
@@ -710,7 +631,7 @@ enum LargeFiles {
     static let threshold = 1 << 20
 
     /// `bytes` is cmark's copy of the file, of the file's length; where to
-    /// cut is decided on it. `shortened`, when given, is `CmarkInput.shortenLines`
+    /// cut is decided on it. `shortened`, when given, is `CmarkInput.shortCopy`
     /// of it (the same lines, and the same block structure): then that is
     /// what cmark-gfm parses.
     static func outline(of bytes: UnsafeBufferPointer<UInt8>, lines source: SourceText, threshold: Int = threshold,

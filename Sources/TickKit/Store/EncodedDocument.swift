@@ -67,9 +67,9 @@ public struct PreparedText: ItemText, Sendable {
 
     init(_ string: String) {
         self.string = string
-        var json: [UInt8] = []
+        var json = ByteOutput(capacity: string.utf8.count + 2)
         JSONValue.appendString(string, to: &json)
-        self.json = json
+        self.json = json.bytes
     }
 
     public func appendJSON(to output: inout ByteOutput) { output.append(json) }
