@@ -53,4 +53,29 @@ struct EncodedDocumentTests {
             }
         }
     }
+
+    @Test("testing and printing in one pass gives the JSON document of the matching parsed items")
+    func onePassMatchesFilterThenPrint() throws {
+        let parsed = try TestPaths.allMarkdownFiles().map { DocumentParser.parse(try FileIO.read($0.path), path: $0.path) }
+        let payloads = try parsed.map { try #require(ParseCache.Payload(encoding: $0)) }
+        let workspace = EncodedWorkspace(documents: try payloads.map { try EncodedDocument($0.buffer, owner: $0.storage) })
+        let parsedItems = Workspace(documents: parsed).items
+        let today = try #require(TaskDate(iso: "2026-11-21"))
+        #expect(workspace.items.count > 200, "enough items for many runs and batches")
+        for text in Self.queries + ["id = no-such-id", "open or not open"] {
+            let query = try QueryParser.parse(text, today: today)
+            // The reference: the parsed items that match, serialised as one JSONValue.
+            let expected = ItemJSON.items(QueryEvaluator.filter(parsedItems, query), today: today).serializedBytes(pretty: true)
+            // Small runs and batches: many chunks, written batch after batch,
+            // some of them empty (the comma before the first item is dropped).
+            for (runSize, batchSize) in [(1024, 8), (7, 3), (1, 1)] {
+                var written: [UInt8] = []
+                ItemJSON.writeItemsDocument(matching: query, in: workspace, today: today, runSize: runSize, batchSize: batchSize) {
+                    written.append(contentsOf: $0)
+                }
+                #expect(written == expected, "\(text), runs of \(runSize), batches of \(batchSize)")
+            }
+        }
+        withExtendedLifetime(payloads) {}
+    }
 }

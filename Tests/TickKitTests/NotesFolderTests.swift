@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TickKit
+@testable import TickKit
 
 /// The folder scan of SPEC §1.
 @Suite struct NotesFolderTests {
@@ -78,4 +78,17 @@ import TickKit
     @Test func aMissingFolderIsAnError() {
         #expect(throws: NotesFolder.Problem.self) { try NotesFolder(path: "/nonexistent/tick-notes") }
     }
+
+    @Test func pathsSortAsStringsDoWhetherASCIIOrNot() {
+        let stamp = FileStamp(size: 0, modifiedSeconds: 0, modifiedNanoseconds: 0, inode: 0, device: 0)
+        let ascii = ["a.md", "a/b.md", "a-b.md", "A.md", "ab.md", "a b.md", "z/a.md", "Z.md", "a/b/c.md", "a/ba.md", "0.md", "~.md"]
+        // "e\u{301}" is "é" decomposed: String orders it as the composed one.
+        let unicode = ascii + ["é.md", "e\u{301}.md", "ü/x.md", "日本.md", "ea.md", "f.md"]
+        for paths in [ascii, unicode, ascii.reversed(), unicode.reversed()] {
+            var entries = paths.map { (path: $0, stamp: stamp) }
+            NotesFolder.sortByPath(&entries)
+            #expect(entries.map(\.path) == paths.sorted())
+        }
+    }
 }
+

@@ -14,6 +14,13 @@ public struct ByteOutput: ~Copyable {
         base = .allocate(capacity: self.capacity)
     }
 
+    /// An empty buffer in memory that `release()` handed over before, so
+    /// that writing into it touches no fresh pages.
+    init(reusing storage: Storage) {
+        base = storage.base
+        capacity = storage.capacity
+    }
+
     deinit { base.deallocate() }
 
     /// Makes room for `extra` more bytes.
@@ -92,9 +99,21 @@ public struct ByteOutput: ~Copyable {
     /// The bytes written so far.
     var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
-    /// Hands over the memory: the caller must deallocate the result's base.
-    consuming func release() -> UnsafeMutableBufferPointer<UInt8> {
-        let result = UnsafeMutableBufferPointer(start: base, count: count)
+    /// Memory handed over by `release()`: `count` bytes written, room for
+    /// `capacity`. Give it back to `init(reusing:)` or `deallocate()` it.
+    struct Storage: @unchecked Sendable {
+        // Sendable: owned by whoever holds it, one at a time.
+        let base: UnsafeMutablePointer<UInt8>
+        let count: Int
+        let capacity: Int
+
+        var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+        func deallocate() { base.deallocate() }
+    }
+
+    /// Hands over the memory: the caller must deallocate it, or reuse it.
+    consuming func release() -> Storage {
+        let result = Storage(base: base, count: count, capacity: capacity)
         discard self
         return result
     }

@@ -22,32 +22,56 @@ extension ItemJSON {
     /// soon as they are ready, so the whole document is never in memory.
     public static func writeItemsDocument<Record: ItemRecord>(_ items: [Record], today: TaskDate, as _: Record.Type = Record.self,
                                                             to writeBuffer: (UnsafeBufferPointer<UInt8>) -> Void) {
-        func write(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { writeBuffer($0) } }
-        write(Array("{\n  \"today\": \"\(today.isoString)\",\n  \"items\": ".utf8))
-        guard !items.isEmpty else { return write(Array("[]\n}".utf8)) }
-        write([UInt8(ascii: "[")])
-        // Chunks small enough (about 60 KB) for malloc to reuse their memory
-        // rather than map fresh pages for each.
         let chunkSize = 64
-        let chunkCount = (items.count + chunkSize - 1) / chunkSize
-        let batchSize = 64
-        for batchStart in stride(from: 0, to: chunkCount, by: batchSize) {
-            let chunks = Parallel.map(min(batchSize, chunkCount - batchStart)) { offset in
-                let chunk = batchStart + offset
-                var bytes = ByteOutput(capacity: chunkSize * 1024)
-                for index in chunk * chunkSize..<min(items.count, (chunk + 1) * chunkSize) {
-                    if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                    bytes.append("\n    ")
-                    ItemJSON.write(items[index], to: &bytes, indent: 2)
-                }
-                return bytes.release()
-            }
-            for chunk in chunks {
-                writeBuffer(UnsafeBufferPointer(chunk))
-                chunk.baseAddress?.deallocate()
+        writeItemsDocument(today: today, chunkCount: (items.count + chunkSize - 1) / chunkSize, batchSize: 16,
+                           chunkCapacity: chunkSize * 1024, to: writeBuffer) { chunk, output in
+            for index in chunk * chunkSize..<min(items.count, (chunk + 1) * chunkSize) {
+                appendItem(items[index], to: &output)
             }
         }
-        write(Array("\n  ]\n}".utf8))
+    }
+
+    /// Appends one item of the items document, as `render` does in
+    /// `writeItemsDocument(today:chunkCount:...)`: a comma, a new line, then
+    /// the item at its place in the document.
+    static func appendItem<Record: ItemRecord>(_ record: Record, to output: inout ByteOutput) {
+        output.append(",\n    ")
+        ItemJSON.write(record, to: &output, indent: 2)
+    }
+
+    /// Writes the items document of `chunkCount` chunks of items, in order:
+    /// `render(chunk, &output)` appends each item of a chunk with
+    /// `appendItem`; `batchSize` chunks at a time are rendered on every core,
+    /// then written, so the whole document is never in memory.
+    static func writeItemsDocument(today: TaskDate, chunkCount: Int, batchSize: Int, chunkCapacity: Int,
+                                   to writeBuffer: (UnsafeBufferPointer<UInt8>) -> Void,
+                                   render: (Int, inout ByteOutput) -> Void) {
+        func write(_ text: String) { Array(text.utf8).withUnsafeBufferPointer { writeBuffer($0) } }
+        write("{\n  \"today\": \"\(today.isoString)\",\n  \"items\": ")
+        // Each chunk's buffer serves every batch: fresh memory would cost a
+        // page fault per 4 KB written (a tenth of a big query's time).
+        nonisolated(unsafe) var buffers: [ByteOutput.Storage?] = Array(repeating: nil, count: min(batchSize, chunkCount))
+        defer { for buffer in buffers { buffer?.deallocate() } }
+        var isFirst = true
+        for batchStart in stride(from: 0, to: chunkCount, by: batchSize) {
+            let chunks = Parallel.map(min(batchSize, chunkCount - batchStart)) { offset in
+                var output = buffers[offset].map { ByteOutput(reusing: $0) } ?? ByteOutput(capacity: chunkCapacity)
+                render(batchStart + offset, &output)
+                return output.release()
+            }
+            for (offset, chunk) in chunks.enumerated() {
+                var written = chunk.written
+                if isFirst, !written.isEmpty {
+                    // The first item opens the array instead of following a comma.
+                    write("[")
+                    written = UnsafeBufferPointer(rebasing: written.dropFirst())
+                    isFirst = false
+                }
+                writeBuffer(written)
+                buffers[offset] = chunk
+            }
+        }
+        write(isFirst ? "[]\n}" : "\n  ]\n}")
     }
 
     /// `{"today": "...", "groups": [{"name": "...", "items": [...]}]}`

@@ -98,9 +98,9 @@ public struct NotesFolder: Sendable {
     public func listFileEntries() -> (files: [(path: String, stamp: FileStamp)], warnings: [String]) {
         var warnings: [String] = []
         let ignored = gitIgnoredPaths()
-        /// real path -> (relative path, reached through a link)
-        var files: [String: (relative: String, throughLink: Bool)] = [:]
-        var stamps: [String: FileStamp] = [:]
+        /// Every list file found, in walk order, with its real path.
+        var found: [(relative: String, real: String, stamp: FileStamp, throughLink: Bool)] = []
+        var sawLink = false
         // The walk goes level by level; the folders of one level are read on
         // every core (a big notes folder has thousands of files to `stat`),
         // and what they hold is merged in order, so the result does not
@@ -115,27 +115,60 @@ public struct NotesFolder: Sendable {
             walked += level.count
             let contents = Parallel.map(level.count) { index in read(level[index], ignored: ignored) }
             var next: [WalkedFolder] = []
-            for (folder, found) in zip(level, contents) {
-                for entry in found {
+            for (folder, entries) in zip(level, contents) {
+                for entry in entries {
                     switch entry {
                     case .warning(let warning):
                         warnings.append(warning)
                     case .folder(let relative, let real, let isLink):
                         if folder.ancestors.contains(real) { continue }   // a loop
+                        sawLink = sawLink || isLink
                         next.append(WalkedFolder(relative: relative, real: real, ancestors: folder.ancestors.union([real]),
                                                  throughLink: folder.throughLink || isLink))
                     case .file(let relative, let real, let stamp, let isLink):
-                        let candidate = (relative: relative, throughLink: folder.throughLink || isLink)
-                        if let existing = files[real], !Self.prefers(candidate, over: existing) { continue }
-                        files[real] = candidate
-                        stamps[real] = stamp
+                        sawLink = sawLink || isLink
+                        found.append((relative, real, stamp, folder.throughLink || isLink))
                     }
                 }
             }
             level = next
         }
-        let entries = files.map { (path: $0.value.relative, stamp: stamps[$0.key]!) }.sorted { $0.path < $1.path }
+        if sawLink {
+            // Only a link can make two paths name one file: keep the preferred path.
+            var preferred: [String: Int] = [:]
+            for (index, file) in found.enumerated() {
+                if let existing = preferred[file.real],
+                   !Self.prefers((file.relative, file.throughLink), over: (found[existing].relative, found[existing].throughLink)) {
+                    continue
+                }
+                preferred[file.real] = index
+            }
+            found = preferred.values.map { found[$0] }
+        }
+        var entries = found.map { (path: $0.relative, stamp: $0.stamp) }
+        Self.sortByPath(&entries)
         return (entries, warnings)
+    }
+
+    /// Sorts entries by path as `String` orders them. Paths that are all
+    /// ASCII (nearly always) are compared as bytes, which is the same order
+    /// at a fraction of the cost: a folder of 5,000 notes is sorted on every
+    /// query.
+    static func sortByPath(_ entries: inout [(path: String, stamp: FileStamp)]) {
+        guard entries.allSatisfy({ $0.path.utf8.allSatisfy { $0 < 0x80 } }) else {
+            entries.sort { $0.path < $1.path }
+            return
+        }
+        entries.sort { left, right in
+            var left = left.path, right = right.path
+            return left.withUTF8 { l in
+                right.withUTF8 { r in
+                    let length = min(l.count, r.count)
+                    let common = length == 0 ? 0 : memcmp(l.baseAddress!, r.baseAddress!, length)
+                    return common != 0 ? common < 0 : l.count < r.count
+                }
+            }
+        }
     }
 
     private struct WalkedFolder: Sendable {
@@ -164,7 +197,7 @@ public struct NotesFolder: Sendable {
         for name in Self.names(in: directory) {
             if name.hasPrefix(".") || name == "node_modules" { continue }
             let relative = folder.relative.isEmpty ? name : folder.relative + "/" + name
-            if ignored.contains(relative) || ignored.contains(relative + "/") { continue }
+            if !ignored.isEmpty, ignored.contains(relative) || ignored.contains(relative + "/") { continue }
             var info = stat()
             // Relative to the open folder: no path lookup from the root for each file.
             guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
@@ -232,7 +265,7 @@ public struct NotesFolder: Sendable {
     private static func findGitDirectory(from folder: String) -> Bool {
         var current = folder
         while true {
-            if FileManager.default.fileExists(atPath: current + "/.git") { return true }
+            if access(current + "/.git", F_OK) == 0 { return true }
             let parent = (current as NSString).deletingLastPathComponent
             if parent == current || parent.isEmpty { return false }
             current = parent

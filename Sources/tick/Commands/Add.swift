@@ -7,6 +7,7 @@ extension Tick {
     /// section or parent item.
     struct Add: TickCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add an open item after the last item of a list, section or parent item.",
             discussion: """
                 Tokens in TEXT are read as in the file (due:friday becomes an ISO date) and written

@@ -6,6 +6,7 @@ extension Tick {
     /// `tick archive LIST [--to FILE]`: done and cancelled items out of the way.
     struct Archive: TickCommand {
         static let configuration = CommandConfiguration(
+            commandName: "archive",
             abstract: "Move done and cancelled items to a ## Done section at the end, or to another file.",
             discussion: """
                 Moves every top-level item that is done or cancelled (with its notes and subtasks)
@@ -74,6 +75,7 @@ extension Tick {
     /// `tick new NAME`: a new list file.
     struct New: TickCommand {
         static let configuration = CommandConfiguration(
+            commandName: "new",
             abstract: "Create a new list: NAME.md with front matter and a level-1 heading.",
             discussion: """
                 NAME may include folders inside the notes folder (they are created); it may not

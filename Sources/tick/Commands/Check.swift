@@ -6,6 +6,7 @@ extension Tick {
     /// `tick check [PATH...]`: report what tick cannot read as intended.
     struct Check: TickCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Report problems in lists: invalid dates, unknown priorities, malformed front matter.",
             discussion: """
                 Prints one line per problem as path:line:col: warning: message, and exits 1 when

@@ -7,6 +7,7 @@ extension Tick {
     /// gets its next occurrence above it.
     struct Done: TickCommand {
         static let configuration = CommandConfiguration(
+            commandName: "done",
             abstract: "Mark items done, with today's date; a recurring item gets its next occurrence.",
             discussion: """
                 ITEM is PATH:LINE, ^id, or part of exactly one item's title. The done date goes at
@@ -36,6 +37,7 @@ extension Tick {
     /// `tick reopen ITEM...`: box `[ ]`, done and cancelled dates removed.
     struct Reopen: TickCommand {
         static let configuration = CommandConfiguration(
+            commandName: "reopen",
             abstract: "Open items again: the box becomes [ ] and the done or cancelled date goes.",
             discussion: """
                 Examples:
@@ -56,6 +58,7 @@ extension Tick {
     /// `tick cancel ITEM...`: box `[-]` and a cancelled date.
     struct Cancel: TickCommand {
         static let configuration = CommandConfiguration(
+            commandName: "cancel",
             abstract: "Cancel items: the box becomes [-] and a cancelled date is added.",
             discussion: """
                 A recurring item that is cancelled gets no next occurrence.

@@ -6,6 +6,7 @@ extension Tick {
     /// `tick edit ITEM`: replaces, adds or removes exactly the tokens named.
     struct Edit: TickCommand {
         static let configuration = CommandConfiguration(
+            commandName: "edit",
             abstract: "Change an item's title, due date, priority, color, icon or tags.",
             discussion: """
                 Only the bytes of the tokens named change: an existing token keeps its place and

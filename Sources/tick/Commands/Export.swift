@@ -11,6 +11,7 @@ extension Tick {
     /// `tick export --format json|ics|csv [EXPR]`: items for other programs.
     struct Export: TickCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Write items as JSON, iCalendar to-dos (VTODO) or CSV.",
             discussion: """
                 Without a query, every item of every status is written, in list order. The iCalendar

@@ -5,6 +5,7 @@ extension Tick {
     /// `tick` with no subcommand: the home screen.
     struct Home: TickCommand {
         static let configuration = CommandConfiguration(
+            commandName: "home",
             abstract: "Show the home screen: the Today, Scheduled, All and Overdue counts, then every list.",
             discussion: """
                 This is what plain `tick` shows. Lists come in their order (front matter `order:`,
@@ -35,6 +36,7 @@ extension Tick {
     /// `tick lists`: every list with its counts.
     struct Lists: TickCommand {
         static let configuration = CommandConfiguration(
+            commandName: "lists",
             abstract: "List the lists: icon, name in its color, open and done counts, path.",
             discussion: """
                 Examples:

@@ -12,6 +12,7 @@ extension Tick {
     /// `tick open ITEM`: the item's file in the user's editor, at its line.
     struct Open: TickCommand {
         static let configuration = CommandConfiguration(
+            commandName: "open",
             abstract: "Open an item's file in $VISUAL or $EDITOR at the item's line.",
             discussion: """
                 ITEM is PATH:LINE, ^id, or text that matches one item's title. The editor is $VISUAL,

@@ -5,6 +5,7 @@ extension Tick {
     /// `tick query EXPR`: the items that match a query.
     struct Query: TickCommand {
         static let configuration = CommandConfiguration(
+            commandName: "query",
             abstract: "Show the items that match a query.",
             discussion: """
                 Quote the query so that the shell leaves < and > alone. Conditions side by side mean
@@ -38,9 +39,13 @@ extension Tick {
             if list == nil, results.canAnswerFromEncoded(output: output) {
                 // Flat JSON: answered from the encoded lists, no documents built.
                 let workspace = try folder.encodedWorkspace()
-                let matches = QueryEvaluator.filter(workspace, query)
                 if explain { Terminal.writeError(QueryExplanation.tree(query) + "\n") }
-                Terminal.writeItemsJSON(results.order(matches), today: today)
+                if results.keepsManualOrder {
+                    // Items are tested and printed in one pass.
+                    Terminal.writeItemsJSON(matching: query, in: workspace, today: today)
+                } else {
+                    Terminal.writeItemsJSON(results.order(QueryEvaluator.filter(workspace, query)), today: today)
+                }
                 return
             }
             let workspace = try folder.workspace()

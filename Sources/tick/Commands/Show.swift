@@ -6,6 +6,7 @@ extension Tick {
     /// `tick show LIST`: one list in file order.
     struct Show: TickCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show one list in file order, with its sections and subtasks.",
             discussion: """
                 LIST is a path, a path without .md, a file name, or the list's name (any case).

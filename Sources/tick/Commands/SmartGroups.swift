@@ -61,6 +61,7 @@ extension Tick {
     /// `tick today`: open items due today or earlier, overdue first.
     struct Today: SmartGroupCommand {
         static let configuration = CommandConfiguration(
+            commandName: "today",
             abstract: "Show what is due today or earlier and still open: the overdue items first.",
             discussion: """
                 Open and in-progress items due on or before today; overdue ones first, then list order.
@@ -83,6 +84,7 @@ extension Tick {
     /// `tick scheduled`: open items with a due date, grouped by day.
     struct Scheduled: SmartGroupCommand {
         static let configuration = CommandConfiguration(
+            commandName: "scheduled",
             abstract: "Show the open items with a due date, by due date, grouped by day.",
             discussion: """
                 Examples:
@@ -102,6 +104,7 @@ extension Tick {
     /// `tick all`: every open item.
     struct All: SmartGroupCommand {
         static let configuration = CommandConfiguration(
+            commandName: "all",
             abstract: "Show every open item, in list order.",
             discussion: """
                 Examples:
@@ -121,6 +124,7 @@ extension Tick {
     /// `tick overdue`: open items due before today.
     struct Overdue: SmartGroupCommand {
         static let configuration = CommandConfiguration(
+            commandName: "overdue",
             abstract: "Show the open items due before today.",
             discussion: """
                 Examples:
@@ -140,6 +144,7 @@ extension Tick {
     /// `tick completed`: done items, newest first.
     struct Completed: SmartGroupCommand {
         static let configuration = CommandConfiguration(
+            commandName: "completed",
             abstract: "Show the done items, newest completion first (undated ones last).",
             discussion: """
                 Examples:

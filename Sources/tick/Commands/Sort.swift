@@ -6,6 +6,7 @@ extension Tick {
     /// `tick sort LIST --by KEY --write`: reorders sibling items in the file.
     struct Sort: TickCommand {
         static let configuration = CommandConfiguration(
+            commandName: "sort",
             abstract: "Sort a list's items in the file, whole blocks at a time.",
             discussion: """
                 Reorders sibling items (with their notes and subtasks) inside each Markdown list of

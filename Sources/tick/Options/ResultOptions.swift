@@ -60,6 +60,10 @@ struct ResultOptions: ParsableArguments {
         return ordered
     }
 
+    /// True when the items keep manual order, all of them: no `--sort`,
+    /// `--reverse` or `--limit`.
+    var keepsManualOrder: Bool { sort == nil && !reverse && limit == nil }
+
     /// True when the results are a flat list of JSON items: what
     /// `EncodedWorkspace` answers without building documents.
     func canAnswerFromEncoded(output: OutputOptions, defaultGrouping: GroupKey? = nil) -> Bool {

@@ -9,6 +9,7 @@ extension FolderOptions {
         let root = try folder()
         let workspace = Workspace.load(root, cache: ParseCache(root: root.root))
         for warning in workspace.warnings { Terminal.warning(warning) }
+        KeptUntilExit.keep(workspace)
         return workspace
     }
 
@@ -19,6 +20,7 @@ extension FolderOptions {
         let root = try folder()
         let workspace = EncodedWorkspace.load(root, cache: ParseCache(root: root.root))
         for warning in workspace.warnings { Terminal.warning(warning) }
+        KeptUntilExit.keep(workspace)
         return workspace
     }
 
@@ -26,6 +28,16 @@ extension FolderOptions {
     var isTodayPinned: Bool {
         today != nil || !(ProcessInfo.processInfo.environment["TICK_TODAY"] ?? "").isEmpty
     }
+}
+
+/// What lives until the process exits: the lists a command loaded. Freeing
+/// thousands of documents (and unmapping the parse cache) one by one after
+/// the answer is printed only delays the exit by milliseconds; the system
+/// takes a process's memory back at once.
+enum KeptUntilExit {
+    nonisolated(unsafe) private static var values: [Any] = []
+
+    static func keep(_ value: Any) { values.append(value) }
 }
 
 /// Reading a query from the command line.

@@ -102,6 +102,12 @@ enum Terminal {
         writeRaw([0x0A])
     }
 
+    /// The same for the items of `workspace` that match `query`, in manual order.
+    static func writeItemsJSON(matching query: QueryExpression, in workspace: EncodedWorkspace, today: TaskDate) {
+        ItemJSON.writeItemsDocument(matching: query, in: workspace, today: today) { writeRaw($0) }
+        writeRaw([0x0A])
+    }
+
     /// Writes bytes to standard output, after whatever `print` buffered.
     static func writeRaw(_ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { writeRaw($0) }
