@@ -21,9 +21,10 @@ public struct EncodedWorkspace: Sendable {
     }
 
     /// Scans the folder, reading unchanged files from `cache` in place and
-    /// parsing the others in parallel.
-    public static func load(_ folder: NotesFolder, cache: ParseCache? = nil) -> EncodedWorkspace {
-        let (documents, warnings) = folder.loadEncoded(cache: cache)
+    /// parsing the others in parallel; with `savingInBackground`, a new
+    /// cache file is written while the caller goes on (see `BackgroundSaves`).
+    public static func load(_ folder: NotesFolder, cache: ParseCache? = nil, savingInBackground: Bool = false) -> EncodedWorkspace {
+        let (documents, warnings) = folder.loadEncoded(cache: cache, savingInBackground: savingInBackground)
         return EncodedWorkspace(documents: documents, warnings: warnings)
     }
 

@@ -103,18 +103,22 @@ public enum SortKey: String, Sendable, CaseIterable {
     /// `listRanks(_:)` from each list's name, `order:` and path.
     public static func listRanks(_ documents: [(name: String, order: Int?, path: String)]) -> [Int] {
         // Each name is folded once (lowercased) rather than compared with a
-        // locale on every step of the sort.
+        // locale on every step of the sort; the sort reads the keys from
+        // arrays of their own (copying a document's tuple at each step
+        // retained and released both of its strings: a repeated query over
+        // 5,000 lists spent a millisecond on that).
         let keys = documents.map { $0.name.lowercased() }
+        let orders = documents.map(\.order)
+        let paths = documents.map(\.path)
         let order = documents.indices.sorted { a, b in
-            let left = documents[a], right = documents[b]
-            switch (left.order, right.order) {
+            switch (orders[a], orders[b]) {
             case let (l?, r?) where l != r: return l < r
             case (.some, nil): return true
             case (nil, .some): return false
             default: break
             }
             if keys[a] != keys[b] { return keys[a] < keys[b] }
-            return left.path < right.path
+            return paths[a] < paths[b]
         }
         var ranks = [Int](repeating: 0, count: documents.count)
         for (rank, index) in order.enumerated() { ranks[index] = rank }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Writes a parsed document into the parse cache and reads it back.
 ///
 /// Everything a read command uses is kept; the file's bytes are not (a
@@ -107,8 +109,22 @@ enum DocumentCoding {
             try set(field, start)
             try set(field, writer.bytes.count - start, plus: 1)
         }
-        try text(item.title, .title)
         try text(item.text, .text)
+        // The title is most often the start of the text (the text less its
+        // trailing tokens): then its slice points into the text's bytes
+        // instead of repeating them, a seventh of the cache.
+        var title = item.title
+        let textStart = writer.bytes.count - item.text.utf8.count
+        if title.utf8.count <= item.text.utf8.count, title.withUTF8({ title in
+            writer.bytes.withUnsafeBufferPointer { bytes in
+                title.isEmpty || memcmp(title.baseAddress!, bytes.baseAddress! + textStart, title.count) == 0
+            }
+        }) {
+            try set(.title, textStart)
+            try set(.title, title.utf8.count, plus: 1)
+        } else {
+            try text(title, .title)
+        }
         try text(item.notes, .notes)
         try text(metadata.every, .every)
         try text(metadata.color, .color)

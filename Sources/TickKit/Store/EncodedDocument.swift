@@ -49,8 +49,8 @@ public final class EncodedDocument: @unchecked Sendable {
         records = try ItemRecordLayout.Records(&reader, in: buffer)
         listPath = PreparedText(path)
         listName = PreparedText(name)
-        listColor = PreparedText(explicitColor ?? "blue")
-        listIcon = PreparedText(explicitIcon ?? "list.bullet")
+        listColor = explicitColor.map(PreparedText.init) ?? PreparedText.defaultColor
+        listIcon = explicitIcon.map(PreparedText.init) ?? PreparedText.defaultIcon
     }
 
     var itemCount: Int { records.count }
@@ -73,6 +73,10 @@ public struct PreparedText: ItemText, Sendable {
     }
 
     public func appendJSON(to output: inout ByteOutput) { output.append(json) }
+
+    /// The defaults of a list with no color or icon, prepared once for all.
+    static let defaultColor = PreparedText("blue")
+    static let defaultIcon = PreparedText("list.bullet")
 }
 
 /// UTF-8 bytes of an encoded document, valid while the document lives.

@@ -79,7 +79,15 @@ public struct NotesFolder: Sendable {
 
     /// True for the file names tick treats as lists.
     public static func isListFile(_ name: String) -> Bool {
-        name.hasSuffix(".md") || name.hasSuffix(".markdown")
+        // Compared as bytes: the same answer as `hasSuffix` (a grapheme
+        // always breaks before "."), without its Unicode machinery, for
+        // every file of the folder on every query.
+        func hasSuffix(_ suffix: StaticString) -> Bool {
+            let utf8 = name.utf8, count = suffix.utf8CodeUnitCount
+            guard utf8.count >= count else { return false }
+            return suffix.withUTF8Buffer { utf8.suffix(count).elementsEqual($0) }
+        }
+        return hasSuffix(".md") || hasSuffix(".markdown")
     }
 
     /// The list files, as paths relative to the root, sorted; and warnings
@@ -194,15 +202,22 @@ public struct NotesFolder: Sendable {
         defer { closedir(directory) }
         let descriptor = dirfd(directory)
         var found: [WalkEntry] = []
-        for name in Self.names(in: directory) {
-            if name.hasPrefix(".") || name == "node_modules" { continue }
+        for (name, type) in Self.names(in: directory) {
+            if name.utf8.first == UInt8(ascii: ".") || name == "node_modules" { continue }
+            // A regular file that is not a list needs no `stat`.
+            if type == UInt8(DT_REG), !Self.isListFile(name) { continue }
             let relative = folder.relative.isEmpty ? name : folder.relative + "/" + name
             if !ignored.isEmpty, ignored.contains(relative) || ignored.contains(relative + "/") { continue }
+            let full = folder.real + "/" + name
+            if type == UInt8(DT_DIR) {
+                // readdir said what it is (a folder's stamp is not needed).
+                found.append(.folder(relative: relative, real: full, isLink: false))
+                continue
+            }
             var info = stat()
             // Relative to the open folder: no path lookup from the root for each file.
             guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
             var kind = info.st_mode & S_IFMT
-            let full = folder.real + "/" + name
             var real = full
             var isLink = false
             if kind == S_IFLNK {
@@ -227,9 +242,11 @@ public struct NotesFolder: Sendable {
         return found
     }
 
-    /// The names in an open folder, sorted (without `.` and `..`), read with `readdir`.
-    private static func names(in folder: OpaquePointer) -> [String] {
-        var names: [String] = []
+    /// The names in an open folder with their `d_type` (`DT_UNKNOWN` when
+    /// the file system does not say), sorted by name (without `.` and
+    /// `..`), read with `readdir`.
+    private static func names(in folder: OpaquePointer) -> [(name: String, type: UInt8)] {
+        var names: [(name: String, type: UInt8)] = []
         while let entry = readdir(folder) {
             // The name is read where it lies: a dirent is only as long as its
             // name, so copying the whole `d_name` array out of it (as
@@ -237,9 +254,10 @@ public struct NotesFolder: Sendable {
             // readdir's buffer (AddressSanitizer caught that).
             let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
             let name = String(cString: (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self))
-            if name != "." && name != ".." { names.append(name) }
+            let type = (UnsafeRawPointer(entry) + MemoryLayout<dirent>.offset(of: \dirent.d_type)!).load(as: UInt8.self)
+            if name != "." && name != ".." { names.append((name, type)) }
         }
-        return names.sorted()
+        return names.sorted { $0.name < $1.name }
     }
 
     /// Which of two paths to one file names it: no link first, then shorter, then alphabetical.
@@ -313,7 +331,7 @@ public struct NotesFolder: Sendable {
     /// With `keepingBytes: false` the documents come without their files'
     /// bytes (`Document.droppingSource()`), which is all a query needs.
     public func loadAll(cache: ParseCache? = nil, keepingBytes: Bool = true) -> (documents: [Document], warnings: [String]) {
-        let loaded = loadEvery(cache: cache, alwaysEncode: false,
+        let loaded = loadEvery(cache: cache, alwaysEncode: false, savingInBackground: false,
                                fromCache: { contents, path, stamp in contents.document(path, stamp: stamp) },
                                fromParse: { document, _ in keepingBytes ? document : document.droppingSource() })
         return (loaded.values.filter(\.isValidUTF8), loaded.warnings)
@@ -323,8 +341,13 @@ public struct NotesFolder: Sendable {
     /// files are read in place from the cache, the others parsed and encoded
     /// (as `loadAll`, which they are also saved for). Without a cache, every
     /// file is parsed and encoded.
-    public func loadEncoded(cache: ParseCache? = nil) -> (documents: [EncodedDocument], warnings: [String]) {
-        let loaded = loadEvery(cache: cache, alwaysEncode: true,
+    ///
+    /// With `savingInBackground`, a new cache file is written on another
+    /// thread while the caller goes on (the answer is printed meanwhile);
+    /// `BackgroundSaves.wait()` must run before the process exits.
+    public func loadEncoded(cache: ParseCache? = nil, savingInBackground: Bool = false)
+        -> (documents: [EncodedDocument], warnings: [String]) {
+        let loaded = loadEvery(cache: cache, alwaysEncode: true, savingInBackground: savingInBackground,
                                fromCache: { contents, path, stamp in contents.encodedDocument(path, stamp: stamp) },
                                fromParse: { _, payload in payload.flatMap { try? EncodedDocument($0.buffer, owner: $0.storage) } })
         return (loaded.values.filter(\.isValidUTF8), loaded.warnings)
@@ -340,6 +363,7 @@ public struct NotesFolder: Sendable {
     private func loadEvery<Value: ValidatedList>(
         cache: ParseCache?,
         alwaysEncode: Bool,
+        savingInBackground: Bool,
         fromCache: (ParseCache.Contents, String, FileStamp) -> Value?,
         fromParse: (Document, ParseCache.Payload?) -> Value?
     ) -> (values: [Value], warnings: [String]) {
@@ -375,17 +399,23 @@ public struct NotesFolder: Sendable {
             let unchanged = contents.map { $0.entries.count == entries.count } ?? false
             if !unchanged || results.contains(where: { !$0.fromCache }) {
                 // Unchanged documents keep their encoded bytes; new ones were encoded while parsing.
-                let payloads: [ParseCache.Payload?] = Parallel.map(entries.count) { index in
-                    let entry = entries[index]
-                    if results[index].fromCache, let bytes = contents?.payload(entry.path, stamp: entry.stamp),
-                       let checksum = contents?.entries[entry.path]?.checksum {
-                        return ParseCache.Payload(copying: bytes, checksum: checksum)
+                let payloads = results.map(\.payload), fromCache = results.map(\.fromCache)
+                let save = {
+                    let saved: [ParseCache.Payload?] = Parallel.map(entries.count) { index in
+                        let entry = entries[index]
+                        if fromCache[index], let bytes = contents?.payload(entry.path, stamp: entry.stamp),
+                           let checksum = contents?.entries[entry.path]?.checksum {
+                            return ParseCache.Payload(copying: bytes, checksum: checksum)
+                        }
+                        return payloads[index]
                     }
-                    return results[index].payload
+                    cache.save(zip(entries, saved).compactMap { entry, payload in payload.map { (entry.path, entry.stamp, $0) } })
                 }
-                cache.save(zip(entries, payloads).compactMap { entry, payload in
-                    payload.map { (entry.path, entry.stamp, $0) }
-                })
+                if savingInBackground {
+                    BackgroundSaves.start(save)
+                } else {
+                    save()
+                }
             }
         }
         var values: [Value] = []
@@ -401,6 +431,26 @@ public struct NotesFolder: Sendable {
         }
         return (values, warnings)
     }
+}
+
+/// Parse-cache files being written on other threads
+/// (`NotesFolder.loadEncoded(cache:savingInBackground:)`).
+///
+/// While one is written, SIGPIPE is ignored, so that a reader closing
+/// standard output early cannot kill the process halfway through the
+/// file: a command that meets a closed output calls `wait()`, then ends
+/// itself with SIGPIPE as before. Every command calls `wait()` before it exits.
+public enum BackgroundSaves {
+    private static let group = DispatchGroup()
+
+    static func start(_ save: @escaping () -> Void) {
+        signal(SIGPIPE, SIG_IGN)
+        nonisolated(unsafe) let save = save
+        DispatchQueue.global().async(group: group) { save() }
+    }
+
+    /// Returns when every save started has finished.
+    public static func wait() { group.wait() }
 }
 
 /// What `loadEvery` loads: a list that knows whether its file was UTF-8.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TickKit
 
 extension Tick {
     /// Parses the command line and runs the command. Usage errors (exit 64)
@@ -18,6 +19,7 @@ extension Tick {
         } catch {
             exitWithUsageError(error)
         }
+        BackgroundSaves.wait()
     }
 
     /// Options every subcommand shares may also come before its name
@@ -47,6 +49,7 @@ extension Tick {
     }
 
     private static func exitWithUsageError(_ error: Error) -> Never {
+        BackgroundSaves.wait()
         let code = exitCode(for: error)
         if code == .success || error is ExitCode { exit(withError: error) }
         Terminal.error(oneLine(message(for: error)))

@@ -18,7 +18,8 @@ extension FolderOptions {
     /// as `workspace()`.
     func encodedWorkspace() throws -> EncodedWorkspace {
         let root = try folder()
-        let workspace = EncodedWorkspace.load(root, cache: ParseCache(root: root.root))
+        // The cache, when it changed, is saved while the answer is printed.
+        let workspace = EncodedWorkspace.load(root, cache: ParseCache(root: root.root), savingInBackground: true)
         for warning in workspace.warnings { Terminal.warning(warning) }
         KeptUntilExit.keep(workspace)
         return workspace

@@ -118,9 +118,23 @@ enum Terminal {
         var offset = 0
         while offset < buffer.count {
             let written = Glibc.write(1, buffer.baseAddress! + offset, buffer.count - offset)
-            if written < 0 { if errno == EINTR { continue } else { return } }
+            if written < 0 {
+                if errno == EINTR { continue }
+                if errno == EPIPE { endWithBrokenPipe() }
+                return
+            }
             offset += written
         }
+    }
+
+    /// Standard output was closed (`tick query … | head`): once a cache
+    /// being saved is complete, the process ends as SIGPIPE would have
+    /// ended it (see `BackgroundSaves`, which ignores SIGPIPE meanwhile).
+    static func endWithBrokenPipe() -> Never {
+        BackgroundSaves.wait()
+        signal(SIGPIPE, SIG_DFL)
+        raise(SIGPIPE)
+        exit(141)
     }
 
     static func writeError(_ text: String) {
