@@ -61,11 +61,11 @@ public enum SortKey: String, Sendable, CaseIterable {
         case .created: return Self.compareDates(lhs.date(.created), rhs.date(.created))
         case .done: return Self.compareDates(lhs.date(.done), rhs.date(.done))
         case .list:
-            switch lhs.listName.string.compare(rhs.listName.string, options: [.caseInsensitive], range: nil, locale: Locale.current) {
+            switch lhs.listName.compare(rhs.listName, options: [.caseInsensitive], range: nil, locale: Locale.current) {
             case .orderedAscending: return -1
             case .orderedDescending: return 1
             case .orderedSame:
-                let left = lhs.listPath.string, right = rhs.listPath.string
+                let left = lhs.listPath, right = rhs.listPath
                 return left < right ? -1 : (left == right ? 0 : 1)
             }
         }

@@ -8,9 +8,6 @@
 /// byte for byte; `EncodedDocumentTests` checks that on every fixture.
 public protocol ItemRecord {
     associatedtype Text: ItemText
-    /// The list's fields, the same for every item of a list (an encoded
-    /// list escapes them for JSON once).
-    associatedtype ListText: ItemText
 
     var status: TaskStatus { get }
     /// 1-based line of the box.
@@ -43,10 +40,19 @@ public protocol ItemRecord {
     var hasSubtasks: Bool { get }
 
     /// The list's path relative to the notes folder.
-    var listPath: ListText { get }
-    var listName: ListText { get }
-    var listColor: ListText { get }
-    var listIcon: ListText { get }
+    var listPath: String { get }
+    var listName: String { get }
+    var listColor: String { get }
+    var listIcon: String { get }
+    /// Appends one of the list's fields as a JSON string literal, as
+    /// `String.appendJSON` would (an encoded list escapes them once, for
+    /// every item of the list it prints).
+    func appendListJSON(_ field: ListField, to output: inout ByteOutput)
+}
+
+/// The fields of an item's list that its JSON repeats.
+public enum ListField: Sendable {
+    case path, name, color, icon
 }
 
 /// A piece of an item's text: a `String`, or UTF-8 bytes read in place.
@@ -107,4 +113,13 @@ extension ListedItem: ItemRecord {
     public var listName: String { document.name }
     public var listColor: String { document.color }
     public var listIcon: String { document.icon }
+
+    public func appendListJSON(_ field: ListField, to output: inout ByteOutput) {
+        switch field {
+        case .path: JSONValue.appendString(document.path, to: &output)
+        case .name: JSONValue.appendString(document.name, to: &output)
+        case .color: JSONValue.appendString(document.color, to: &output)
+        case .icon: JSONValue.appendString(document.icon, to: &output)
+        }
+    }
 }

@@ -3,7 +3,8 @@
 /// Written by hand because a query prints tens of thousands of items, each
 /// of some hundred small pieces (a comma, six spaces, a key, a value), and
 /// `[UInt8].append` checks uniqueness and capacity on every call; here a
-/// piece is reserved once and copied. The memory is freed with the value.
+/// piece is reserved once and copied. The memory is freed with the value,
+/// unless `release()` hands it over.
 public struct ByteOutput: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private(set) var count = 0
@@ -108,6 +109,8 @@ public struct ByteOutput: ~Copyable {
         let capacity: Int
 
         var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+        /// The bytes written, as memory the holder now owns (deallocated through its base address).
+        var allocation: UnsafeMutableBufferPointer<UInt8> { UnsafeMutableBufferPointer(start: base, count: count) }
         func deallocate() { base.deallocate() }
     }
 

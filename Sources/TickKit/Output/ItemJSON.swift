@@ -24,6 +24,8 @@ public enum ItemJSON {
         mutating func int(_ key: StaticString, _ value: Int)
         mutating func strings<Text: ItemText>(_ key: StaticString, _ values: [Text])
         mutating func stringPairs<Text: ItemText>(_ key: StaticString, _ pairs: [(key: Text, value: Text)])
+        /// One of the fields of the record's list.
+        mutating func listField<Record: ItemRecord>(_ key: StaticString, _ field: ListField, of record: Record)
     }
 
     /// The one place that says which fields an item has, and in what order.
@@ -41,9 +43,9 @@ public enum ItemJSON {
                 return true
             }
         }
-        sink.string("path", record.listPath)
+        sink.listField("path", .path, of: record)
         sink.int("line", record.line)
-        sink.string("list", record.listName)
+        sink.listField("list", .name, of: record)
         sink.string("section", record.sectionTitle)
         sink.string("status", JSONWord(word: record.status.jsonWord))
         sink.string("title", record.title)
@@ -61,11 +63,11 @@ public enum ItemJSON {
         sink.string("icon", record.icon)
         sink.string("id", record.id)
         sink.stringPairs("fields", fields)
-        sink.string("parent", record.parentLine.map { "\(record.listPath.string):\($0)" })
+        sink.string("parent", record.parentLine.map { "\(record.listPath):\($0)" })
         sink.int("depth", record.depth)
         sink.string("notes", record.notes)
-        sink.string("listColor", record.listColor)
-        sink.string("listIcon", record.listIcon)
+        sink.listField("listColor", .color, of: record)
+        sink.listField("listIcon", .icon, of: record)
     }
 
     private struct ValueSink: FieldSink {
@@ -79,6 +81,16 @@ public enum ItemJSON {
         }
         mutating func stringPairs<Text: ItemText>(_ key: StaticString, _ pairs: [(key: Text, value: Text)]) {
             self.pairs.append((key.description, .object(pairs.map { ($0.0.string, .string($0.1.string)) })))
+        }
+        mutating func listField<Record: ItemRecord>(_ key: StaticString, _ field: ListField, of record: Record) {
+            let value: String
+            switch field {
+            case .path: value = record.listPath
+            case .name: value = record.listName
+            case .color: value = record.listColor
+            case .icon: value = record.listIcon
+            }
+            pairs.append((key.description, .string(value)))
         }
     }
 
@@ -155,6 +167,11 @@ public enum ItemJSON {
             }
             newline(indent + 1)
             output.append(UInt8(ascii: "}"))
+        }
+
+        mutating func listField<Record: ItemRecord>(_ key: StaticString, _ field: ListField, of record: Record) {
+            self.key(key)
+            record.appendListJSON(field, to: &output)
         }
 
         mutating func finish() {

@@ -77,14 +77,14 @@ public enum QueryEvaluator {
         func test(_ text: String) -> Bool { equal ? pattern.isEqual(to: text) : pattern.isFound(in: text) }
         switch field {
         case .list:
-            let path = listed.listPath.string
-            if test(listed.listName.string) { return true }
+            let path = listed.listPath
+            if test(listed.listName) { return true }
             guard equal else { return pattern.isFound(in: path) }
             let withoutExtension = Self.withoutExtension(path)
             let stem = withoutExtension.split(separator: "/").last.map(String.init) ?? withoutExtension
             return test(path) || test(withoutExtension) || test(stem)
         case .path:
-            let path = listed.listPath.string
+            let path = listed.listPath
             return test(path) || (equal && test(Self.withoutExtension(path)))
         case .section:
             return test(listed.sectionTitle?.string ?? "")

@@ -21,8 +21,11 @@ public final class EncodedDocument: @unchecked Sendable {
     let isValidUTF8: Bool
     let sectionTitles: [ByteSlice]
     let records: ItemRecordLayout.Records
-    /// The list's path, name, color and icon, escaped for JSON once.
-    let listPath, listName, listColor, listIcon: PreparedText
+    /// The list's path, name, color and icon as JSON string literals,
+    /// escaped once for every item of the list that is printed: one
+    /// allocation, read in place (no reference counting per item).
+    private let listJSON: UnsafeMutableBufferPointer<UInt8>
+    private let listJSONEnds: (path: Int, name: Int, color: Int, icon: Int)
 
     /// Reads the header of the document encoded in `buffer`, which `owner`
     /// keeps alive.
@@ -47,36 +50,35 @@ public final class EncodedDocument: @unchecked Sendable {
         self.sectionTitles = sectionTitles
         try reader.skipBlock()   // diagnostics
         records = try ItemRecordLayout.Records(&reader, in: buffer)
-        listPath = PreparedText(path)
-        listName = PreparedText(name)
-        listColor = explicitColor.map(PreparedText.init) ?? PreparedText.defaultColor
-        listIcon = explicitIcon.map(PreparedText.init) ?? PreparedText.defaultIcon
+        var json = ByteOutput(capacity: path.utf8.count + name.utf8.count + 32)
+        JSONValue.appendString(path, to: &json)
+        let pathEnd = json.count
+        JSONValue.appendString(name, to: &json)
+        let nameEnd = json.count
+        JSONValue.appendString(explicitColor ?? "blue", to: &json)
+        let colorEnd = json.count
+        JSONValue.appendString(explicitIcon ?? "list.bullet", to: &json)
+        listJSONEnds = (pathEnd, nameEnd, colorEnd, json.count)
+        listJSON = json.release().allocation
+    }
+
+    deinit { listJSON.baseAddress?.deallocate() }
+
+    /// The JSON string literal of one of the list's fields.
+    func listJSON(_ field: ListField) -> UnsafeBufferPointer<UInt8> {
+        let range: Range<Int>
+        switch field {
+        case .path: range = 0..<listJSONEnds.path
+        case .name: range = listJSONEnds.path..<listJSONEnds.name
+        case .color: range = listJSONEnds.name..<listJSONEnds.color
+        case .icon: range = listJSONEnds.color..<listJSONEnds.icon
+        }
+        return UnsafeBufferPointer(rebasing: listJSON[range])
     }
 
     var itemCount: Int { records.count }
 
     func text(_ slice: ByteSlice) -> EncodedText { EncodedText(bytes: slice.bytes(in: buffer)) }
-}
-
-/// A string with its JSON form written once: a list's fields, printed with
-/// every item of the list. (The list's color and icon default as
-/// `Document.color` and `Document.icon` do.)
-public struct PreparedText: ItemText, Sendable {
-    public let string: String
-    let json: [UInt8]
-
-    init(_ string: String) {
-        self.string = string
-        var json = ByteOutput(capacity: string.utf8.count + 2)
-        JSONValue.appendString(string, to: &json)
-        self.json = json.bytes
-    }
-
-    public func appendJSON(to output: inout ByteOutput) { output.append(json) }
-
-    /// The defaults of a list with no color or icon, prepared once for all.
-    static let defaultColor = PreparedText("blue")
-    static let defaultIcon = PreparedText("list.bullet")
 }
 
 /// UTF-8 bytes of an encoded document, valid while the document lives.
@@ -155,8 +157,12 @@ public struct EncodedListedItem: ItemRecord, @unchecked Sendable {
 
     public var parentLine: Int? { record[.parent] == 0 ? nil : record[.parentLine] }
     public var hasSubtasks: Bool { record[.childCount] > 0 }
-    public var listPath: PreparedText { document.listPath }
-    public var listName: PreparedText { document.listName }
-    public var listColor: PreparedText { document.listColor }
-    public var listIcon: PreparedText { document.listIcon }
+    public var listPath: String { document.path }
+    public var listName: String { document.name }
+    public var listColor: String { document.explicitColor ?? "blue" }
+    public var listIcon: String { document.explicitIcon ?? "list.bullet" }
+
+    public func appendListJSON(_ field: ListField, to output: inout ByteOutput) {
+        output.append(document.listJSON(field))
+    }
 }
