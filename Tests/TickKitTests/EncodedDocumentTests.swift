@@ -66,14 +66,15 @@ struct EncodedDocumentTests {
             let query = try QueryParser.parse(text, today: today)
             // The reference: the parsed items that match, serialised as one JSONValue.
             let expected = ItemJSON.items(QueryEvaluator.filter(parsedItems, query), today: today).serializedBytes(pretty: true)
-            // Small runs and batches: many chunks, written batch after batch,
-            // some of them empty (the comma before the first item is dropped).
-            for (runSize, batchSize) in [(1024, 8), (7, 3), (1, 1)] {
+            // Small runs, few in flight: many chunks, written in order as they
+            // are done, some of them empty (the comma before the first item
+            // is dropped).
+            for (runSize, inFlight) in [(1024, 6), (7, 3), (1, 1)] {
                 var written: [UInt8] = []
-                ItemJSON.writeItemsDocument(matching: query, in: workspace, today: today, runSize: runSize, batchSize: batchSize) {
+                ItemJSON.writeItemsDocument(matching: query, in: workspace, today: today, runSize: runSize, inFlight: inFlight) {
                     written.append(contentsOf: $0)
                 }
-                #expect(written == expected, "\(text), runs of \(runSize), batches of \(batchSize)")
+                #expect(written == expected, "\(text), runs of \(runSize), \(inFlight) in flight")
             }
         }
         withExtendedLifetime(payloads) {}

@@ -128,6 +128,40 @@ struct ParseCacheTests {
         }
     }
 
+    @Test("a reader that closes the output early ends the query by SIGPIPE, after the new cache is written whole")
+    func closedOutputWaitsForTheCacheSave() throws {
+        // Some hundred kilobytes of JSON: more than a pipe holds, so tick meets the closed pipe.
+        var files: [String: String] = [:]
+        for list in 0..<20 {
+            files["list\(list).md"] = (0..<40).map { "- [ ] item \(list)-\($0) due:2026-11-2\($0 % 8) #tag\($0 % 5)\n" }.joined()
+        }
+        let folder = try TemporaryFolder(files)
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("tick-cache-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", "\"$0\" \"$@\" | head -c 100 > /dev/null; echo \"${PIPESTATUS[0]}\"", TickProcess.executable.path,
+                             "query", "open", "--json", "--dir", folder.path, "--today", "2026-11-21"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CACHE_HOME"] = cache
+        // The save is held back until the output is surely closed.
+        environment["TICK_TEST_SLOW_CACHE_SAVE"] = "300"
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let status = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(status.trimmingCharacters(in: .whitespacesAndNewlines) == "141", "killed by SIGPIPE, as before")
+        let cacheFile = try #require(ParseCache(root: NotesFolder(path: folder.path).root, environment: ["XDG_CACHE_HOME": cache]))
+        #expect(cacheFile.load()?.entries.count == 20, "the cache was saved whole before the process ended")
+        let fromCache = try run(["query", "open", "--json"], folder, cache: cache)
+        let withoutCache = try TickRunner.run(["query", "open", "--json", "--dir", folder.path, "--today", "2026-11-21"],
+                                              environment: ["TICK_NO_CACHE": "1"])
+        #expect(fromCache.stdoutBytes == withoutCache.stdoutBytes)
+        #expect(fromCache.stdoutBytes.count > 100_000)
+    }
+
     @Test("edits never use the cache: they read the file even when its stamp looks unchanged")
     func editsReadTheFile() throws {
         let folder = try TemporaryFolder(["a.md": "- [ ] alpha\n- [ ] beta\n"])

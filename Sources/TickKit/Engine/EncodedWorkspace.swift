@@ -16,7 +16,8 @@ public struct EncodedWorkspace: Sendable {
     public init(documents: [EncodedDocument], warnings: [String] = []) {
         self.documents = documents
         self.warnings = warnings
-        let ranks = SortKey.listRanks(documents.map { (name: $0.name, order: $0.order, path: $0.path) })
+        let ranks = SortKey.listRanks(foldedNames: documents.map(\.foldedName), orders: documents.map(\.order),
+                                      paths: documents.map(\.path))
         ranked = documents.indices.sorted(by: { ranks[$0] < ranks[$1] }).map { (documents[$0], ranks[$0]) }
     }
 
@@ -123,14 +124,14 @@ extension ItemJSON {
     /// of lists and renders what matches at once, while the items' records
     /// are still in the processor's cache (a second pass read each record
     /// from memory again: a fifth of a repeated query's time).
-    /// (`runSize` and `batchSize` are the smallest run of items one task
-    /// takes, and how many runs are rendered before they are written; tests
-    /// make them small.)
+    /// (`runSize` and `inFlight` are the smallest run of items one task
+    /// takes, and how many runs may be held rendered before they are
+    /// written; tests make them small.)
     public static func writeItemsDocument(matching expression: QueryExpression, in workspace: EncodedWorkspace, today: TaskDate,
-                                          runSize: Int = 1024, batchSize: Int = 8,
+                                          runSize: Int = 1024, inFlight: Int = 6,
                                           to write: (UnsafeBufferPointer<UInt8>) -> Void) {
         let runs = workspace.listRuns(minimumSize: runSize)
-        writeItemsDocument(today: today, chunkCount: runs.count, batchSize: batchSize, chunkCapacity: 256 * 1024, to: write) { run, output in
+        writeItemsDocument(today: today, chunkCount: runs.count, inFlight: inFlight, chunkCapacity: 256 * 1024, to: write) { run, output in
             let own = expression.independentCopy()
             workspace.forEachItem(in: runs[run]) { item in
                 if QueryEvaluator.matches(item, own) { appendItem(item, to: &output) }

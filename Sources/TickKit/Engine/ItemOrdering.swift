@@ -97,20 +97,19 @@ public enum SortKey: String, Sendable, CaseIterable {
     /// Ranks lists by `order:` (lists without one after those with one), then
     /// name, then path: the list order of manual sorting and of `tick lists`.
     public static func listRanks(_ documents: [Document]) -> [Int] {
-        listRanks(documents.map { (name: $0.name, order: $0.order, path: $0.path) })
+        listRanks(foldedNames: documents.map { foldedName($0.name) }, orders: documents.map(\.order), paths: documents.map(\.path))
     }
 
-    /// `listRanks(_:)` from each list's name, `order:` and path.
-    public static func listRanks(_ documents: [(name: String, order: Int?, path: String)]) -> [Int] {
-        // Each name is folded once (lowercased) rather than compared with a
-        // locale on every step of the sort; the sort reads the keys from
-        // arrays of their own (copying a document's tuple at each step
-        // retained and released both of its strings: a repeated query over
-        // 5,000 lists spent a millisecond on that).
-        let keys = documents.map { $0.name.lowercased() }
-        let orders = documents.map(\.order)
-        let paths = documents.map(\.path)
-        let order = documents.indices.sorted { a, b in
+    /// A list's name as list order compares it: lowercased once, rather than
+    /// compared with a locale on every step of the sort.
+    static func foldedName(_ name: String) -> String { name.lowercased() }
+
+    /// `listRanks(_:)` from each list's folded name (`foldedName`), `order:`
+    /// and path. The sort reads the keys from arrays of their own (copying a
+    /// list's tuple at each step retained and released its strings: a
+    /// repeated query over 5,000 lists spent a millisecond on that).
+    static func listRanks(foldedNames keys: [String], orders: [Int?], paths: [String]) -> [Int] {
+        let order = keys.indices.sorted { a, b in
             switch (orders[a], orders[b]) {
             case let (l?, r?) where l != r: return l < r
             case (.some, nil): return true
@@ -120,7 +119,7 @@ public enum SortKey: String, Sendable, CaseIterable {
             if keys[a] != keys[b] { return keys[a] < keys[b] }
             return paths[a] < paths[b]
         }
-        var ranks = [Int](repeating: 0, count: documents.count)
+        var ranks = [Int](repeating: 0, count: keys.count)
         for (rank, index) in order.enumerated() { ranks[index] = rank }
         return ranks
     }

@@ -23,7 +23,7 @@ extension ItemJSON {
     public static func writeItemsDocument<Record: ItemRecord>(_ items: [Record], today: TaskDate, as _: Record.Type = Record.self,
                                                             to writeBuffer: (UnsafeBufferPointer<UInt8>) -> Void) {
         let chunkSize = 64
-        writeItemsDocument(today: today, chunkCount: (items.count + chunkSize - 1) / chunkSize, batchSize: 16,
+        writeItemsDocument(today: today, chunkCount: (items.count + chunkSize - 1) / chunkSize, inFlight: 8,
                            chunkCapacity: chunkSize * 1024, to: writeBuffer) { chunk, output in
             for index in chunk * chunkSize..<min(items.count, (chunk + 1) * chunkSize) {
                 appendItem(items[index], to: &output)
@@ -41,35 +41,24 @@ extension ItemJSON {
 
     /// Writes the items document of `chunkCount` chunks of items, in order:
     /// `render(chunk, &output)` appends each item of a chunk with
-    /// `appendItem`; `batchSize` chunks at a time are rendered on every core,
-    /// then written, so the whole document is never in memory.
-    static func writeItemsDocument(today: TaskDate, chunkCount: Int, batchSize: Int, chunkCapacity: Int,
+    /// `appendItem`; chunks are rendered on every core and written in order
+    /// as they are done (`Parallel.orderedChunks`, at most `inFlight` at
+    /// once), so the whole document is never in memory.
+    static func writeItemsDocument(today: TaskDate, chunkCount: Int, inFlight: Int, chunkCapacity: Int,
                                    to writeBuffer: (UnsafeBufferPointer<UInt8>) -> Void,
                                    render: (Int, inout ByteOutput) -> Void) {
         func write(_ text: String) { Array(text.utf8).withUnsafeBufferPointer { writeBuffer($0) } }
         write("{\n  \"today\": \"\(today.isoString)\",\n  \"items\": ")
-        // Each chunk's buffer serves every batch: fresh memory would cost a
-        // page fault per 4 KB written (a tenth of a big query's time).
-        nonisolated(unsafe) var buffers: [ByteOutput.Storage?] = Array(repeating: nil, count: min(batchSize, chunkCount))
-        defer { for buffer in buffers { buffer?.deallocate() } }
         var isFirst = true
-        for batchStart in stride(from: 0, to: chunkCount, by: batchSize) {
-            let chunks = Parallel.map(min(batchSize, chunkCount - batchStart)) { offset in
-                var output = buffers[offset].map { ByteOutput(reusing: $0) } ?? ByteOutput(capacity: chunkCapacity)
-                render(batchStart + offset, &output)
-                return output.release()
+        Parallel.orderedChunks(chunkCount, inFlight: inFlight, capacity: chunkCapacity, render: render) { chunk in
+            var chunk = chunk
+            if isFirst, !chunk.isEmpty {
+                // The first item opens the array instead of following a comma.
+                write("[")
+                chunk = UnsafeBufferPointer(rebasing: chunk.dropFirst())
+                isFirst = false
             }
-            for (offset, chunk) in chunks.enumerated() {
-                var written = chunk.written
-                if isFirst, !written.isEmpty {
-                    // The first item opens the array instead of following a comma.
-                    write("[")
-                    written = UnsafeBufferPointer(rebasing: written.dropFirst())
-                    isFirst = false
-                }
-                writeBuffer(written)
-                buffers[offset] = chunk
-            }
+            writeBuffer(chunk)
         }
         write(isFirst ? "[]\n}" : "\n  ]\n}")
     }

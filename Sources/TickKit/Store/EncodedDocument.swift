@@ -15,6 +15,9 @@ public final class EncodedDocument: @unchecked Sendable {
     let buffer: UnsafeBufferPointer<UInt8>
     public let path: String
     public let name: String
+    /// The name as list order compares it (`SortKey.foldedName`), folded
+    /// here, while the lists are read on every core.
+    let foldedName: String
     let order: Int?
     let explicitColor: String?
     let explicitIcon: String?
@@ -38,6 +41,7 @@ public final class EncodedDocument: @unchecked Sendable {
         explicitIcon = try reader.optionalString()
         order = try reader.optionalInt()
         name = try reader.string()
+        foldedName = SortKey.foldedName(name)
         isValidUTF8 = try reader.bool()
         try reader.skipBlock()   // front matter
         let sectionCount = try reader.count(limit: 1 << 24)

@@ -446,7 +446,18 @@ public enum BackgroundSaves {
     static func start(_ save: @escaping () -> Void) {
         signal(SIGPIPE, SIG_IGN)
         nonisolated(unsafe) let save = save
-        DispatchQueue.global().async(group: group) { save() }
+        let delay = testDelay()
+        DispatchQueue.global().async(group: group) {
+            if delay > 0 { usleep(delay) }
+            save()
+        }
+    }
+
+    /// Test seam: `TICK_TEST_SLOW_CACHE_SAVE` (milliseconds) holds every
+    /// save back that long, so that a test can close the output first.
+    private static func testDelay() -> useconds_t {
+        guard let value = getenv("TICK_TEST_SLOW_CACHE_SAVE"), let milliseconds = UInt32(String(cString: value)) else { return 0 }
+        return useconds_t(min(milliseconds, 10_000)) * 1000
     }
 
     /// Returns when every save started has finished.

@@ -7,6 +7,9 @@ extension Tick {
     /// are one line on standard error, like every other error; help,
     /// version and completion scripts are printed as the library prints them.
     static func main() {
+        // Relative dates (`+7d`, `tomorrow`) need Foundation's calendar; it
+        // is set up on another core while the command line is parsed.
+        DispatchQueue.global().async { TaskDate.prepareCalendar() }
         let command: ParsableCommand
         do {
             command = try parseAsRoot(movingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
