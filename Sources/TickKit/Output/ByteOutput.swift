@@ -62,6 +62,17 @@ public struct ByteOutput: ~Copyable {
         bytes.withUnsafeBufferPointer { append($0) }
     }
 
+    /// Appends the first `count` (at most 32) of the 32 bytes at `source`,
+    /// all of which must be readable: two 16-byte copies, no call.
+    @inline(__always)
+    mutating func appendShort(_ source: UnsafeRawPointer, count bytes: Int) {
+        reserve(32)
+        let destination = UnsafeMutableRawPointer(base + count)
+        destination.storeBytes(of: source.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+        (destination + 16).storeBytes(of: (source + 16).loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+        count += bytes
+    }
+
     /// Appends `count` copies of `byte`.
     mutating func append(_ byte: UInt8, count repeats: Int) {
         guard repeats > 0 else { return }
