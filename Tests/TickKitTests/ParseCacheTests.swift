@@ -162,6 +162,36 @@ struct ParseCacheTests {
         #expect(fromCache.stdoutBytes.count > 100_000)
     }
 
+    @Test("warnings to a closed standard error end tick by SIGPIPE, never a crash, while a cache is saved")
+    func closedErrorOutputIsNotACrash() throws {
+        // More warnings than a pipe holds (about 75 KB): some write meets the closed pipe.
+        var files: [String: String] = ["good.md": "- [ ] good\n"]
+        for number in 0..<1500 { files["bad\(number).md"] = "- [ ] item\n" }
+        let folder = try TemporaryFolder(files)
+        for number in 0..<1500 {
+            try Data([0x2D, 0x20, 0x5B, 0x20, 0x5D, 0x20, 0xFF, 0x0A]).write(to: folder.url.appendingPathComponent("bad\(number).md"))
+        }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("tick-cache-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        // The reader closes the pipe at once and never reads.
+        process.arguments = ["-c", "\"$0\" \"$@\" 2>&1 >/dev/null | (exec <&-); echo \"${PIPESTATUS[0]}\"", TickProcess.executable.path,
+                             "query", "open", "--json", "--dir", folder.path, "--today", "2026-11-21"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CACHE_HOME"] = cache
+        environment["TICK_TEST_SLOW_CACHE_SAVE"] = "200"
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let status = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(status.trimmingCharacters(in: .whitespacesAndNewlines) == "141", "killed by SIGPIPE, not by a trap (132)")
+        let cacheFile = try #require(ParseCache(root: NotesFolder(path: folder.path).root, environment: ["XDG_CACHE_HOME": cache]))
+        #expect(cacheFile.load()?.entries.count == 1501, "the cache was saved whole before the process ended")
+    }
+
     @Test("edits never use the cache: they read the file even when its stamp looks unchanged")
     func editsReadTheFile() throws {
         let folder = try TemporaryFolder(["a.md": "- [ ] alpha\n- [ ] beta\n"])

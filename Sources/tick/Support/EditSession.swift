@@ -316,11 +316,11 @@ extension TickFailure {
 
 extension Terminal {
     static func note(_ message: String) {
-        FileHandle.standardError.write(Data(("tick: note: " + message + "\n").utf8))
+        writeError("tick: note: " + message + "\n")
     }
 
     static func writeBytes(_ bytes: [UInt8]) {
-        FileHandle.standardOutput.write(Data(bytes))
+        writeRaw(bytes)
     }
 }
 

@@ -67,15 +67,15 @@ extension ListLookup.Failure {
 /// Standard output and standard error.
 enum Terminal {
     static func error(_ message: String) {
-        FileHandle.standardError.write(Data(("tick: " + message + "\n").utf8))
+        writeError("tick: " + message + "\n")
     }
 
     static func warning(_ message: String) {
-        FileHandle.standardError.write(Data(("tick: warning: " + message + "\n").utf8))
+        writeError("tick: warning: " + message + "\n")
     }
 
     static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        writeRaw(Array(text.utf8))
     }
 
     /// Prints a JSON document and a newline on standard output (through the
@@ -114,10 +114,19 @@ enum Terminal {
     }
 
     static func writeRaw(_ buffer: UnsafeBufferPointer<UInt8>) {
+        writeAll(buffer, to: STDOUT_FILENO)
+    }
+
+    /// Writes all of `buffer` to `descriptor` with `write(2)`, after whatever
+    /// `print` buffered. A closed pipe ends the process as SIGPIPE would
+    /// (`endWithBrokenPipe`); other errors drop the rest, as there is nowhere
+    /// left to report them. (Foundation's `FileHandle.write` traps on a closed
+    /// pipe when SIGPIPE is ignored, as it is while a cache is saved.)
+    static func writeAll(_ buffer: UnsafeBufferPointer<UInt8>, to descriptor: Int32) {
         fflush(nil)
         var offset = 0
         while offset < buffer.count {
-            let written = Glibc.write(1, buffer.baseAddress! + offset, buffer.count - offset)
+            let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
                 if errno == EPIPE { endWithBrokenPipe() }
@@ -138,7 +147,7 @@ enum Terminal {
     }
 
     static func writeError(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        Array(text.utf8).withUnsafeBufferPointer { writeAll($0, to: STDERR_FILENO) }
     }
 }
 
