@@ -9,7 +9,7 @@ extension Tick {
     static func main() {
         // Relative dates (`+7d`, `tomorrow`) need Foundation's calendar; it
         // is set up on another core while the command line is parsed.
-        DispatchQueue.global().async { TaskDate.prepareCalendar() }
+        DispatchQueue.global().async(group: backgroundWork) { TaskDate.prepareCalendar() }
         let command: ParsableCommand
         do {
             command = try parseAsRoot(movingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
@@ -22,6 +22,16 @@ extension Tick {
         } catch {
             exitWithUsageError(error)
         }
+        finishBackgroundWork()
+    }
+
+    /// Work started on other threads for this process (setting up the
+    /// calendar, saving the parse cache), which must be done before it
+    /// exits: `exit` tears down what those threads may still be using.
+    private static let backgroundWork = DispatchGroup()
+
+    private static func finishBackgroundWork() {
+        backgroundWork.wait()
         BackgroundSaves.wait()
     }
 
@@ -52,7 +62,7 @@ extension Tick {
     }
 
     private static func exitWithUsageError(_ error: Error) -> Never {
-        BackgroundSaves.wait()
+        finishBackgroundWork()
         let code = exitCode(for: error)
         if code == .success || error is ExitCode { exit(withError: error) }
         Terminal.error(oneLine(message(for: error)))
