@@ -128,6 +128,26 @@ struct ParseCacheTests {
         }
     }
 
+    /// Runs `tick query open --json` in a bash pipeline, `tick … PIPE`, with
+    /// its cache in `cache` and each cache save held back `delay` ms; the
+    /// exit status bash saw for tick (141: SIGPIPE).
+    func queryStatus(_ folder: TemporaryFolder, cache: String, into pipe: String, savingAfter delay: Int) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", "\"$0\" \"$@\" \(pipe); echo \"${PIPESTATUS[0]}\"", TickProcess.executable.path,
+                             "query", "open", "--json", "--dir", folder.path, "--today", "2026-11-21"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CACHE_HOME"] = cache
+        environment["TICK_TEST_SLOW_CACHE_SAVE"] = String(delay)
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let status = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return status.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     @Test("a reader that closes the output early ends the query by SIGPIPE, after the new cache is written whole")
     func closedOutputWaitsForTheCacheSave() throws {
         // Some hundred kilobytes of JSON: more than a pipe holds, so tick meets the closed pipe.
@@ -138,21 +158,9 @@ struct ParseCacheTests {
         let folder = try TemporaryFolder(files)
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("tick-cache-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: cache) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", "\"$0\" \"$@\" | head -c 100 > /dev/null; echo \"${PIPESTATUS[0]}\"", TickProcess.executable.path,
-                             "query", "open", "--json", "--dir", folder.path, "--today", "2026-11-21"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_CACHE_HOME"] = cache
         // The save is held back until the output is surely closed.
-        environment["TICK_TEST_SLOW_CACHE_SAVE"] = "300"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let status = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(status.trimmingCharacters(in: .whitespacesAndNewlines) == "141", "killed by SIGPIPE, as before")
+        let status = try queryStatus(folder, cache: cache, into: "| head -c 100 > /dev/null", savingAfter: 300)
+        #expect(status == "141", "killed by SIGPIPE, as before")
         let cacheFile = try #require(ParseCache(root: NotesFolder(path: folder.path).root, environment: ["XDG_CACHE_HOME": cache]))
         #expect(cacheFile.load()?.entries.count == 20, "the cache was saved whole before the process ended")
         let fromCache = try run(["query", "open", "--json"], folder, cache: cache)
@@ -173,21 +181,9 @@ struct ParseCacheTests {
         }
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("tick-cache-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: cache) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
         // The reader closes the pipe at once and never reads.
-        process.arguments = ["-c", "\"$0\" \"$@\" 2>&1 >/dev/null | (exec <&-); echo \"${PIPESTATUS[0]}\"", TickProcess.executable.path,
-                             "query", "open", "--json", "--dir", folder.path, "--today", "2026-11-21"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_CACHE_HOME"] = cache
-        environment["TICK_TEST_SLOW_CACHE_SAVE"] = "200"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let status = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(status.trimmingCharacters(in: .whitespacesAndNewlines) == "141", "killed by SIGPIPE, not by a trap (132)")
+        let status = try queryStatus(folder, cache: cache, into: "2>&1 >/dev/null | (exec <&-)", savingAfter: 200)
+        #expect(status == "141", "killed by SIGPIPE, not by a trap (132)")
         let cacheFile = try #require(ParseCache(root: NotesFolder(path: folder.path).root, environment: ["XDG_CACHE_HOME": cache]))
         #expect(cacheFile.load()?.entries.count == 1501, "the cache was saved whole before the process ended")
     }

@@ -55,6 +55,18 @@ public enum ListField: Sendable {
     case path, name, color, icon
 }
 
+extension ItemRecord {
+    /// One of the list's fields, as `listPath`, `listName`, `listColor` or `listIcon`.
+    public func listText(_ field: ListField) -> String {
+        switch field {
+        case .path: listPath
+        case .name: listName
+        case .color: listColor
+        case .icon: listIcon
+        }
+    }
+}
+
 /// A piece of an item's text: a `String`, or UTF-8 bytes read in place.
 public protocol ItemText {
     var string: String { get }
@@ -115,11 +127,6 @@ extension ListedItem: ItemRecord {
     public var listIcon: String { document.icon }
 
     public func appendListJSON(_ field: ListField, to output: inout ByteOutput) {
-        switch field {
-        case .path: JSONValue.appendString(document.path, to: &output)
-        case .name: JSONValue.appendString(document.name, to: &output)
-        case .color: JSONValue.appendString(document.color, to: &output)
-        case .icon: JSONValue.appendString(document.icon, to: &output)
-        }
+        JSONValue.appendString(listText(field), to: &output)
     }
 }

@@ -78,9 +78,12 @@ public final class Document: Sendable {
     }
 
     /// The list's color, `blue` when none is written.
-    public var color: String { explicitColor ?? "blue" }
+    public var color: String { explicitColor ?? Self.defaultColor }
     /// The list's icon, `list.bullet` when none is written.
-    public var icon: String { explicitIcon ?? "list.bullet" }
+    public var icon: String { explicitIcon ?? Self.defaultIcon }
+
+    /// The color and icon of a list that names none.
+    static let defaultColor = "blue", defaultIcon = "list.bullet"
 
     /// `PATH:LINE` of an item: its address on the command line and in JSON.
     public func address(of item: TaskItem) -> String { "\(path):\(item.line)" }

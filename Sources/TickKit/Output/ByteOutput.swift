@@ -81,33 +81,6 @@ public struct ByteOutput: ~Copyable {
         count += repeats
     }
 
-    /// Appends `,` (unless `first`), a newline, `indent` spaces and `"key": `
-    /// in one step: the prefix of every field of every item printed.
-    mutating func appendKey(_ key: StaticString, indent: Int, first: Bool) {
-        let keyLength = key.utf8CodeUnitCount
-        reserve(max(indent, 8) + keyLength + 6)
-        var cursor = base + count
-        if !first { cursor.pointee = UInt8(ascii: ","); cursor += 1 }
-        cursor.pointee = 0x0A
-        cursor += 1
-        if indent <= 8 {
-            // Eight spaces in one store (the room was reserved); the cursor
-            // moves on by `indent` only.
-            UnsafeMutableRawPointer(cursor).storeBytes(of: 0x2020_2020_2020_2020 as UInt64, as: UInt64.self)
-        } else {
-            cursor.initialize(repeating: 0x20, count: indent)
-        }
-        cursor += indent
-        cursor.pointee = UInt8(ascii: "\"")
-        cursor += 1
-        cursor.update(from: key.utf8Start, count: keyLength)
-        cursor += keyLength
-        cursor[0] = UInt8(ascii: "\"")
-        cursor[1] = UInt8(ascii: ":")
-        cursor[2] = 0x20
-        count = cursor + 3 - base
-    }
-
     /// The bytes written so far.
     var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 

@@ -7,12 +7,13 @@ public enum ItemJSON {
         return .object(sink.pairs)
     }
 
-    /// Appends one item as `item(_:in:)` pretty-printed at `indent` levels
-    /// would, without building the value first (the same bytes, in a
-    /// fraction of the time: this runs for every item a query prints).
-    static func write<Record: ItemRecord>(_ record: Record, to output: inout ByteOutput, indent: Int) {
+    /// Appends one item as `item(_:in:)` pretty-printed in the items document
+    /// (two levels in: `ByteSink.indent`) would, without building the value
+    /// first (the same bytes, in a fraction of the time: this runs for every
+    /// item a query prints).
+    static func write<Record: ItemRecord>(_ record: Record, to output: inout ByteOutput) {
         withUnsafeMutablePointer(to: &output) { output in
-            var sink = ByteSink(output: output, indent: indent)
+            var sink = ByteSink(output: output)
             emit(record, into: &sink)
             sink.finish()
         }
@@ -119,22 +120,17 @@ public enum ItemJSON {
             self.pairs.append((key.name.description, .object(pairs.map { ($0.0.string, .string($0.1.string)) })))
         }
         mutating func listField<Record: ItemRecord>(_ key: Key, _ field: ListField, of record: Record) {
-            let value: String
-            switch field {
-            case .path: value = record.listPath
-            case .name: value = record.listName
-            case .color: value = record.listColor
-            case .icon: value = record.listIcon
-            }
-            pairs.append((key.name.description, .string(value)))
+            pairs.append((key.name.description, .string(record.listText(field))))
         }
     }
 
-    /// Writes the pretty-printed form that `JSONValue` would write.
+    /// Writes the pretty-printed form that `JSONValue` would write for an
+    /// item of the items document.
     private struct ByteSink: FieldSink {
         /// The output, borrowed for the length of one `write`.
         let target: UnsafeMutablePointer<ByteOutput>
-        let indent: Int
+        /// The item's level in the items document (`{"items": [{...}]}`).
+        static let indent = 2
         var first = true
 
         private var output: ByteOutput {
@@ -142,9 +138,8 @@ public enum ItemJSON {
             nonmutating unsafeMutableAddress { target }
         }
 
-        init(output: UnsafeMutablePointer<ByteOutput>, indent: Int) {
+        init(output: UnsafeMutablePointer<ByteOutput>) {
             target = output
-            self.indent = indent
             self.output.append(UInt8(ascii: "{"))
         }
 
@@ -153,31 +148,15 @@ public enum ItemJSON {
             output.append(0x20, count: level * 2)
         }
 
-        /// Keys are this file's own literals, which need no escaping. At
-        /// the items document's indent (every item a query prints) a key's
-        /// `,\n      "key": ` comes whole from `KeyPrefixes`.
-        private mutating func key(_ key: Key) {
-            if let prefixes = KeyPrefixes.forIndent(indent) {
-                prefixes.append(key, null: false, first: first, to: &output)
-            } else {
-                output.appendKey(key.name, indent: (indent + 1) * 2, first: first)
-            }
+        /// A key's `,\n      "key": ` (or `… null`), whole from `KeyPrefixes`.
+        private mutating func key(_ key: Key, null: Bool = false) {
+            KeyPrefixes.itemsDocument.append(key, null: null, first: first, to: &output)
             first = false
         }
 
         mutating func string<Text: ItemText>(_ key: Key, _ value: Text?) {
-            guard let value else {
-                if let prefixes = KeyPrefixes.forIndent(indent) {
-                    prefixes.append(key, null: true, first: first, to: &output)
-                    first = false
-                } else {
-                    self.key(key)
-                    output.append("null")
-                }
-                return
-            }
-            self.key(key)
-            value.appendJSON(to: &output)
+            self.key(key, null: value == nil)
+            value?.appendJSON(to: &output)
         }
 
         mutating func int(_ key: Key, _ value: Int) {
@@ -199,10 +178,10 @@ public enum ItemJSON {
             output.append(UInt8(ascii: "["))
             for (position, value) in values.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
-                newline(indent + 2)
+                newline(Self.indent + 2)
                 value.appendJSON(to: &output)
             }
-            newline(indent + 1)
+            newline(Self.indent + 1)
             output.append(UInt8(ascii: "]"))
         }
 
@@ -212,12 +191,12 @@ public enum ItemJSON {
             output.append(UInt8(ascii: "{"))
             for (position, pair) in pairs.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
-                newline(indent + 2)
+                newline(Self.indent + 2)
                 pair.0.appendJSON(to: &output)
                 output.append(": ")
                 pair.1.appendJSON(to: &output)
             }
-            newline(indent + 1)
+            newline(Self.indent + 1)
             output.append(UInt8(ascii: "}"))
         }
 
@@ -227,24 +206,22 @@ public enum ItemJSON {
         }
 
         mutating func finish() {
-            newline(indent)
+            newline(Self.indent)
             output.append(UInt8(ascii: "}"))
         }
     }
 
     /// Each key's `,\n      "key": ` (and `,\n      "key": null`) for an
-    /// item at the items document's indent, 32 bytes apart, so that a field's
-    /// prefix is written with two 16-byte copies instead of a call per piece
-    /// (a query prints 26 fields of each of tens of thousands of items).
+    /// item of the items document, 32 bytes apart, so that a field's prefix
+    /// is written with two 16-byte copies instead of a call per piece (a
+    /// query prints 26 fields of each of tens of thousands of items).
     struct KeyPrefixes: @unchecked Sendable {
         // Written once, in init; never freed (one table for the process).
         private let table: UnsafeMutableRawPointer
         private let lengths: UnsafeMutablePointer<UInt8>
         static let stride = 32
 
-        /// The table for items at `indent` 2, else nil (then `appendKey`).
-        static func forIndent(_ indent: Int) -> KeyPrefixes? { indent == 2 ? itemsDocument : nil }
-        private static let itemsDocument = KeyPrefixes(indent: 2)
+        static let itemsDocument = KeyPrefixes(indent: ByteSink.indent)
 
         private init(indent: Int) {
             let count = Key.allCases.count * 2

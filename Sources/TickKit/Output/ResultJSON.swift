@@ -36,7 +36,7 @@ extension ItemJSON {
     /// the item at its place in the document.
     static func appendItem<Record: ItemRecord>(_ record: Record, to output: inout ByteOutput) {
         output.append(",\n    ")
-        ItemJSON.write(record, to: &output, indent: 2)
+        ItemJSON.write(record, to: &output)
     }
 
     /// Writes the items document of `chunkCount` chunks of items, in order:

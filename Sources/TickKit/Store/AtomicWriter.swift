@@ -163,17 +163,7 @@ public enum AtomicWriter {
             unlink(temporary)
             return .cannotWrite(path: shownPath, reason: WriteFailure.reason(code))
         }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { buffer in
-                Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw fail(errno)
-            }
-            written += count
-        }
+        if let code = bytes.withUnsafeBytes({ FileIO.writeAll($0, to: descriptor) }) { throw fail(code) }
         if fchmod(descriptor, status.st_mode & 0o7777) != 0 { throw fail(errno) }
         _ = fchown(descriptor, status.st_uid, status.st_gid)   // keeps the owner where allowed
         if fsync(descriptor) != 0 { throw fail(errno) }

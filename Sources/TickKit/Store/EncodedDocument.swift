@@ -59,14 +59,18 @@ public final class EncodedDocument: @unchecked Sendable {
         let pathEnd = json.count
         JSONValue.appendString(name, to: &json)
         let nameEnd = json.count
-        JSONValue.appendString(explicitColor ?? "blue", to: &json)
+        JSONValue.appendString(explicitColor ?? Document.defaultColor, to: &json)
         let colorEnd = json.count
-        JSONValue.appendString(explicitIcon ?? "list.bullet", to: &json)
+        JSONValue.appendString(explicitIcon ?? Document.defaultIcon, to: &json)
         listJSONEnds = (pathEnd, nameEnd, colorEnd, json.count)
         listJSON = json.release().allocation
     }
 
     deinit { listJSON.baseAddress?.deallocate() }
+
+    /// The list's color and icon, defaulting as `Document.color` and `Document.icon` do.
+    var color: String { explicitColor ?? Document.defaultColor }
+    var icon: String { explicitIcon ?? Document.defaultIcon }
 
     /// The JSON string literal of one of the list's fields.
     func listJSON(_ field: ListField) -> UnsafeBufferPointer<UInt8> {
@@ -163,8 +167,8 @@ public struct EncodedListedItem: ItemRecord, @unchecked Sendable {
     public var hasSubtasks: Bool { record[.childCount] > 0 }
     public var listPath: String { document.path }
     public var listName: String { document.name }
-    public var listColor: String { document.explicitColor ?? "blue" }
-    public var listIcon: String { document.explicitIcon ?? "list.bullet" }
+    public var listColor: String { document.color }
+    public var listIcon: String { document.icon }
 
     public func appendListJSON(_ field: ListField, to output: inout ByteOutput) {
         output.append(document.listJSON(field))

@@ -42,6 +42,21 @@ public enum FileIO {
         bytes.removeLast(bytes.count - count)
         return bytes
     }
+
+    /// Writes all of `buffer` to `descriptor`, retrying interrupted and
+    /// partial writes; the `errno` of a write that failed, else nil.
+    public static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32? {
+        var written = 0
+        while written < buffer.count {
+            let count = Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+            if count < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            written += count
+        }
+        return nil
+    }
 }
 
 /// Runs `body` for every index on every core and collects the results in order.

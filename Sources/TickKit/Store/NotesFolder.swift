@@ -402,11 +402,7 @@ public struct NotesFolder: Sendable {
                 let payloads = results.map(\.payload), fromCache = results.map(\.fromCache)
                 let save = {
                     let saved: [ParseCache.Payload?] = Parallel.map(entries.count) { index in
-                        let entry = entries[index]
-                        if fromCache[index], let bytes = contents?.payload(entry.path, stamp: entry.stamp),
-                           let checksum = contents?.entries[entry.path]?.checksum {
-                            return ParseCache.Payload(copying: bytes, checksum: checksum)
-                        }
+                        if fromCache[index], let payload = contents?.copyOfPayload(entries[index].path) { return payload }
                         return payloads[index]
                     }
                     cache.save(zip(entries, saved).compactMap { entry, payload in payload.map { (entry.path, entry.stamp, $0) } })

@@ -80,6 +80,13 @@ public struct ParseCache: Sendable {
             return ParseCache.checksum(bytes) == entry.checksum ? bytes : nil
         }
 
+        /// A copy, for a new cache file, of the payload this cache gave for
+        /// `path` (its checksum was checked then, and is not again).
+        func copyOfPayload(_ path: String) -> Payload? {
+            guard let entry = entries[path] else { return nil }
+            return Payload(copying: UnsafeBufferPointer(rebasing: buffer[entry.payload]), checksum: entry.checksum)
+        }
+
         /// The document of `path`, read in place, if the cache holds it for exactly `stamp`.
         func encodedDocument(_ path: String, stamp: FileStamp) -> EncodedDocument? {
             guard let bytes = payload(path, stamp: stamp), let document = try? EncodedDocument(bytes, owner: self),

@@ -124,16 +124,7 @@ enum Terminal {
     /// pipe when SIGPIPE is ignored, as it is while a cache is saved.)
     static func writeAll(_ buffer: UnsafeBufferPointer<UInt8>, to descriptor: Int32) {
         fflush(nil)
-        var offset = 0
-        while offset < buffer.count {
-            let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                if errno == EPIPE { endWithBrokenPipe() }
-                return
-            }
-            offset += written
-        }
+        if FileIO.writeAll(UnsafeRawBufferPointer(buffer), to: descriptor) == EPIPE { endWithBrokenPipe() }
     }
 
     /// Standard output was closed (`tick query … | head`): once a cache
