@@ -1,5 +1,5 @@
 import Testing
-import TickKit
+@testable import TickKit
 
 /// Every sort key on the `groups` fixture; ties always fall back to manual order.
 @Suite struct SortingTests {
@@ -51,6 +51,26 @@ import TickKit
     @Test func sortingIsDeterministic() {
         for key in SortKey.allCases {
             #expect(sorted([key]) == sorted([key]), "\(key) is not deterministic")
+        }
+    }
+
+    @Test func listOrderComparesNamesAsStringsDoWhetherASCIIOrNot() {
+        // Lists with an order first; then folded name, then path.
+        let ascii = [("b", nil, "b.md"), ("a", 2, "z.md"), ("a", nil, "y/a.md"), ("a", nil, "a.md"), ("c", 1, "c.md"),
+                     ("ab", nil, "ab.md"), ("a b", nil, "a b.md"), ("0", nil, "0.md")]
+        // "e\u{301}" is "é" decomposed: String orders it as the composed one.
+        let unicode = ascii + [("é", nil, "é.md"), ("e\u{301}", nil, "e.md"), ("日本", nil, "j.md"), ("ea", nil, "ea.md")]
+        for lists in [ascii, unicode, ascii.reversed(), unicode.reversed()] {
+            let names = lists.map(\.0), orders: [Int?] = lists.map(\.1), paths = lists.map(\.2)
+            let expected = lists.indices.sorted { a, b in
+                switch (orders[a], orders[b]) {
+                case let (l?, r?) where l != r: return l < r
+                case (.some, nil): return true
+                case (nil, .some): return false
+                default: return names[a] != names[b] ? names[a] < names[b] : paths[a] < paths[b]
+                }
+            }
+            #expect(SortKey.listOrder(foldedNames: names, orders: orders, paths: paths) == expected)
         }
     }
 }

@@ -16,9 +16,9 @@ public struct EncodedWorkspace: Sendable {
     public init(documents: [EncodedDocument], warnings: [String] = []) {
         self.documents = documents
         self.warnings = warnings
-        let ranks = SortKey.listRanks(foldedNames: documents.map(\.foldedName), orders: documents.map(\.order),
+        let order = SortKey.listOrder(foldedNames: documents.map(\.foldedName), orders: documents.map(\.order),
                                       paths: documents.map(\.path))
-        ranked = documents.indices.sorted(by: { ranks[$0] < ranks[$1] }).map { (documents[$0], ranks[$0]) }
+        ranked = order.enumerated().map { rank, index in (documents[index], rank) }
     }
 
     /// Scans the folder, reading unchanged files from `cache` in place and
@@ -77,8 +77,12 @@ public struct EncodedWorkspace: Sendable {
     /// Calls `body` with every item of the lists of `run`, in manual order.
     func forEachItem(in run: Range<Int>, _ body: (EncodedListedItem) -> Void) {
         for (document, rank) in ranked[run] {
+            // One value per list, moved from item to item: a new value for
+            // each item would retain and release the document every time.
+            var item = EncodedListedItem(document: document, index: 0, listRank: rank)
             for index in 0..<document.itemCount {
-                body(EncodedListedItem(document: document, index: index, listRank: rank))
+                item.index = index
+                body(item)
             }
         }
     }
@@ -91,10 +95,7 @@ public struct EncodedWorkspace: Sendable {
 extension QueryEvaluator {
     /// The items of `workspace` that match `expression`, in manual order.
     public static func filter(_ workspace: EncodedWorkspace, _ expression: QueryExpression) -> [EncodedListedItem] {
-        workspace.items(testedBy: {
-            let own = expression.independentCopy()
-            return { matches($0, own) }
-        })
+        workspace.items(testedBy: { test(expression, for: EncodedListedItem.self) })
     }
 }
 
@@ -104,8 +105,7 @@ extension SmartGroup {
     public func members(of workspace: EncodedWorkspace, matching expression: QueryExpression?, today: TaskDate)
         -> [EncodedListedItem] {
         let items = workspace.items(testedBy: {
-            let own = expression?.independentCopy()
-            return { item in own.map { QueryEvaluator.matches(item, $0) } ?? true }
+            expression.map { QueryEvaluator.test($0, for: EncodedListedItem.self) } ?? { _ in true }
         })
         return members(of: items, today: today, as: EncodedListedItem.self)
     }
@@ -132,9 +132,9 @@ extension ItemJSON {
                                           to write: (UnsafeBufferPointer<UInt8>) -> Void) {
         let runs = workspace.listRuns(minimumSize: runSize)
         writeItemsDocument(today: today, chunkCount: runs.count, inFlight: inFlight, chunkCapacity: 256 * 1024, to: write) { run, output in
-            let own = expression.independentCopy()
+            let matches = QueryEvaluator.test(expression, for: EncodedListedItem.self)
             workspace.forEachItem(in: runs[run]) { item in
-                if QueryEvaluator.matches(item, own) { appendItem(item, to: &output) }
+                if matches(item) { appendItem(item, to: &output) }
             }
         }
     }

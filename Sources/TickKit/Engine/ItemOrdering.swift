@@ -109,18 +109,81 @@ public enum SortKey: String, Sendable, CaseIterable {
     /// list's tuple at each step retained and released its strings: a
     /// repeated query over 5,000 lists spent a millisecond on that).
     static func listRanks(foldedNames keys: [String], orders: [Int?], paths: [String]) -> [Int] {
-        let order = keys.indices.sorted { a, b in
+        var ranks = [Int](repeating: 0, count: keys.count)
+        for (rank, index) in listOrder(foldedNames: keys, orders: orders, paths: paths).enumerated() { ranks[index] = rank }
+        return ranks
+    }
+
+    /// The indices of the lists in list order (`listRanks` inverted).
+    static func listOrder(foldedNames keys: [String], orders: [Int?], paths: [String]) -> [Int] {
+        func byOrder(_ a: Int, _ b: Int) -> Bool? {
             switch (orders[a], orders[b]) {
             case let (l?, r?) where l != r: return l < r
             case (.some, nil): return true
             case (nil, .some): return false
-            default: break
+            default: return nil
             }
+        }
+        // Names and paths that are all ASCII (nearly always) are compared
+        // as bytes, packed in one buffer: the same order as `String`'s, with
+        // no call into Unicode comparison for each of the ~60,000 steps of
+        // sorting 5,000 lists on every query.
+        if let packedKeys = PackedTexts(keys), let packedPaths = PackedTexts(paths) {
+            return packedKeys.withSlices { key in
+                packedPaths.withSlices { path in
+                    keys.indices.sorted { a, b in
+                        if let ordered = byOrder(a, b) { return ordered }
+                        let names = ByteText.compare(key(a), key(b))
+                        return names != 0 ? names < 0 : ByteText.compare(path(a), path(b)) < 0
+                    }
+                }
+            }
+        }
+        return keys.indices.sorted { a, b in
+            if let ordered = byOrder(a, b) { return ordered }
             if keys[a] != keys[b] { return keys[a] < keys[b] }
             return paths[a] < paths[b]
         }
-        var ranks = [Int](repeating: 0, count: keys.count)
-        for (rank, index) in order.enumerated() { ranks[index] = rank }
-        return ranks
+    }
+}
+
+/// ASCII strings packed end to end in one buffer, each read back as a
+/// slice of bytes (for sorting without touching the strings).
+struct PackedTexts {
+    private var bytes: [UInt8] = []
+    private var ends: [Int] = []
+
+    /// Nil when a string is not all ASCII.
+    init?(_ texts: [String]) {
+        ends.reserveCapacity(texts.count)
+        for text in texts {
+            var text = text
+            let isASCII = text.withUTF8 { utf8 in
+                bytes.append(contentsOf: utf8)
+                return ByteText.isASCII(utf8)
+            }
+            guard isASCII else { return nil }
+            ends.append(bytes.count)
+        }
+    }
+
+    /// The strings' bytes, valid inside `withSlices`.
+    struct Slices {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let ends: UnsafeBufferPointer<Int>
+
+        /// The bytes of string `index`.
+        @inline(__always)
+        func callAsFunction(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+            let start = index == 0 ? 0 : ends[index - 1]
+            return UnsafeBufferPointer(start: bytes.baseAddress.map { $0 + start }, count: ends[index] - start)
+        }
+    }
+
+    /// Calls `body` with the strings' bytes.
+    func withSlices<Result>(_ body: (Slices) -> Result) -> Result {
+        bytes.withUnsafeBufferPointer { bytes in
+            ends.withUnsafeBufferPointer { ends in body(Slices(bytes: bytes, ends: ends)) }
+        }
     }
 }

@@ -11,18 +11,6 @@ public indirect enum QueryExpression: Sendable, Equatable {
     case or([QueryExpression])
     case not(QueryExpression)
     case predicate(QueryPredicate)
-
-    /// The same tree in storage of its own (predicates' strings and regular
-    /// expressions are still shared): for evaluating on several threads
-    /// without sharing reference counts.
-    func independentCopy() -> QueryExpression {
-        switch self {
-        case .and(let operands): .and(operands.map { $0.independentCopy() })
-        case .or(let operands): .or(operands.map { $0.independentCopy() })
-        case .not(let operand): .not(operand.independentCopy())
-        case .predicate(let predicate): .predicate(predicate)
-        }
-    }
 }
 
 /// The date fields a query can compare.

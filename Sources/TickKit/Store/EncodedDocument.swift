@@ -104,7 +104,7 @@ public struct EncodedText: ItemText {
 public struct EncodedListedItem: ItemRecord, @unchecked Sendable {
     // Sendable: the document is immutable.
     let document: EncodedDocument
-    let index: Int
+    var index: Int
     public let listRank: Int
 
     private var record: ItemRecordLayout.Record { document.records.record(index) }

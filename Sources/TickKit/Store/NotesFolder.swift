@@ -106,8 +106,11 @@ public struct NotesFolder: Sendable {
     public func listFileEntries() -> (files: [(path: String, stamp: FileStamp)], warnings: [String]) {
         var warnings: [String] = []
         let ignored = gitIgnoredPaths()
-        /// Every list file found, in walk order, with its real path.
-        var found: [(relative: String, real: String, stamp: FileStamp, throughLink: Bool)] = []
+        /// Every list file found, in walk order.
+        var found: [(path: String, stamp: FileStamp)] = []
+        /// Where each folder's files went in `found`, for telling which
+        /// paths name one file when there are links (rare: kept aside).
+        var placed: [(folder: WalkedFolder, files: FolderContents)] = []
         var sawLink = false
         // The walk goes level by level; the folders of one level are read on
         // every core (a big notes folder has thousands of files to `stat`),
@@ -123,59 +126,75 @@ public struct NotesFolder: Sendable {
             walked += level.count
             let contents = Parallel.map(level.count) { index in read(level[index], ignored: ignored) }
             var next: [WalkedFolder] = []
-            for (folder, entries) in zip(level, contents) {
-                for entry in entries {
-                    switch entry {
-                    case .warning(let warning):
-                        warnings.append(warning)
-                    case .folder(let relative, let real, let isLink):
-                        if folder.ancestors.contains(real) { continue }   // a loop
-                        sawLink = sawLink || isLink
-                        next.append(WalkedFolder(relative: relative, real: real, ancestors: folder.ancestors.union([real]),
-                                                 throughLink: folder.throughLink || isLink))
-                    case .file(let relative, let real, let stamp, let isLink):
-                        sawLink = sawLink || isLink
-                        found.append((relative, real, stamp, folder.throughLink || isLink))
-                    }
+            for (folder, held) in zip(level, contents) {
+                warnings += held.warnings
+                for subfolder in held.folders {
+                    if folder.ancestors.contains(subfolder.real) { continue }   // a loop
+                    sawLink = sawLink || subfolder.isLink
+                    next.append(WalkedFolder(relative: subfolder.relative, real: subfolder.real,
+                                             ancestors: folder.ancestors.union([subfolder.real]),
+                                             throughLink: folder.throughLink || subfolder.isLink))
                 }
+                sawLink = sawLink || !held.linkedFiles.isEmpty
+                found += held.files
+                placed.append((folder, held))
             }
             level = next
         }
-        if sawLink {
-            // Only a link can make two paths name one file: keep the preferred path.
-            var preferred: [String: Int] = [:]
-            for (index, file) in found.enumerated() {
-                if let existing = preferred[file.real],
-                   !Self.prefers((file.relative, file.throughLink), over: (found[existing].relative, found[existing].throughLink)) {
-                    continue
-                }
-                preferred[file.real] = index
+        if sawLink { found = Self.withoutRepeats(placed) }
+        Self.sortByPath(&found)
+        return (found, warnings)
+    }
+
+    /// The files of `placed` with each file named once: only a link can
+    /// make two paths name one file, and then the preferred path is kept.
+    private static func withoutRepeats(_ placed: [(folder: WalkedFolder, files: FolderContents)]) -> [(path: String, stamp: FileStamp)] {
+        var files: [(path: String, stamp: FileStamp, real: String, throughLink: Bool)] = []
+        for (folder, held) in placed {
+            for (index, file) in held.files.enumerated() {
+                let link = held.linkedFiles[index]
+                let name = file.path.split(separator: "/").last.map(String.init) ?? file.path
+                files.append((file.path, file.stamp, link ?? folder.real + "/" + name, folder.throughLink || link != nil))
             }
-            found = preferred.values.map { found[$0] }
         }
-        var entries = found.map { (path: $0.relative, stamp: $0.stamp) }
-        Self.sortByPath(&entries)
-        return (entries, warnings)
+        var preferred: [String: Int] = [:]
+        for (index, file) in files.enumerated() {
+            if let existing = preferred[file.real],
+               !prefers((file.path, file.throughLink), over: (files[existing].path, files[existing].throughLink)) {
+                continue
+            }
+            preferred[file.real] = index
+        }
+        return preferred.values.map { (files[$0].path, files[$0].stamp) }
     }
 
     /// Sorts entries by path as `String` orders them. Paths that are all
     /// ASCII (nearly always) are compared as bytes, which is the same order
     /// at a fraction of the cost: a folder of 5,000 notes is sorted on every
-    /// query.
+    /// query. The walk nearly always finds them in order already, which one
+    /// pass tells.
     static func sortByPath(_ entries: inout [(path: String, stamp: FileStamp)]) {
-        guard entries.allSatisfy({ $0.path.utf8.allSatisfy { $0 < 0x80 } }) else {
+        var isASCII = true, isSorted = true
+        var previous: String? = nil
+        for entry in entries {
+            var path = entry.path
+            guard path.withUTF8({ ByteText.isASCII($0) }) else {
+                isASCII = false
+                break
+            }
+            if isSorted, var before = previous {
+                isSorted = before.withUTF8 { before in path.withUTF8 { ByteText.compare(before, $0) <= 0 } }
+            }
+            previous = path
+        }
+        guard isASCII else {
             entries.sort { $0.path < $1.path }
             return
         }
+        if isSorted { return }
         entries.sort { left, right in
             var left = left.path, right = right.path
-            return left.withUTF8 { l in
-                right.withUTF8 { r in
-                    let length = min(l.count, r.count)
-                    let common = length == 0 ? 0 : memcmp(l.baseAddress!, r.baseAddress!, length)
-                    return common != 0 ? common < 0 : l.count < r.count
-                }
-            }
+            return left.withUTF8 { l in right.withUTF8 { r in ByteText.compare(l, r) < 0 } }
         }
     }
 
@@ -187,59 +206,64 @@ public struct NotesFolder: Sendable {
         var throughLink: Bool
     }
 
-    private enum WalkEntry {
-        case folder(relative: String, real: String, isLink: Bool)
-        case file(relative: String, real: String, stamp: FileStamp, isLink: Bool)
-        case warning(String)
+    /// What one folder holds, in name order.
+    private struct FolderContents {
+        var folders: [(relative: String, real: String, isLink: Bool)] = []
+        /// List files, by path relative to the root, with their stamps.
+        var files: [(path: String, stamp: FileStamp)] = []
+        /// The real paths of the files that are links, by index in `files`.
+        var linkedFiles: [Int: String] = [:]
+        /// What is skipped.
+        var warnings: [String] = []
     }
 
     /// What one folder holds, in name order: its subfolders, its list files
     /// with their stamps, and warnings about what is skipped.
-    private func read(_ folder: WalkedFolder, ignored: Set<String>) -> [WalkEntry] {
+    private func read(_ folder: WalkedFolder, ignored: Set<String>) -> FolderContents {
+        var held = FolderContents()
         guard let directory = opendir(folder.real) else {
-            return [.warning("cannot read folder \(folder.relative.isEmpty ? "." : folder.relative); skipped")]
+            held.warnings.append("cannot read folder \(folder.relative.isEmpty ? "." : folder.relative); skipped")
+            return held
         }
         defer { closedir(directory) }
         let descriptor = dirfd(directory)
-        var found: [WalkEntry] = []
         for (name, type) in Self.names(in: directory) {
             if name.utf8.first == UInt8(ascii: ".") || name == "node_modules" { continue }
             // A regular file that is not a list needs no `stat`.
             if type == UInt8(DT_REG), !Self.isListFile(name) { continue }
             let relative = folder.relative.isEmpty ? name : folder.relative + "/" + name
             if !ignored.isEmpty, ignored.contains(relative) || ignored.contains(relative + "/") { continue }
-            let full = folder.real + "/" + name
             if type == UInt8(DT_DIR) {
                 // readdir said what it is (a folder's stamp is not needed).
-                found.append(.folder(relative: relative, real: full, isLink: false))
+                held.folders.append((relative, folder.real + "/" + name, false))
                 continue
             }
             var info = stat()
             // Relative to the open folder: no path lookup from the root for each file.
             guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
             var kind = info.st_mode & S_IFMT
-            var real = full
-            var isLink = false
+            var real: String? = nil
             if kind == S_IFLNK {
-                isLink = true
-                real = Self.resolved(full)
-                guard real == root || real.hasPrefix(root + "/") else {
-                    found.append(.warning("\(relative) links outside the notes folder; skipped"))
+                let resolved = Self.resolved(folder.real + "/" + name)
+                guard resolved == root || resolved.hasPrefix(root + "/") else {
+                    held.warnings.append("\(relative) links outside the notes folder; skipped")
                     continue
                 }
-                guard stat(real, &info) == 0 else {
-                    found.append(.warning("\(relative) is a broken link; skipped"))
+                guard stat(resolved, &info) == 0 else {
+                    held.warnings.append("\(relative) is a broken link; skipped")
                     continue
                 }
                 kind = info.st_mode & S_IFMT
+                real = resolved
             }
             if kind == S_IFDIR {
-                found.append(.folder(relative: relative, real: real, isLink: isLink))
+                held.folders.append((relative, real ?? folder.real + "/" + name, real != nil))
             } else if kind == S_IFREG, Self.isListFile(name) {
-                found.append(.file(relative: relative, real: real, stamp: FileStamp(info), isLink: isLink))
+                if let real { held.linkedFiles[held.files.count] = real }
+                held.files.append((relative, FileStamp(info)))
             }
         }
-        return found
+        return held
     }
 
     /// The names in an open folder with their `d_type` (`DT_UNKNOWN` when
