@@ -104,27 +104,59 @@ struct ParseCacheTests {
         #expect(later.stdout.contains("delta") && !later.stdout.contains("beta"))
     }
 
-    @Test("a damaged or half-written cache file is ignored and rebuilt")
-    func damagedCacheIsRebuilt() throws {
-        let folder = try TemporaryFolder(["a.md": "# A\n- [ ] alpha due:2026-11-21 #x\n- [x] done one\n"])
+    @Test("a damaged or half-written cache file is ignored and rebuilt", arguments: [["all", "--json"], ["query", "open", "--json"]])
+    func damagedCacheIsRebuilt(command: [String]) throws {
+        let folder = try TemporaryFolder(["a.md": "# A\n- [ ] alpha due:2026-11-21 #x\n- [x] done one\n",
+                                          "b.md": "---\ntitle: Bee\n---\n- [ ] beta\n  a note\n"])
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("tick-cache-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: cache) }
-        let expected = try run(["all", "--json"], folder, cache: cache)
+        let expected = try run(command, folder, cache: cache)
         let cacheFile = try #require(ParseCache(root: NotesFolder(path: folder.path).root, environment: ["XDG_CACHE_HOME": cache])).path
         let good = try Data(contentsOf: URL(fileURLWithPath: cacheFile))
         #expect(good.count > 20)
         var damages: [Data] = [Data(), good.prefix(good.count / 2), Data(repeating: 0xFF, count: 100)]
-        var flipped = good
-        flipped[good.count / 2] ^= 0x40
-        damages.append(flipped)
+        // A flipped bit in the index, in each payload (the index is checked
+        // when the cache is opened; a payload when its list is first read),
+        // and in the last byte.
+        for position in [40, good.count / 2, good.count * 3 / 4, good.count - 1] {
+            var flipped = good
+            flipped[position] ^= 0x40
+            damages.append(flipped)
+        }
         for damage in damages {
             try damage.write(to: URL(fileURLWithPath: cacheFile))
-            let result = try run(["all", "--json"], folder, cache: cache)
+            let result = try run(command, folder, cache: cache)
             #expect(result.status == 0)
             #expect(result.stdoutBytes == expected.stdoutBytes)
             #expect(result.stderr.isEmpty)
             let rebuilt = try Data(contentsOf: URL(fileURLWithPath: cacheFile))
             #expect(rebuilt == good, "the cache is rewritten whole")
+        }
+    }
+
+    @Test("a list read from the cache unchecked is checked when first read; a damaged payload is parsed again")
+    func uncheckedPayloadIsCheckedBeforeUse() throws {
+        let document = parse("---\ntitle: T\n---\n# T\n## S\n- [ ] a due:2026-11-24 #x k:v\n  note\n  - [x] b\n")
+        let payload = try #require(ParseCache.Payload(encoding: document))
+        let expected = ItemJSON.itemsDocumentBytes(EncodedWorkspace(documents: [try EncodedDocument(payload.buffer, owner: payload.storage)]).items,
+                                                   today: Fixture.today)
+        for position in [nil, 0, payload.buffer.count / 2, payload.buffer.count - 1] {
+            var bytes = Array(payload.buffer)
+            if let position { bytes[position] ^= 0x01 }
+            let storage = ParseCache.OwnedBytes(copying: bytes.withUnsafeBufferPointer { $0 })
+            let unchecked = EncodedDocument(unchecked: UnsafeBufferPointer(storage.buffer), owner: storage, checksum: payload.checksum,
+                                            path: document.path, summary: payload.summary)
+            #expect(!unchecked.isComplete)
+            #expect(unchecked.itemCount == 2, "before it is read, the count comes from the index")
+            var reparsed = false
+            let repaired = unchecked.complete(reparse: {
+                reparsed = true
+                return ParseCache.Payload(encoding: document)
+            })
+            #expect(unchecked.isComplete)
+            #expect(reparsed == (position != nil), "only a damaged payload is parsed again")
+            #expect((repaired != nil) == (position != nil))
+            #expect(ItemJSON.itemsDocumentBytes(EncodedWorkspace(documents: [unchecked]).items, today: Fixture.today) == expected)
         }
     }
 

@@ -13,9 +13,18 @@ public struct EncodedWorkspace: Sendable {
     /// The documents in list order, each with its rank.
     private let ranked: [(document: EncodedDocument, rank: Int)]
 
+    /// Checks the lists read from the cache unchecked, as their items are
+    /// first read, and saves the ones found damaged.
+    private let repairs: CacheRepairs?
+
     public init(documents: [EncodedDocument], warnings: [String] = []) {
+        self.init(documents: documents, warnings: warnings, repairs: nil)
+    }
+
+    init(documents: [EncodedDocument], warnings: [String], repairs: CacheRepairs?) {
         self.documents = documents
         self.warnings = warnings
+        self.repairs = repairs
         let order = SortKey.listOrder(foldedNames: documents.map(\.foldedName), orders: documents.map(\.order),
                                       paths: documents.map(\.path))
         ranked = order.enumerated().map { rank, index in (documents[index], rank) }
@@ -25,8 +34,8 @@ public struct EncodedWorkspace: Sendable {
     /// parsing the others in parallel; with `savingInBackground`, a new
     /// cache file is written while the caller goes on (see `BackgroundSaves`).
     public static func load(_ folder: NotesFolder, cache: ParseCache? = nil, savingInBackground: Bool = false) -> EncodedWorkspace {
-        let (documents, warnings) = folder.loadEncoded(cache: cache, savingInBackground: savingInBackground)
-        return EncodedWorkspace(documents: documents, warnings: warnings)
+        let (documents, warnings, repairs) = folder.loadEncoded(cache: cache, savingInBackground: savingInBackground)
+        return EncodedWorkspace(documents: documents, warnings: warnings, repairs: repairs)
     }
 
     /// Every item of every list, in manual order.
@@ -51,6 +60,7 @@ public struct EncodedWorkspace: Sendable {
             }
             return found
         }
+        saveRepairs()
         return Array(found.joined())
     }
 
@@ -74,9 +84,22 @@ public struct EncodedWorkspace: Sendable {
         return runs
     }
 
+    /// Saves the parse cache again when lists read from it were found damaged.
+    func saveRepairs() { repairs?.saveIfRepaired() }
+
     /// Calls `body` with every item of the lists of `run`, in manual order.
+    /// A list read from the cache unchecked is checked first: runs never
+    /// overlap, so each list is checked by one task, right before its items
+    /// are read.
     func forEachItem(in run: Range<Int>, _ body: (EncodedListedItem) -> Void) {
         for (document, rank) in ranked[run] {
+            if !document.isComplete {
+                if let repairs {
+                    repairs.complete(document)
+                } else {
+                    _ = document.complete(reparse: { nil })
+                }
+            }
             // One value per list, moved from item to item: a new value for
             // each item would retain and release the document every time.
             var item = EncodedListedItem(document: document, index: 0, listRank: rank)
@@ -137,6 +160,7 @@ extension ItemJSON {
                 if matches(item) { appendItem(item, to: &output) }
             }
         }
+        workspace.saveRepairs()
     }
 
     public static func writeItemsDocument(_ items: [EncodedListedItem], today: TaskDate,

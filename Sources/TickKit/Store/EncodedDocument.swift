@@ -10,39 +10,131 @@
 /// The bytes stay alive as long as the document: they belong to the cache
 /// file's mapping or to the payload that a fresh parse was encoded into.
 public final class EncodedDocument: @unchecked Sendable {
-    // Immutable after init; the bytes are never written.
-    let owner: AnyObject
-    let buffer: UnsafeBufferPointer<UInt8>
+    // The header is immutable after init. The body is set in init, or, for
+    // a document read from the cache unchecked, once by `complete`, before
+    // any item is read and on one thread (see `EncodedWorkspace.forEachItem`).
     public let path: String
     public let name: String
     /// The name as list order compares it (`SortKey.foldedName`), folded
-    /// here, while the lists are read on every core.
+    /// while the lists are read, off the main thread.
     let foldedName: String
     let order: Int?
-    let explicitColor: String?
-    let explicitIcon: String?
     let isValidUTF8: Bool
-    let sectionTitles: [ByteSlice]
-    let records: ItemRecordLayout.Records
-    /// The list's path, name, color and icon as JSON string literals,
-    /// escaped once for every item of the list that is printed: one
-    /// allocation, read in place (no reference counting per item).
-    private let listJSON: UnsafeMutableBufferPointer<UInt8>
-    private let listJSONEnds: (path: Int, name: Int, color: Int, icon: Int)
+    private(set) var body: Body
+    /// What `complete` checks, while the body is not read yet.
+    private var unchecked: Unchecked?
 
-    /// Reads the header of the document encoded in `buffer`, which `owner`
-    /// keeps alive.
+    /// The parts of a document read from its payload past the header.
+    struct Body {
+        let owner: AnyObject?
+        let buffer: UnsafeBufferPointer<UInt8>
+        let explicitColor: String?
+        let explicitIcon: String?
+        let sectionTitles: [ByteSlice]
+        let records: ItemRecordLayout.Records
+        /// The list's path, name, color and icon as JSON string literals,
+        /// escaped once for every item of the list that is printed: one
+        /// allocation, read in place (no reference counting per item).
+        let listJSON: UnsafeMutableBufferPointer<UInt8>
+        let listJSONEnds: (path: Int, name: Int, color: Int, icon: Int)
+
+        static var empty: Body {
+            Body(owner: nil, buffer: UnsafeBufferPointer(start: nil, count: 0), explicitColor: nil, explicitIcon: nil,
+                                sectionTitles: [], records: .empty, listJSON: UnsafeMutableBufferPointer(start: nil, count: 0),
+                 listJSONEnds: (0, 0, 0, 0))
+        }
+    }
+
+    /// A payload from the cache not yet checked against its checksum.
+    struct Unchecked {
+        let owner: AnyObject
+        let buffer: UnsafeBufferPointer<UInt8>
+        let checksum: UInt64
+        let itemCount: Int
+    }
+
+    /// Reads the document encoded in `buffer`, which `owner` keeps alive.
     init(_ buffer: UnsafeBufferPointer<UInt8>, owner: AnyObject) throws {
-        self.owner = owner
-        self.buffer = buffer
         var reader = ByteReader(buffer, range: 0..<buffer.count)
-        path = try reader.string()
-        explicitColor = try reader.optionalString()
-        explicitIcon = try reader.optionalString()
-        order = try reader.optionalInt()
-        name = try reader.string()
-        foldedName = SortKey.foldedName(name)
-        isValidUTF8 = try reader.bool()
+        let header = try Header(&reader)
+        path = header.path
+        name = header.name
+        foldedName = SortKey.foldedName(header.name)
+        order = header.order
+        isValidUTF8 = header.isValidUTF8
+        body = try Self.readBody(&reader, header: header, buffer: buffer, owner: owner)
+    }
+
+    /// A document of the cache whose header came from the cache's index
+    /// (checked when the cache was opened) and whose payload is checked
+    /// and read by `complete`, in the task that reads its items: reading a
+    /// payload right before its items are tested keeps it in the processor's
+    /// cache, where checking every payload up front read each twice from memory.
+    init(unchecked buffer: UnsafeBufferPointer<UInt8>, owner: AnyObject, checksum: UInt64,
+         path: String, summary: ParseCache.ListSummary) {
+        self.path = path
+        name = summary.name
+        foldedName = summary.foldedName
+        order = summary.order
+        isValidUTF8 = summary.isValidUTF8
+        body = .empty
+        unchecked = Unchecked(owner: owner, buffer: buffer, checksum: checksum, itemCount: summary.itemCount)
+    }
+
+    deinit { body.listJSON.baseAddress?.deallocate() }
+
+    /// True until `complete` has run on a document made `unchecked`.
+    var isComplete: Bool { unchecked == nil }
+
+    /// Checks an unchecked payload and reads its body. A payload that fails
+    /// its checksum, or does not hold the header the index gave, is replaced
+    /// by the one `reparse` makes (the file parsed again), which is
+    /// returned for the cache to be saved with; when that fails too, the
+    /// list is read as empty.
+    func complete(reparse: () -> ParseCache.Payload?) -> ParseCache.Payload? {
+        guard let unchecked else { return nil }
+        self.unchecked = nil
+        if ParseCache.checksum(unchecked.buffer) == unchecked.checksum,
+           let body = try? readBody(unchecked.buffer, owner: unchecked.owner) {
+            self.body = body
+            return nil
+        }
+        guard let payload = reparse(), let body = try? readBody(payload.buffer, owner: payload.storage) else { return nil }
+        self.body = body
+        return payload
+    }
+
+    /// The body of `buffer`, when its header is this document's.
+    private func readBody(_ buffer: UnsafeBufferPointer<UInt8>, owner: AnyObject) throws -> Body {
+        var reader = ByteReader(buffer, range: 0..<buffer.count)
+        let header = try Header(&reader)
+        guard header.path == path, header.name == name, header.order == order, header.isValidUTF8 == isValidUTF8 else {
+            throw ByteReader.Damaged()
+        }
+        return try Self.readBody(&reader, header: header, buffer: buffer, owner: owner)
+    }
+
+    /// What a payload holds before its sections.
+    private struct Header {
+        let path: String
+        let explicitColor: String?
+        let explicitIcon: String?
+        let order: Int?
+        let name: String
+        let isValidUTF8: Bool
+
+        init(_ reader: inout ByteReader) throws {
+            path = try reader.string()
+            explicitColor = try reader.optionalString()
+            explicitIcon = try reader.optionalString()
+            order = try reader.optionalInt()
+            name = try reader.string()
+            isValidUTF8 = try reader.bool()
+        }
+    }
+
+    private static func readBody(_ reader: inout ByteReader, header: Header, buffer: UnsafeBufferPointer<UInt8>,
+                                 owner: AnyObject) throws -> Body {
         try reader.skipBlock()   // front matter
         let sectionCount = try reader.count(limit: 1 << 24)
         var sectionTitles: [ByteSlice] = []
@@ -51,42 +143,47 @@ public final class EncodedDocument: @unchecked Sendable {
             sectionTitles.append(try reader.slice())
             try reader.skipBlock()
         }
-        self.sectionTitles = sectionTitles
         try reader.skipBlock()   // diagnostics
-        records = try ItemRecordLayout.Records(&reader, in: buffer)
-        var json = ByteOutput(capacity: path.utf8.count + name.utf8.count + 32)
-        JSONValue.appendString(path, to: &json)
+        let records = try ItemRecordLayout.Records(&reader, in: buffer)
+        var json = ByteOutput(capacity: header.path.utf8.count + header.name.utf8.count + 32)
+        JSONValue.appendString(header.path, to: &json)
         let pathEnd = json.count
-        JSONValue.appendString(name, to: &json)
+        JSONValue.appendString(header.name, to: &json)
         let nameEnd = json.count
-        JSONValue.appendString(explicitColor ?? Document.defaultColor, to: &json)
+        JSONValue.appendString(header.explicitColor ?? Document.defaultColor, to: &json)
         let colorEnd = json.count
-        JSONValue.appendString(explicitIcon ?? Document.defaultIcon, to: &json)
-        listJSONEnds = (pathEnd, nameEnd, colorEnd, json.count)
-        listJSON = json.release().allocation
+        JSONValue.appendString(header.explicitIcon ?? Document.defaultIcon, to: &json)
+        let iconEnd = json.count
+        return Body(owner: owner, buffer: buffer, explicitColor: header.explicitColor, explicitIcon: header.explicitIcon,
+                    sectionTitles: sectionTitles, records: records, listJSON: json.release().allocation,
+                    listJSONEnds: (pathEnd, nameEnd, colorEnd, iconEnd))
     }
 
-    deinit { listJSON.baseAddress?.deallocate() }
+    var buffer: UnsafeBufferPointer<UInt8> { body.buffer }
+    var records: ItemRecordLayout.Records { body.records }
+    var sectionTitles: [ByteSlice] { body.sectionTitles }
 
     /// The list's color and icon, defaulting as `Document.color` and `Document.icon` do.
-    var color: String { explicitColor ?? Document.defaultColor }
-    var icon: String { explicitIcon ?? Document.defaultIcon }
+    var color: String { body.explicitColor ?? Document.defaultColor }
+    var icon: String { body.explicitIcon ?? Document.defaultIcon }
 
     /// The JSON string literal of one of the list's fields.
     func listJSON(_ field: ListField) -> UnsafeBufferPointer<UInt8> {
+        let ends = body.listJSONEnds
         let range: Range<Int>
         switch field {
-        case .path: range = 0..<listJSONEnds.path
-        case .name: range = listJSONEnds.path..<listJSONEnds.name
-        case .color: range = listJSONEnds.name..<listJSONEnds.color
-        case .icon: range = listJSONEnds.color..<listJSONEnds.icon
+        case .path: range = 0..<ends.path
+        case .name: range = ends.path..<ends.name
+        case .color: range = ends.name..<ends.color
+        case .icon: range = ends.color..<ends.icon
         }
-        return UnsafeBufferPointer(rebasing: listJSON[range])
+        return UnsafeBufferPointer(rebasing: body.listJSON[range])
     }
 
-    var itemCount: Int { records.count }
+    /// The number of items: before `complete`, as the cache's index says.
+    var itemCount: Int { unchecked?.itemCount ?? body.records.count }
 
-    func text(_ slice: ByteSlice) -> EncodedText { EncodedText(bytes: slice.bytes(in: buffer)) }
+    func text(_ slice: ByteSlice) -> EncodedText { EncodedText(bytes: slice.bytes(in: body.buffer)) }
 }
 
 /// UTF-8 bytes of an encoded document, valid while the document lives.

@@ -77,6 +77,15 @@ enum ItemRecordLayout {
             reader.position += count * size
         }
 
+        private init(buffer: UnsafeBufferPointer<UInt8>, start: Int, count: Int) {
+            self.buffer = buffer
+            self.start = start
+            self.count = count
+        }
+
+        /// No records.
+        static var empty: Records { Records(buffer: UnsafeBufferPointer(start: nil, count: 0), start: 0, count: 0) }
+
         func record(_ index: Int) -> Record { Record(buffer: buffer, offset: start + index * size) }
     }
 

@@ -366,15 +366,21 @@ public struct NotesFolder: Sendable {
     /// (as `loadAll`, which they are also saved for). Without a cache, every
     /// file is parsed and encoded.
     ///
+    /// A list from the cache comes unchecked: its payload is checked against
+    /// its checksum when its items are first read (`EncodedDocument.complete`,
+    /// called by `EncodedWorkspace`), and a damaged one is parsed again from
+    /// its file and saved, through the `CacheRepairs` returned.
+    ///
     /// With `savingInBackground`, a new cache file is written on another
     /// thread while the caller goes on (the answer is printed meanwhile);
     /// `BackgroundSaves.wait()` must run before the process exits.
     public func loadEncoded(cache: ParseCache? = nil, savingInBackground: Bool = false)
-        -> (documents: [EncodedDocument], warnings: [String]) {
+        -> (documents: [EncodedDocument], warnings: [String], repairs: CacheRepairs?) {
         let loaded = loadEvery(cache: cache, alwaysEncode: true, savingInBackground: savingInBackground,
-                               fromCache: { contents, path, stamp in contents.encodedDocument(path, stamp: stamp) },
+                               fromCache: { contents, path, stamp in contents.uncheckedDocument(path, stamp: stamp) },
                                fromParse: { _, payload in payload.flatMap { try? EncodedDocument($0.buffer, owner: $0.storage) } })
-        return (loaded.values.filter(\.isValidUTF8), loaded.warnings)
+        let repairs = loaded.saveWithRepairs.map { CacheRepairs(folder: self, save: $0) }
+        return (loaded.values.filter(\.isValidUTF8), loaded.warnings, repairs)
     }
 
     /// The shared core of `loadAll` and `loadEncoded`: lists the folder, takes
@@ -390,7 +396,7 @@ public struct NotesFolder: Sendable {
         savingInBackground: Bool,
         fromCache: (ParseCache.Contents, String, FileStamp) -> Value?,
         fromParse: (Document, ParseCache.Payload?) -> Value?
-    ) -> (values: [Value], warnings: [String]) {
+    ) -> (values: [Value], warnings: [String], saveWithRepairs: (@Sendable ([String: ParseCache.Payload]) -> Void)?) {
         // The cache file is mapped and its index read while the folder is
         // walked: neither needs the other.
         nonisolated(unsafe) var loaded: ParseCache.Contents? = nil
@@ -419,24 +425,30 @@ public struct NotesFolder: Sendable {
                 return (.failure(FileIO.ReadError(path: entry.path, code: EIO)), nil, false)
             }
         }
+        var saveWithRepairs: (@Sendable ([String: ParseCache.Payload]) -> Void)? = nil
         if let cache {
+            // Unchanged documents keep their encoded bytes, new ones were
+            // encoded while parsing, and repaired ones (found damaged when
+            // first read) are given later.
+            let payloads = results.map(\.payload), fromCache = results.map(\.fromCache)
+            nonisolated(unsafe) let unsafePayloads = payloads
+            let save: @Sendable ([String: ParseCache.Payload]) -> Void = { repaired in
+                let saved: [ParseCache.Payload?] = Parallel.map(entries.count) { index in
+                    if let payload = repaired[entries[index].path] { return payload }
+                    if fromCache[index], let payload = contents?.copyOfPayload(entries[index].path) { return payload }
+                    return unsafePayloads[index]
+                }
+                cache.save(zip(entries, saved).compactMap { entry, payload in payload.map { (entry.path, entry.stamp, $0) } })
+            }
             let unchanged = contents.map { $0.entries.count == entries.count } ?? false
             if !unchanged || results.contains(where: { !$0.fromCache }) {
-                // Unchanged documents keep their encoded bytes; new ones were encoded while parsing.
-                let payloads = results.map(\.payload), fromCache = results.map(\.fromCache)
-                let save = {
-                    let saved: [ParseCache.Payload?] = Parallel.map(entries.count) { index in
-                        if fromCache[index], let payload = contents?.copyOfPayload(entries[index].path) { return payload }
-                        return payloads[index]
-                    }
-                    cache.save(zip(entries, saved).compactMap { entry, payload in payload.map { (entry.path, entry.stamp, $0) } })
-                }
                 if savingInBackground {
-                    BackgroundSaves.start(save)
+                    BackgroundSaves.start { save([:]) }
                 } else {
-                    save()
+                    save([:])
                 }
             }
+            saveWithRepairs = savingInBackground ? { repaired in BackgroundSaves.start { save(repaired) } } : save
         }
         var values: [Value] = []
         var warnings = listWarnings
@@ -449,7 +461,7 @@ public struct NotesFolder: Sendable {
                 warnings.append("cannot read \(entry.path): \(String(cString: strerror(error.code))); skipped")
             }
         }
-        return (values, warnings)
+        return (values, warnings, saveWithRepairs)
     }
 }
 
@@ -462,12 +474,16 @@ public struct NotesFolder: Sendable {
 /// itself with SIGPIPE as before. Every command calls `wait()` before it exits.
 public enum BackgroundSaves {
     private static let group = DispatchGroup()
+    /// One save at a time, in the order started: a later save (with
+    /// repaired lists) must not be overtaken by an earlier one, and two
+    /// must never write the temporary file at once.
+    private static let queue = DispatchQueue(label: "tick.cache-save")
 
     static func start(_ save: @escaping () -> Void) {
         signal(SIGPIPE, SIG_IGN)
         nonisolated(unsafe) let save = save
         let delay = testDelay()
-        DispatchQueue.global().async(group: group) {
+        queue.async(group: group) {
             if delay > 0 { usleep(delay) }
             save()
         }
@@ -482,6 +498,45 @@ public enum BackgroundSaves {
 
     /// Returns when every save started has finished.
     public static func wait() { group.wait() }
+}
+
+/// Lists whose payload in the parse cache failed its check when their
+/// items were first read (`EncodedDocument.complete`): each is parsed again
+/// from its file, and the cache is saved again with them once the items
+/// have been read (`saveIfRepaired`).
+public final class CacheRepairs: @unchecked Sendable {
+    // `repaired` and `savedCount` are guarded by `lock`.
+    private let lock = NSLock()
+    private var repaired: [String: ParseCache.Payload] = [:]
+    private var savedCount = 0
+    private let folder: NotesFolder
+    private let save: @Sendable ([String: ParseCache.Payload]) -> Void
+
+    init(folder: NotesFolder, save: @escaping @Sendable ([String: ParseCache.Payload]) -> Void) {
+        self.folder = folder
+        self.save = save
+    }
+
+    /// Checks the payload of `document` and reads its body, parsing its file
+    /// again when the payload is damaged.
+    func complete(_ document: EncodedDocument) {
+        let path = document.path
+        guard let payload = document.complete(reparse: {
+            (try? folder.load(path)).flatMap { ParseCache.Payload(encoding: $0) }
+        }) else { return }
+        lock.lock()
+        repaired[path] = payload
+        lock.unlock()
+    }
+
+    /// Saves the cache again when lists were repaired since the last save.
+    func saveIfRepaired() {
+        lock.lock()
+        let pending = repaired.count > savedCount ? repaired : nil
+        savedCount = repaired.count
+        lock.unlock()
+        if let pending { save(pending) }
+    }
 }
 
 /// What `loadEvery` loads: a list that knows whether its file was UTF-8.

@@ -21,7 +21,7 @@ public struct ParseCache: Sendable {
 
     static let magic = Array("TICKCACHE".utf8)
     /// Bump when the parser or the encoding changes what a document holds.
-    static let formatVersion = 6
+    static let formatVersion = 7
 
     /// The cache for the folder `root`, or nil when caching is off
     /// (`TICK_NO_CACHE` set) or there is no cache folder to use.
@@ -46,6 +46,30 @@ public struct ParseCache: Sendable {
         return "folder-" + String(hash, radix: 16) + ".cache"
     }
 
+    /// What list order and the query's tasks need of a list, kept in the
+    /// cache's index (checked whole when the cache is opened), so that a
+    /// query places every list without reading its payload first.
+    public struct ListSummary: Sendable, Equatable {
+        var name: String
+        var order: Int?
+        var isValidUTF8: Bool
+        var itemCount: Int
+        /// `SortKey.foldedName(name)`; not stored.
+        var foldedName: String
+
+        init(name: String, order: Int?, isValidUTF8: Bool, itemCount: Int) {
+            self.name = name
+            self.order = order
+            self.isValidUTF8 = isValidUTF8
+            self.itemCount = itemCount
+            foldedName = SortKey.foldedName(name)
+        }
+
+        init(_ document: Document) {
+            self.init(name: document.name, order: document.order, isValidUTF8: document.isValidUTF8, itemCount: document.items.count)
+        }
+    }
+
     /// What a cache file holds: where each file's document is, in a
     /// read-only mapping of the cache file.
     public final class Contents: @unchecked Sendable {
@@ -59,6 +83,7 @@ public struct ParseCache: Sendable {
             var stamp: FileStamp
             var payload: Range<Int>
             var checksum: UInt64
+            var summary: ListSummary
         }
 
         init(base: UnsafeRawPointer, length: Int, entries: [String: Entry]) {
@@ -80,18 +105,22 @@ public struct ParseCache: Sendable {
             return ParseCache.checksum(bytes) == entry.checksum ? bytes : nil
         }
 
-        /// A copy, for a new cache file, of the payload this cache gave for
-        /// `path` (its checksum was checked then, and is not again).
+        /// A copy, for a new cache file, of the payload this cache holds for
+        /// `path`, with the checksum it came with (unchecked: a damaged
+        /// payload stays damaged, and is found so when it is read).
         func copyOfPayload(_ path: String) -> Payload? {
             guard let entry = entries[path] else { return nil }
-            return Payload(copying: UnsafeBufferPointer(rebasing: buffer[entry.payload]), checksum: entry.checksum)
+            return Payload(copying: UnsafeBufferPointer(rebasing: buffer[entry.payload]), checksum: entry.checksum,
+                           summary: entry.summary)
         }
 
-        /// The document of `path`, read in place, if the cache holds it for exactly `stamp`.
-        func encodedDocument(_ path: String, stamp: FileStamp) -> EncodedDocument? {
-            guard let bytes = payload(path, stamp: stamp), let document = try? EncodedDocument(bytes, owner: self),
-                  document.path == path else { return nil }
-            return document
+        /// The document of `path` if the cache holds it for exactly `stamp`,
+        /// made from the index alone: its payload is checked when its items
+        /// are first read (`EncodedDocument.complete`).
+        func uncheckedDocument(_ path: String, stamp: FileStamp) -> EncodedDocument? {
+            guard let entry = entries[path], entry.stamp == stamp else { return nil }
+            return EncodedDocument(unchecked: UnsafeBufferPointer(rebasing: buffer[entry.payload]), owner: self,
+                                   checksum: entry.checksum, path: path, summary: entry.summary)
         }
 
         /// The document of `path` if the cache holds it for exactly `stamp`.
@@ -123,7 +152,7 @@ public struct ParseCache: Sendable {
         do {
             guard try reader.int() == Self.formatVersion, try reader.string() == root else { return fail() }
             let count = try reader.count(limit: 1 << 24)
-            var index: [(String, FileStamp, Int, UInt64)] = []
+            var index: [(String, FileStamp, Int, UInt64, ListSummary)] = []
             index.reserveCapacity(count)
             for _ in 0..<count {
                 let path = try reader.string()
@@ -132,7 +161,9 @@ public struct ParseCache: Sendable {
                 let payloadLength = try reader.count()
                 var checksum: UInt64 = 0
                 for shift in stride(from: 0, to: 64, by: 8) { checksum |= UInt64(try reader.byte()) << UInt64(shift) }
-                index.append((path, stamp, payloadLength, checksum))
+                let summary = ListSummary(name: try reader.string(), order: try reader.optionalInt(), isValidUTF8: try reader.bool(),
+                                          itemCount: try reader.count(limit: 1 << 26))
+                index.append((path, stamp, payloadLength, checksum, summary))
             }
             // The index has its own checksum, written after it.
             let indexEnd = reader.position
@@ -142,9 +173,9 @@ public struct ParseCache: Sendable {
             var offset = reader.position
             var entries: [String: Contents.Entry] = [:]
             entries.reserveCapacity(count)
-            for (path, stamp, payloadLength, checksum) in index {
+            for (path, stamp, payloadLength, checksum, summary) in index {
                 guard offset + payloadLength <= length else { return fail() }
-                entries[path] = Contents.Entry(stamp: stamp, payload: offset..<offset + payloadLength, checksum: checksum)
+                entries[path] = Contents.Entry(stamp: stamp, payload: offset..<offset + payloadLength, checksum: checksum, summary: summary)
                 offset += payloadLength
             }
             guard offset == length else { return fail() }
@@ -160,6 +191,8 @@ public struct ParseCache: Sendable {
         /// can be read from them in place.
         let storage: OwnedBytes
         let checksum: UInt64
+        /// What the cache's index says of the list.
+        let summary: ListSummary
 
         var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(storage.buffer) }
 
@@ -169,11 +202,13 @@ public struct ParseCache: Sendable {
             do { try DocumentCoding.encode(document, into: &writer) } catch { return nil }
             storage = writer.bytes.withUnsafeBufferPointer { OwnedBytes(copying: $0) }
             checksum = ParseCache.checksum(UnsafeBufferPointer(storage.buffer))
+            summary = ListSummary(document)
         }
 
-        init(copying bytes: UnsafeBufferPointer<UInt8>, checksum: UInt64) {
+        init(copying bytes: UnsafeBufferPointer<UInt8>, checksum: UInt64, summary: ListSummary) {
             storage = OwnedBytes(copying: bytes)
             self.checksum = checksum
+            self.summary = summary
         }
     }
 
@@ -208,6 +243,11 @@ public struct ParseCache: Sendable {
             }
             header.int(entry.payload.buffer.count)
             for shift in stride(from: 0, to: 64, by: 8) { header.bytes.append(UInt8(truncatingIfNeeded: entry.payload.checksum >> UInt64(shift))) }
+            let summary = entry.payload.summary
+            header.string(summary.name)
+            header.optionalInt(summary.order)
+            header.bool(summary.isValidUTF8)
+            header.int(summary.itemCount)
         }
         let indexChecksum = header.bytes.withUnsafeBufferPointer { Self.checksum($0) }
         for shift in stride(from: 0, to: 64, by: 8) { header.bytes.append(UInt8(truncatingIfNeeded: indexChecksum >> UInt64(shift))) }
