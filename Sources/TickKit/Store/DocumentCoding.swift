@@ -90,46 +90,60 @@ enum DocumentCoding {
         try set(.parentLine, item.parent.map { document.items[$0].line } ?? 0)
         try set(.section, item.section.map { $0 + 1 } ?? 0)
         try set(.childCount, item.children.count)
-        try set(.flags, Int(item.status.boxByte) | metadata.priority.rawValue << 8 | (metadata.hasPriority ? 1 << 16 : 0))
-        func date(_ date: TaskDate?, _ position: Int) throws(TooLarge) {
-            guard let date else { return }
-            try set(.dates, Int(date.packed.day), plus: position)
-            try set(.dates, Int(date.packed.minutes), plus: 6 + position)
-        }
-        try date(metadata.due, 0)
-        try date(metadata.scheduled, 1)
-        try date(metadata.start, 2)
-        try date(metadata.created, 3)
-        try date(metadata.done, 4)
-        try date(metadata.cancelled, 5)
-        func text(_ value: String?, _ field: ItemRecordLayout.Field) throws(TooLarge) {
-            guard var value else { return record.setAbsent(field) }
+        var flags = Int(item.status.boxByte) | metadata.priority.rawValue << 8 | (metadata.hasPriority ? 1 << 16 : 0)
+        // The strings first, then the extras that point at them.
+        func append(_ value: String) -> (start: Int, count: Int) {
+            var value = value
             let start = writer.bytes.count
             value.withUTF8 { writer.bytes.append(contentsOf: $0) }
-            try set(field, start)
-            try set(field, writer.bytes.count - start, plus: 1)
+            return (start, writer.bytes.count - start)
         }
-        try text(item.text, .text)
+        let text = append(item.text)
+        try set(.text, text.start)
+        try set(.text, text.count, plus: 1)
         // The title is most often the start of the text (the text less its
         // trailing tokens): then its slice points into the text's bytes
         // instead of repeating them, a seventh of the cache.
         var title = item.title
-        let textStart = writer.bytes.count - item.text.utf8.count
-        if title.utf8.count <= item.text.utf8.count, title.withUTF8({ title in
+        if title.utf8.count <= text.count, title.withUTF8({ title in
             writer.bytes.withUnsafeBufferPointer { bytes in
-                title.isEmpty || memcmp(title.baseAddress!, bytes.baseAddress! + textStart, title.count) == 0
+                title.isEmpty || memcmp(title.baseAddress!, bytes.baseAddress! + text.start, title.count) == 0
             }
         }) {
-            try set(.title, textStart)
+            try set(.title, text.start)
             try set(.title, title.utf8.count, plus: 1)
         } else {
-            try text(title, .title)
+            let slice = append(title)
+            try set(.title, slice.start)
+            try set(.title, slice.count, plus: 1)
         }
-        try text(item.notes, .notes)
-        try text(metadata.every, .every)
-        try text(metadata.color, .color)
-        try text(metadata.icon, .icon)
-        try text(metadata.id, .id)
+        let notes = item.notes.map(append), every = metadata.every.map(append), color = metadata.color.map(append)
+        let icon = metadata.icon.map(append), id = metadata.id.map(append)
+        // The extras, in `Extra` order, only those present.
+        try set(.extras, writer.bytes.count)
+        func extra(_ extra: ItemRecordLayout.Extra, _ first: Int, _ second: Int? = nil) {
+            flags |= Int(extra.bit)
+            writer.int(first)
+            if let second { writer.int(second) }
+        }
+        if let due = metadata.due {
+            try set(.due, Int(due.packed.day))
+            if due.packed.minutes != 0 { extra(.dueMinutes, Int(due.packed.minutes)) }
+        }
+        if let done = metadata.done {
+            try set(.done, Int(done.packed.day))
+            if done.packed.minutes != 0 { extra(.doneMinutes, Int(done.packed.minutes)) }
+        }
+        if let date = metadata.scheduled { extra(.scheduled, Int(date.packed.day), Int(date.packed.minutes)) }
+        if let date = metadata.start { extra(.start, Int(date.packed.day), Int(date.packed.minutes)) }
+        if let date = metadata.created { extra(.created, Int(date.packed.day), Int(date.packed.minutes)) }
+        if let date = metadata.cancelled { extra(.cancelled, Int(date.packed.day), Int(date.packed.minutes)) }
+        if let notes { extra(.notes, notes.start, notes.count) }
+        if let every { extra(.every, every.start, every.count) }
+        if let color { extra(.color, color.start, color.count) }
+        if let icon { extra(.icon, icon.start, icon.count) }
+        if let id { extra(.id, id.start, id.count) }
+        try set(.flags, flags)
         try set(.tags, writer.bytes.count)
         try set(.tagCount, metadata.tags.count)
         writer.int(metadata.tags.count)
@@ -235,11 +249,11 @@ enum DocumentCoding {
 
     private static func decodeItem(_ records: ItemRecordLayout.Records, _ index: Int, sections: Int) throws -> TaskItem {
         let record = records.record(index)
-        func string(_ field: ItemRecordLayout.Field) throws -> String? {
+        func string(_ field: ItemRecordLayout.TextField) throws -> String? {
             guard let bytes = try record.slice(field) else { return nil }
             return String(decoding: bytes, as: UTF8.self)
         }
-        func required(_ field: ItemRecordLayout.Field) throws -> String {
+        func required(_ field: ItemRecordLayout.TextField) throws -> String {
             guard let text = try string(field) else { throw ByteReader.Damaged() }
             return text
         }

@@ -227,7 +227,7 @@ public struct EncodedListedItem: ItemRecord, @unchecked Sendable {
         return (try? record.date(position)) ?? nil
     }
 
-    private func text(_ field: ItemRecordLayout.Field) -> EncodedText? {
+    private func text(_ field: ItemRecordLayout.TextField) -> EncodedText? {
         guard let bytes = (try? record.slice(field)) ?? nil else { return nil }
         return EncodedText(bytes: bytes)
     }

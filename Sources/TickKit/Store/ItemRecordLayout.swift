@@ -10,27 +10,50 @@ enum ItemRecordLayout {
     /// Word indices. Optional numbers are stored plus one (0: none).
     enum Field: Int {
         case line = 0, fileOffset, depth, parent, parentLine, section, childCount
-        /// Status box byte | priority << 8 | has-priority << 16.
+        /// Status box byte | priority << 8 | has-priority << 16 | the bits
+        /// of the `Extra`s present.
         case flags
-        /// Six day words (`TaskDate.packed`, 0: none; due, scheduled, start,
-        /// created, done, cancelled), then six minute words (minutes + 1, 0: no time).
-        case dates = 8
-        /// Slices: start word, then count word (`absent`: none).
-        case title = 20, text = 22, notes = 24, every = 26, color = 28, icon = 30, id = 32
+        /// The due and done days (`TaskDate.packed`, 0: none); their times,
+        /// rare, are extras.
+        case due = 8, done = 9
+        /// Slices: start word, then count word.
+        case title = 10, text = 12
         /// Offsets of LEB128 lists: tags, `key:value` fields, the rest of the item.
-        case tags = 34, fields = 35, rest = 36
+        case tags = 14, fields = 15, rest = 16
         /// How many tags and fields there are: kept in the record, so that
         /// the common empty case reads nothing outside it (the lists lie far
         /// away, past every record, and reading them costs a cache miss).
-        case tagCount = 37, fieldCount = 38
+        case tagCount = 17, fieldCount = 18
+        /// Offset of the extras.
+        case extras = 19
     }
 
-    static let wordCount = 39
+    static let wordCount = 20
     static let size = wordCount * 4
     /// Offsets and numbers must stay below this to fit a word.
     static let maximumValue = Int(UInt32.max) - 1
-    /// The count word of an absent string.
-    static let absent = UInt32.max
+
+    /// What most items lack, kept out of the record so that records stay
+    /// small (a repeated query reads every record): LEB128 numbers at the
+    /// `extras` offset, only those present, in this order; a bit in `flags`
+    /// says which are.
+    enum Extra: Int, CaseIterable {
+        /// Minutes plus one of the due and done dates' times.
+        case dueMinutes, doneMinutes
+        /// Dates: the day, then the minutes plus one (0: no time).
+        case scheduled, start, created, cancelled
+        /// Slices: start, then count.
+        case notes, every, color, icon, id
+
+        var bit: UInt32 { 1 << (17 + UInt32(rawValue)) }
+        /// How many numbers it takes.
+        var valueCount: Int { self == .dueMinutes || self == .doneMinutes ? 1 : 2 }
+    }
+
+    /// The strings of an item.
+    enum TextField {
+        case title, text, notes, every, color, icon, id
+    }
 
     /// The words of one record, collected on the stack while the item's
     /// strings are written, then copied into the payload at once.
@@ -57,9 +80,6 @@ enum ItemRecordLayout {
             words[field.rawValue + offset] = UInt32(value)
         }
 
-        func setAbsent(_ field: Field) {
-            words[field.rawValue + 1] = absent
-        }
     }
 
     /// The records of one encoded document.
@@ -100,27 +120,84 @@ enum ItemRecordLayout {
 
         subscript(_ field: Field) -> Int { Int(word(field.rawValue)) }
 
-        var status: TaskStatus? { TaskStatus(boxByte: UInt8(truncatingIfNeeded: word(Field.flags.rawValue))) }
-        var priority: Priority? { Priority(rawValue: Int(word(Field.flags.rawValue) >> 8 & 0xFF)) }
-        var hasPriority: Bool { word(Field.flags.rawValue) & (1 << 16) != 0 }
+        var flags: UInt32 { word(Field.flags.rawValue) }
+        var status: TaskStatus? { TaskStatus(boxByte: UInt8(truncatingIfNeeded: flags)) }
+        var priority: Priority? { Priority(rawValue: Int(flags >> 8 & 0xFF)) }
+        var hasPriority: Bool { flags & (1 << 16) != 0 }
+        func has(_ extra: Extra) -> Bool { flags & extra.bit != 0 }
 
-        /// Date `position` (0 due … 5 cancelled).
-        func date(_ position: Int) throws -> TaskDate? {
-            let day = word(Field.dates.rawValue + position)
-            guard day != 0 else { return nil }
-            guard let date = TaskDate(packed: day, minutes: word(Field.dates.rawValue + 6 + position)) else {
-                throw ByteReader.Damaged()
+        /// A reader at the numbers of `extra`, past those of the extras
+        /// before it.
+        private func reader(at extra: Extra) throws -> ByteReader {
+            var reader = try reader(at: .extras)
+            for earlier in Extra.allCases[0..<extra.rawValue] where has(earlier) {
+                for _ in 0..<earlier.valueCount { _ = try reader.int() }
             }
+            return reader
+        }
+
+        private static func word(_ value: Int) throws -> UInt32 {
+            guard let word = UInt32(exactly: value) else { throw ByteReader.Damaged() }
+            return word
+        }
+
+        /// Date `position` (0 due, 1 scheduled, 2 start, 3 created, 4 done, 5 cancelled).
+        func date(_ position: Int) throws -> TaskDate? {
+            let day: UInt32, minutes: UInt32
+            switch position {
+            case 0, 4:
+                day = word(position == 0 ? Field.due.rawValue : Field.done.rawValue)
+                guard day != 0 else { return nil }
+                let time: Extra = position == 0 ? .dueMinutes : .doneMinutes
+                if has(time) {
+                    var reader = try reader(at: time)
+                    minutes = try Self.word(reader.int())
+                } else {
+                    minutes = 0
+                }
+            default:
+                let extra: Extra
+                switch position {
+                case 1: extra = .scheduled
+                case 2: extra = .start
+                case 3: extra = .created
+                case 5: extra = .cancelled
+                default: return nil
+                }
+                guard has(extra) else { return nil }
+                var reader = try reader(at: extra)
+                day = try Self.word(reader.int())
+                minutes = try Self.word(reader.int())
+            }
+            guard let date = TaskDate(packed: day, minutes: minutes) else { throw ByteReader.Damaged() }
             return date
         }
 
-        /// The bytes of a string field; nil when absent.
-        func slice(_ field: Field) throws -> UnsafeBufferPointer<UInt8>? {
-            let count = word(field.rawValue + 1)
-            guard count != absent else { return nil }
-            let start = Int(word(field.rawValue))
-            guard start <= buffer.count, Int(count) <= buffer.count - start else { throw ByteReader.Damaged() }
-            return UnsafeBufferPointer(rebasing: buffer[start..<start + Int(count)])
+        /// The bytes of a string field; nil when absent (the title and the
+        /// text are always there).
+        func slice(_ field: TextField) throws -> UnsafeBufferPointer<UInt8>? {
+            let start: Int, count: Int
+            switch field {
+            case .title, .text:
+                let first = field == .title ? Field.title.rawValue : Field.text.rawValue
+                start = Int(word(first))
+                count = Int(word(first + 1))
+            case .notes, .every, .color, .icon, .id:
+                let extra: Extra
+                switch field {
+                case .notes: extra = .notes
+                case .every: extra = .every
+                case .color: extra = .color
+                case .icon: extra = .icon
+                default: extra = .id
+                }
+                guard has(extra) else { return nil }
+                var reader = try reader(at: extra)
+                start = try reader.count()
+                count = try reader.count()
+            }
+            guard start <= buffer.count, count <= buffer.count - start else { throw ByteReader.Damaged() }
+            return UnsafeBufferPointer(rebasing: buffer[start..<start + count])
         }
 
         /// A reader at the offset a field holds.
