@@ -129,6 +129,8 @@ public enum ItemJSON {
     private struct ByteSink: FieldSink {
         /// The output, borrowed for the length of one `write`.
         let target: UnsafeMutablePointer<ByteOutput>
+        /// Read once per item: every read of a static goes through `swift_once`.
+        let prefixes = KeyPrefixes.itemsDocument
         /// The item's level in the items document (`{"items": [{...}]}`).
         static let indent = 2
         var first = true
@@ -150,7 +152,7 @@ public enum ItemJSON {
 
         /// A key's `,\n      "key": ` (or `… null`), whole from `KeyPrefixes`.
         private mutating func key(_ key: Key, null: Bool = false) {
-            KeyPrefixes.itemsDocument.append(key, null: null, first: first, to: &output)
+            prefixes.append(key, null: null, first: first, to: &output)
             first = false
         }
 
