@@ -148,14 +148,13 @@ struct ParseCacheTests {
                                             path: document.path, summary: payload.summary)
             #expect(!unchecked.isComplete)
             #expect(unchecked.itemCount == 2, "before it is read, the count comes from the index")
-            var reparsed = false
-            let repaired = unchecked.complete(reparse: {
-                reparsed = true
-                return ParseCache.Payload(encoding: document)
-            })
+            let passed = unchecked.checkPayload()
             #expect(unchecked.isComplete)
-            #expect(reparsed == (position != nil), "only a damaged payload is parsed again")
-            #expect((repaired != nil) == (position != nil))
+            #expect(passed == (position == nil), "only a damaged payload fails its check")
+            if !passed {
+                #expect(unchecked.itemCount == 0, "a damaged list is empty until it is parsed again")
+                #expect(unchecked.adopt(try #require(ParseCache.Payload(encoding: document))))
+            }
             #expect(ItemJSON.itemsDocumentBytes(EncodedWorkspace(documents: [unchecked]).items, today: Fixture.today) == expected)
         }
     }

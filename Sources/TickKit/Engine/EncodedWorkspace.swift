@@ -93,13 +93,7 @@ public struct EncodedWorkspace: Sendable {
     /// are read.
     func forEachItem(in run: Range<Int>, _ body: (EncodedListedItem) -> Void) {
         for (document, rank) in ranked[run] {
-            if !document.isComplete {
-                if let repairs {
-                    repairs.complete(document)
-                } else {
-                    _ = document.complete(reparse: { nil })
-                }
-            }
+            if !document.isComplete, !document.checkPayload() { repairs?.repair(document) }
             // One value per list, moved from item to item: a new value for
             // each item would retain and release the document every time.
             var item = EncodedListedItem(document: document, index: 0, listRank: rank)

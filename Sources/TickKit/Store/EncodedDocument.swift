@@ -11,7 +11,7 @@
 /// file's mapping or to the payload that a fresh parse was encoded into.
 public final class EncodedDocument: @unchecked Sendable {
     // The header is immutable after init. The body is set in init, or, for
-    // a document read from the cache unchecked, once by `complete`, before
+    // a document read from the cache unchecked, once by `checkPayload` or `adopt`, before
     // any item is read and on one thread (see `EncodedWorkspace.forEachItem`).
     public let path: String
     public let name: String
@@ -83,25 +83,28 @@ public final class EncodedDocument: @unchecked Sendable {
 
     deinit { body.listJSON.baseAddress?.deallocate() }
 
-    /// True until `complete` has run on a document made `unchecked`.
+    /// True until `checkPayload` has run on a document made `unchecked`.
     var isComplete: Bool { unchecked == nil }
 
-    /// Checks an unchecked payload and reads its body. A payload that fails
-    /// its checksum, or does not hold the header the index gave, is replaced
-    /// by the one `reparse` makes (the file parsed again), which is
-    /// returned for the cache to be saved with; when that fails too, the
-    /// list is read as empty.
-    func complete(reparse: () -> ParseCache.Payload?) -> ParseCache.Payload? {
-        guard let unchecked else { return nil }
+    /// Checks an unchecked payload against its checksum and reads its body;
+    /// false when the payload is damaged (or does not hold the header the
+    /// index gave): the document is then empty until `adopt` gives it a
+    /// payload parsed again.
+    func checkPayload() -> Bool {
+        guard let unchecked else { return true }
         self.unchecked = nil
-        if ParseCache.checksum(unchecked.buffer) == unchecked.checksum,
-           let body = try? readBody(unchecked.buffer, owner: unchecked.owner) {
-            self.body = body
-            return nil
-        }
-        guard let payload = reparse(), let body = try? readBody(payload.buffer, owner: payload.storage) else { return nil }
+        guard ParseCache.checksum(unchecked.buffer) == unchecked.checksum,
+              let body = try? readBody(unchecked.buffer, owner: unchecked.owner) else { return false }
         self.body = body
-        return payload
+        return true
+    }
+
+    /// Reads the body from `payload` (the file parsed again), when it holds
+    /// this document's header.
+    func adopt(_ payload: ParseCache.Payload) -> Bool {
+        guard let body = try? readBody(payload.buffer, owner: payload.storage) else { return false }
+        self.body = body
+        return true
     }
 
     /// The body of `buffer`, when its header is this document's.
@@ -180,7 +183,7 @@ public final class EncodedDocument: @unchecked Sendable {
         return UnsafeBufferPointer(rebasing: body.listJSON[range])
     }
 
-    /// The number of items: before `complete`, as the cache's index says.
+    /// The number of items: before `checkPayload`, as the cache's index says.
     var itemCount: Int { unchecked?.itemCount ?? body.records.count }
 
     func text(_ slice: ByteSlice) -> EncodedText { EncodedText(bytes: slice.bytes(in: body.buffer)) }

@@ -367,7 +367,7 @@ public struct NotesFolder: Sendable {
     /// file is parsed and encoded.
     ///
     /// A list from the cache comes unchecked: its payload is checked against
-    /// its checksum when its items are first read (`EncodedDocument.complete`,
+    /// its checksum when its items are first read (`EncodedDocument.checkPayload`,
     /// called by `EncodedWorkspace`), and a damaged one is parsed again from
     /// its file and saved, through the `CacheRepairs` returned.
     ///
@@ -501,7 +501,7 @@ public enum BackgroundSaves {
 }
 
 /// Lists whose payload in the parse cache failed its check when their
-/// items were first read (`EncodedDocument.complete`): each is parsed again
+/// items were first read (`EncodedDocument.checkPayload`): each is parsed again
 /// from its file, and the cache is saved again with them once the items
 /// have been read (`saveIfRepaired`).
 public final class CacheRepairs: @unchecked Sendable {
@@ -517,15 +517,13 @@ public final class CacheRepairs: @unchecked Sendable {
         self.save = save
     }
 
-    /// Checks the payload of `document` and reads its body, parsing its file
-    /// again when the payload is damaged.
-    func complete(_ document: EncodedDocument) {
-        let path = document.path
-        guard let payload = document.complete(reparse: {
-            (try? folder.load(path)).flatMap { ParseCache.Payload(encoding: $0) }
-        }) else { return }
+    /// Parses the file of `document`, whose cached payload failed its check,
+    /// and gives the document the new payload, kept for the next save.
+    func repair(_ document: EncodedDocument) {
+        guard let parsed = try? folder.load(document.path), let payload = ParseCache.Payload(encoding: parsed),
+              document.adopt(payload) else { return }
         lock.lock()
-        repaired[path] = payload
+        repaired[document.path] = payload
         lock.unlock()
     }
 
