@@ -48,6 +48,12 @@ public protocol ItemRecord {
     /// `String.appendJSON` would (an encoded list escapes them once, for
     /// every item of the list it prints).
     func appendListJSON(_ field: ListField, to output: inout ByteOutput)
+    /// Calls `body` with each tag, in order (an encoded item reads them
+    /// where they lie, with no array).
+    func forEachTag(_ body: (Text) -> Void)
+    /// Appends `"path:line"` of the enclosing item as a JSON string literal;
+    /// nothing when there is none.
+    func appendParentJSON(to output: inout ByteOutput)
 }
 
 /// The fields of an item's list that its JSON repeats.
@@ -56,6 +62,17 @@ public enum ListField: Sendable {
 }
 
 extension ItemRecord {
+    public func forEachTag(_ body: (Text) -> Void) {
+        for tag in tags { body(tag) }
+    }
+
+    /// `"path:line"` of the enclosing item, as the `parent` field shows it.
+    public var parentReference: String? { parentLine.map { "\(listPath):\($0)" } }
+
+    public func appendParentJSON(to output: inout ByteOutput) {
+        parentReference.map { JSONValue.appendString($0, to: &output) }
+    }
+
     /// One of the list's fields, as `listPath`, `listName`, `listColor` or `listIcon`.
     public func listText(_ field: ListField) -> String {
         switch field {

@@ -73,6 +73,19 @@ public struct ByteOutput: ~Copyable {
         count += bytes
     }
 
+    /// Appends a number in decimal, digit by digit (`String(value)` would
+    /// allocate for every number printed).
+    mutating func appendDecimal(_ value: Int) {
+        if value < 0 { append(UInt8(ascii: "-")) }
+        let magnitude = value.magnitude
+        var divisor: UInt = 1
+        while magnitude / divisor >= 10 { divisor *= 10 }
+        while divisor > 0 {
+            append(UInt8(0x30 + magnitude / divisor % 10))
+            divisor /= 10
+        }
+    }
+
     /// Appends `count` copies of `byte`.
     mutating func append(_ byte: UInt8, count repeats: Int) {
         guard repeats > 0 else { return }

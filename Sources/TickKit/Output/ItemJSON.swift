@@ -59,7 +59,10 @@ public enum ItemJSON {
     protocol FieldSink {
         mutating func string<Text: ItemText>(_ key: Key, _ value: Text?)
         mutating func int(_ key: Key, _ value: Int)
-        mutating func strings<Text: ItemText>(_ key: Key, _ values: [Text])
+        /// The record's tags.
+        mutating func tags<Record: ItemRecord>(_ key: Key, of record: Record)
+        /// The record's `parent` reference.
+        mutating func parent<Record: ItemRecord>(_ key: Key, of record: Record)
         mutating func stringPairs<Text: ItemText>(_ key: Key, _ pairs: [(key: Text, value: Text)])
         /// One of the fields of the record's list.
         mutating func listField<Record: ItemRecord>(_ key: Key, _ field: ListField, of record: Record)
@@ -95,12 +98,12 @@ public enum ItemJSON {
         sink.string(.done, record.date(.done))
         sink.string(.cancelled, record.date(.cancelled))
         sink.string(.every, record.every)
-        sink.strings(.tags, record.tags)
+        sink.tags(.tags, of: record)
         sink.string(.color, record.color)
         sink.string(.icon, record.icon)
         sink.string(.id, record.id)
         sink.stringPairs(.fields, fields)
-        sink.string(.parent, record.parentLine.map { "\(record.listPath):\($0)" })
+        sink.parent(.parent, of: record)
         sink.int(.depth, record.depth)
         sink.string(.notes, record.notes)
         sink.listField(.listColor, .color, of: record)
@@ -113,8 +116,11 @@ public enum ItemJSON {
             pairs.append((key.name.description, .string(value?.string)))
         }
         mutating func int(_ key: Key, _ value: Int) { pairs.append((key.name.description, .int(value))) }
-        mutating func strings<Text: ItemText>(_ key: Key, _ values: [Text]) {
-            pairs.append((key.name.description, .array(values.map { .string($0.string) })))
+        mutating func tags<Record: ItemRecord>(_ key: Key, of record: Record) {
+            pairs.append((key.name.description, .array(record.tags.map { .string($0.string) })))
+        }
+        mutating func parent<Record: ItemRecord>(_ key: Key, of record: Record) {
+            pairs.append((key.name.description, .string(record.parentReference)))
         }
         mutating func stringPairs<Text: ItemText>(_ key: Key, _ pairs: [(key: Text, value: Text)]) {
             self.pairs.append((key.name.description, .object(pairs.map { ($0.0.string, .string($0.1.string)) })))
@@ -163,28 +169,28 @@ public enum ItemJSON {
 
         mutating func int(_ key: Key, _ value: Int) {
             self.key(key)
-            // Digit by digit: `String(value)` would allocate for every line number.
-            if value < 0 { output.append(UInt8(ascii: "-")) }
-            let magnitude = value.magnitude
-            var divisor: UInt = 1
-            while magnitude / divisor >= 10 { divisor *= 10 }
-            while divisor > 0 {
-                output.append(UInt8(0x30 + magnitude / divisor % 10))
-                divisor /= 10
-            }
+            output.appendDecimal(value)
         }
 
-        mutating func strings<Text: ItemText>(_ key: Key, _ values: [Text]) {
+        mutating func tags<Record: ItemRecord>(_ key: Key, of record: Record) {
             self.key(key)
-            if values.isEmpty { output.append("[]"); return }
-            output.append(UInt8(ascii: "["))
-            for (position, value) in values.enumerated() {
-                if position > 0 { output.append(UInt8(ascii: ",")) }
+            guard record.hasTags else { output.append("[]"); return }
+            var count = 0
+            record.forEachTag { tag in
+                output.append(count == 0 ? UInt8(ascii: "[") : UInt8(ascii: ","))
                 newline(Self.indent + 2)
-                value.appendJSON(to: &output)
+                tag.appendJSON(to: &output)
+                count += 1
             }
+            if count == 0 { output.append("[]"); return }
             newline(Self.indent + 1)
             output.append(UInt8(ascii: "]"))
+        }
+
+        mutating func parent<Record: ItemRecord>(_ key: Key, of record: Record) {
+            let hasParent = record.parentLine != nil
+            self.key(key, null: !hasParent)
+            if hasParent { record.appendParentJSON(to: &output) }
         }
 
         mutating func stringPairs<Text: ItemText>(_ key: Key, _ pairs: [(key: Text, value: Text)]) {

@@ -24,8 +24,8 @@ public enum QueryEvaluator {
     /// repeated query's time. Each task makes its own test.
     static func test<Record: ItemRecord>(_ expression: QueryExpression, for _: Record.Type) -> (Record) -> Bool {
         switch expression {
-        case .and(let operands): return all(operands.map { test($0, for: Record.self) })
-        case .or(let operands): return any(operands.map { test($0, for: Record.self) })
+        case .and(let operands): return all(operands[...], for: Record.self)
+        case .or(let operands): return any(operands[...], for: Record.self)
         case .not(let operand):
             let inner = test(operand, for: Record.self)
             return { !inner($0) }
@@ -33,17 +33,21 @@ public enum QueryEvaluator {
         }
     }
 
-    private static func all<Record>(_ tests: [(Record) -> Bool]) -> (Record) -> Bool {
-        guard let first = tests.first else { return { _ in true } }
-        if tests.count == 1 { return first }
-        let rest = all(Array(tests.dropFirst()))
+    // The operands' tests are chained in closures, never kept in an array:
+    // a closure read from an array is called through a conversion thunk.
+    private static func all<Record: ItemRecord>(_ operands: ArraySlice<QueryExpression>, for _: Record.Type) -> (Record) -> Bool {
+        guard let operand = operands.first else { return { _ in true } }
+        let first = test(operand, for: Record.self)
+        if operands.count == 1 { return first }
+        let rest = all(operands.dropFirst(), for: Record.self)
         return { first($0) && rest($0) }
     }
 
-    private static func any<Record>(_ tests: [(Record) -> Bool]) -> (Record) -> Bool {
-        guard let first = tests.first else { return { _ in false } }
-        if tests.count == 1 { return first }
-        let rest = any(Array(tests.dropFirst()))
+    private static func any<Record: ItemRecord>(_ operands: ArraySlice<QueryExpression>, for _: Record.Type) -> (Record) -> Bool {
+        guard let operand = operands.first else { return { _ in false } }
+        let first = test(operand, for: Record.self)
+        if operands.count == 1 { return first }
+        let rest = any(operands.dropFirst(), for: Record.self)
         return { first($0) || rest($0) }
     }
 

@@ -245,6 +245,33 @@ public struct EncodedListedItem: ItemRecord, @unchecked Sendable {
 
     public var hasTags: Bool { record.hasTags }
 
+    /// Reads the tags twice, in place: first to check that every one can be
+    /// read (a damaged list gives no tags, as `tags` does), then for `body`.
+    public func forEachTag(_ body: (EncodedText) -> Void) {
+        let record = record
+        guard record.hasTags, let start = try? record.reader(at: .tags) else { return }
+        var check = start
+        guard let count = try? check.count(limit: 1 << 20) else { return }
+        for _ in 0..<count { guard (try? check.slice()) != nil else { return } }
+        var reader = start
+        _ = try? reader.count(limit: 1 << 20)
+        for _ in 0..<count {
+            guard let slice = try? reader.slice() else { return }
+            body(document.text(slice))
+        }
+    }
+
+    /// `"path:line"` from the list's path escaped once (`listJSON`): no
+    /// `String` made for each item.
+    public func appendParentJSON(to output: inout ByteOutput) {
+        guard let line = parentLine else { return }
+        let path = document.listJSON(.path)
+        output.append(UnsafeBufferPointer(rebasing: path.dropLast()))   // without its closing quote
+        output.append(UInt8(ascii: ":"))
+        output.appendDecimal(line)
+        output.append(UInt8(ascii: "\""))
+    }
+
     public var tags: [EncodedText] {
         let record = record
         guard record.hasTags else { return [] }
