@@ -107,13 +107,22 @@ public final class EncodedDocument: @unchecked Sendable {
         return true
     }
 
-    /// The body of `buffer`, when its header is this document's.
+    /// The body of `buffer`, when its header is this document's. The path
+    /// and name are compared as bytes, where they lie: no `String` is made
+    /// for them for each list a query reads.
     private func readBody(_ buffer: UnsafeBufferPointer<UInt8>, owner: AnyObject) throws -> Body {
+        func same(_ slice: ByteSlice, _ text: String) -> Bool {
+            var text = text
+            return text.withUTF8 { ByteText.compare(slice.bytes(in: buffer), $0) == 0 }
+        }
         var reader = ByteReader(buffer, range: 0..<buffer.count)
-        let header = try Header(&reader)
-        guard header.path == path, header.name == name, header.order == order, header.isValidUTF8 == isValidUTF8 else {
+        guard same(try reader.slice(), path) else { throw ByteReader.Damaged() }
+        let explicitColor = try reader.optionalString(), explicitIcon = try reader.optionalString()
+        guard try reader.optionalInt() == order, same(try reader.slice(), name), try reader.bool() == isValidUTF8 else {
             throw ByteReader.Damaged()
         }
+        let header = Header(path: path, explicitColor: explicitColor, explicitIcon: explicitIcon, order: order, name: name,
+                            isValidUTF8: isValidUTF8)
         return try Self.readBody(&reader, header: header, buffer: buffer, owner: owner)
     }
 
@@ -125,6 +134,15 @@ public final class EncodedDocument: @unchecked Sendable {
         let order: Int?
         let name: String
         let isValidUTF8: Bool
+
+        init(path: String, explicitColor: String?, explicitIcon: String?, order: Int?, name: String, isValidUTF8: Bool) {
+            self.path = path
+            self.explicitColor = explicitColor
+            self.explicitIcon = explicitIcon
+            self.order = order
+            self.name = name
+            self.isValidUTF8 = isValidUTF8
+        }
 
         init(_ reader: inout ByteReader) throws {
             path = try reader.string()
