@@ -356,7 +356,7 @@ public struct NotesFolder: Sendable {
     /// bytes (`Document.droppingSource()`), which is all a query needs.
     public func loadAll(cache: ParseCache? = nil, keepingBytes: Bool = true) -> (documents: [Document], warnings: [String]) {
         let loaded = loadEvery(cache: cache, alwaysEncode: false, savingInBackground: false,
-                               fromCache: { contents, path, stamp in contents.document(path, stamp: stamp) },
+                               fromCache: { contents, path, position, stamp in contents.document(path, at: position, stamp: stamp) },
                                fromParse: { document, _ in keepingBytes ? document : document.droppingSource() })
         return (loaded.values.filter(\.isValidUTF8), loaded.warnings)
     }
@@ -377,7 +377,7 @@ public struct NotesFolder: Sendable {
     public func loadEncoded(cache: ParseCache? = nil, savingInBackground: Bool = false)
         -> (documents: [EncodedDocument], warnings: [String], repairs: CacheRepairs?) {
         let loaded = loadEvery(cache: cache, alwaysEncode: true, savingInBackground: savingInBackground,
-                               fromCache: { contents, path, stamp in contents.uncheckedDocument(path, stamp: stamp) },
+                               fromCache: { contents, path, position, stamp in contents.uncheckedDocument(path, at: position, stamp: stamp) },
                                fromParse: { _, payload in payload.flatMap { try? EncodedDocument($0.buffer, owner: $0.storage) } })
         let repairs = loaded.saveWithRepairs.map { CacheRepairs(folder: self, save: $0) }
         return (loaded.values.filter(\.isValidUTF8), loaded.warnings, repairs)
@@ -394,7 +394,7 @@ public struct NotesFolder: Sendable {
         cache: ParseCache?,
         alwaysEncode: Bool,
         savingInBackground: Bool,
-        fromCache: (ParseCache.Contents, String, FileStamp) -> Value?,
+        fromCache: (ParseCache.Contents, String, Int, FileStamp) -> Value?,
         fromParse: (Document, ParseCache.Payload?) -> Value?
     ) -> (values: [Value], warnings: [String], saveWithRepairs: (@Sendable ([String: ParseCache.Payload]) -> Void)?) {
         // The cache file is mapped and its index read while the folder is
@@ -410,7 +410,7 @@ public struct NotesFolder: Sendable {
         let encodes = cache != nil || alwaysEncode
         let results: [(Result<Value, FileIO.ReadError>, payload: ParseCache.Payload?, fromCache: Bool)] = Parallel.map(entries.count) { index in
             let entry = entries[index]
-            if let contents, let value = fromCache(contents, entry.path, entry.stamp) { return (.success(value), nil, true) }
+            if let contents, let value = fromCache(contents, entry.path, index, entry.stamp) { return (.success(value), nil, true) }
             do {
                 let document = try load(entry.path)
                 let payload = encodes ? ParseCache.Payload(encoding: document) : nil
@@ -435,7 +435,7 @@ public struct NotesFolder: Sendable {
             let save: @Sendable ([String: ParseCache.Payload]) -> Void = { repaired in
                 let saved: [ParseCache.Payload?] = Parallel.map(entries.count) { index in
                     if let payload = repaired[entries[index].path] { return payload }
-                    if fromCache[index], let payload = contents?.copyOfPayload(entries[index].path) { return payload }
+                    if fromCache[index], let payload = contents?.copyOfPayload(entries[index].path, at: index) { return payload }
                     return unsafePayloads[index]
                 }
                 cache.save(zip(entries, saved).compactMap { entry, payload in payload.map { (entry.path, entry.stamp, $0) } })

@@ -77,16 +77,23 @@ public struct ParseCache: Sendable {
         // reference goes, so sharing it between threads is safe.
         let base: UnsafeRawPointer
         let length: Int
-        let entries: [String: Entry]
+        /// The files in the order of the cache file, which is the order the
+        /// walk lists them in: a file's entry is nearly always at its place
+        /// in the walk, which `entry(_:at:)` tries first.
+        let entries: [Entry]
+        /// Entry by path, made on the first lookup that misses.
+        private var entryIndex: [String: Int]? = nil
+        private let lock = NSLock()
 
         struct Entry {
+            var path: String
             var stamp: FileStamp
             var payload: Range<Int>
             var checksum: UInt64
             var summary: ListSummary
         }
 
-        init(base: UnsafeRawPointer, length: Int, entries: [String: Entry]) {
+        init(base: UnsafeRawPointer, length: Int, entries: [Entry]) {
             self.base = base
             self.length = length
             self.entries = entries
@@ -98,9 +105,22 @@ public struct ParseCache: Sendable {
             UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: length)
         }
 
+        /// The entry of `path`, looked for first at `position` (the file's
+        /// place in the walk; no hashing of paths when the folder's files
+        /// are the cache's), then by path.
+        func entry(_ path: String, at position: Int) -> Entry? {
+            if entries.indices.contains(position), entries[position].path == path { return entries[position] }
+            lock.lock()
+            defer { lock.unlock() }
+            if entryIndex == nil {
+                entryIndex = Dictionary(entries.indices.map { (entries[$0].path, $0) }, uniquingKeysWith: { first, _ in first })
+            }
+            return entryIndex?[path].map { entries[$0] }
+        }
+
         /// The encoded document of `path` for exactly `stamp`, if its checksum holds.
-        func payload(_ path: String, stamp: FileStamp) -> UnsafeBufferPointer<UInt8>? {
-            guard let entry = entries[path], entry.stamp == stamp else { return nil }
+        func payload(_ path: String, at position: Int, stamp: FileStamp) -> UnsafeBufferPointer<UInt8>? {
+            guard let entry = entry(path, at: position), entry.stamp == stamp else { return nil }
             let bytes = UnsafeBufferPointer(rebasing: buffer[entry.payload])
             return ParseCache.checksum(bytes) == entry.checksum ? bytes : nil
         }
@@ -108,24 +128,24 @@ public struct ParseCache: Sendable {
         /// A copy, for a new cache file, of the payload this cache holds for
         /// `path`, with the checksum it came with (unchecked: a damaged
         /// payload stays damaged, and is found so when it is read).
-        func copyOfPayload(_ path: String) -> Payload? {
-            guard let entry = entries[path] else { return nil }
+        func copyOfPayload(_ path: String, at position: Int) -> Payload? {
+            guard let entry = entry(path, at: position) else { return nil }
             return Payload(copying: UnsafeBufferPointer(rebasing: buffer[entry.payload]), checksum: entry.checksum,
                            summary: entry.summary)
         }
 
         /// The document of `path` if the cache holds it for exactly `stamp`,
         /// made from the index alone: its payload is checked when its items
-        /// are first read (`EncodedDocument.complete`).
-        func uncheckedDocument(_ path: String, stamp: FileStamp) -> EncodedDocument? {
-            guard let entry = entries[path], entry.stamp == stamp else { return nil }
+        /// are first read (`EncodedDocument.checkPayload`).
+        func uncheckedDocument(_ path: String, at position: Int, stamp: FileStamp) -> EncodedDocument? {
+            guard let entry = entry(path, at: position), entry.stamp == stamp else { return nil }
             return EncodedDocument(unchecked: UnsafeBufferPointer(rebasing: buffer[entry.payload]), owner: self,
                                    checksum: entry.checksum, path: path, summary: entry.summary)
         }
 
         /// The document of `path` if the cache holds it for exactly `stamp`.
-        func document(_ path: String, stamp: FileStamp) -> Document? {
-            guard let bytes = payload(path, stamp: stamp) else { return nil }
+        func document(_ path: String, at position: Int, stamp: FileStamp) -> Document? {
+            guard let bytes = payload(path, at: position, stamp: stamp) else { return nil }
             guard let document = try? DocumentCoding.decode(bytes), document.path == path else { return nil }
             return document
         }
@@ -171,11 +191,12 @@ public struct ParseCache: Sendable {
             for shift in stride(from: 0, to: 64, by: 8) { indexChecksum |= UInt64(try reader.byte()) << UInt64(shift) }
             guard Self.checksum(UnsafeBufferPointer(rebasing: buffer[0..<indexEnd])) == indexChecksum else { return fail() }
             var offset = reader.position
-            var entries: [String: Contents.Entry] = [:]
+            var entries: [Contents.Entry] = []
             entries.reserveCapacity(count)
             for (path, stamp, payloadLength, checksum, summary) in index {
                 guard offset + payloadLength <= length else { return fail() }
-                entries[path] = Contents.Entry(stamp: stamp, payload: offset..<offset + payloadLength, checksum: checksum, summary: summary)
+                entries.append(Contents.Entry(path: path, stamp: stamp, payload: offset..<offset + payloadLength, checksum: checksum,
+                                              summary: summary))
                 offset += payloadLength
             }
             guard offset == length else { return fail() }
