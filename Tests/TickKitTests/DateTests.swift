@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import TickKit
 
@@ -45,5 +46,22 @@ struct DateTests {
         #expect(RecurrenceRule("weekday")?.next(after: TaskDate(year: 2026, month: 11, day: 20)).isoString == "2026-11-23")
         #expect(RecurrenceRule("year")?.next(after: TaskDate(year: 2028, month: 2, day: 29)).isoString == "2029-02-28")
         #expect(RecurrenceRule("fortnightly") == nil)
+    }
+
+    @Test("a date prints as YYYY-MM-DD and THH:MM, in JSON too, whatever its year and time")
+    func isoStringAndJSON() {
+        for year in [0, 7, 999, 2026, 9999, 10000, 99999] {
+            for minutes in [nil, 0, 61, 23 * 60 + 59] {
+                let date = TaskDate(year: year, month: 3, day: 9, minuteOfDay: minutes)
+                var expected = String(format: year > 9999 ? "%05d-03-09" : "%04d-03-09", year)
+                if let minutes { expected += String(format: "T%02d:%02d", minutes / 60, minutes % 60) }
+                #expect(date.isoString == expected)
+                var output = ByteOutput(capacity: 8)
+                date.appendJSON(to: &output)
+                let storage = output.release()
+                defer { storage.deallocate() }
+                #expect(String(decoding: storage.written, as: UTF8.self) == "\"" + expected + "\"")
+            }
+        }
     }
 }

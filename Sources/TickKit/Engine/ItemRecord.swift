@@ -112,7 +112,7 @@ extension TaskDate: ItemText {
     public var string: String { isoString }
     public func appendJSON(to output: inout ByteOutput) {
         output.append(UInt8(ascii: "\""))
-        withISOBytes { output.append($0) }
+        appendISO(to: &output)
         output.append(UInt8(ascii: "\""))
     }
 }

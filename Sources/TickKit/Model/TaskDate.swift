@@ -63,42 +63,33 @@ public struct TaskDate: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     /// `YYYY-MM-DD`, or `YYYY-MM-DDTHH:MM` when a time was given.
     public var isoString: String {
-        withISOBytes { String(decoding: $0, as: UTF8.self) }
+        var output = ByteOutput(capacity: 17)
+        appendISO(to: &output)
+        let bytes = output.release()
+        defer { bytes.deallocate() }
+        return String(decoding: bytes.written, as: UTF8.self)
     }
 
-    /// Calls `body` with `isoString`'s bytes, kept on the stack.
-    func withISOBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        // By hand: `String(format:)` is slow, and this runs for every date
-        // of every item printed.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { bytes in
-            var count = 0
-            func digits(_ value: Int, _ width: Int) {
-                var divisor = 1
-                for _ in 1..<width { divisor *= 10 }
-                var rest = max(0, value)
-                while divisor > 0 {
-                    bytes[count] = UInt8(0x30 + (rest / divisor) % 10)
-                    count += 1
-                    rest %= divisor
-                    divisor /= 10
-                }
-            }
-            func character(_ byte: UInt8) {
-                bytes[count] = byte
-                count += 1
-            }
-            digits(year, year > 9999 ? 5 : 4)
-            character(UInt8(ascii: "-"))
-            digits(month, 2)
-            character(UInt8(ascii: "-"))
-            digits(day, 2)
-            if let minutes = minuteOfDay {
-                character(UInt8(ascii: "T"))
-                digits(minutes / 60, 2)
-                character(UInt8(ascii: ":"))
-                digits(minutes % 60, 2)
-            }
-            return body(UnsafeBufferPointer(rebasing: bytes[0..<count]))
+    /// Appends `isoString`'s bytes, digit by digit: JSON prints a date or
+    /// two for every item.
+    func appendISO(to output: inout ByteOutput) {
+        func twoDigits(_ value: Int) {
+            output.append(UInt8(0x30 + value / 10 % 10))
+            output.append(UInt8(0x30 + value % 10))
+        }
+        let year = self.year
+        if year > 9999 { output.append(UInt8(0x30 + year / 10000 % 10)) }
+        twoDigits(year / 100)
+        twoDigits(year % 100)
+        output.append(UInt8(ascii: "-"))
+        twoDigits(month)
+        output.append(UInt8(ascii: "-"))
+        twoDigits(day)
+        if let minutes = minuteOfDay {
+            output.append(UInt8(ascii: "T"))
+            twoDigits(minutes / 60)
+            output.append(UInt8(ascii: ":"))
+            twoDigits(minutes % 60)
         }
     }
 
