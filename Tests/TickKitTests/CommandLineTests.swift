@@ -263,6 +263,7 @@ import TickKit
         func onTerminal(_ environment: [String: String]) throws -> Data {
             var merged = ProcessInfo.processInfo.environment
             merged["NO_COLOR"] = nil
+            merged["XDG_CACHE_HOME"] = TickRunner.cacheHome
             merged.merge(environment) { $1 }
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/script")

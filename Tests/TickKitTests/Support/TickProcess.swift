@@ -40,6 +40,8 @@ enum TickProcess {
         env["TICK_DIR"] = nil
         env["TICK_TODAY"] = nil
         env["NO_COLOR"] = "1"
+        // A parse cache of the test run's own, not the user's.
+        env["XDG_CACHE_HOME"] = TickRunner.cacheHome
         if let options = env["TICK_CHILD_ASAN_OPTIONS"] { env["ASAN_OPTIONS"] = options }
         for (key, value) in environment { env[key] = value }
         process.environment = env
