@@ -134,6 +134,36 @@ struct ParseCacheTests {
         }
     }
 
+    @Test("a list whose cached copy is damaged and whose file no longer parses the same is skipped with a warning, then parsed afresh")
+    func unrepairableListIsSkippedWithAWarning() throws {
+        let folder = try TemporaryFolder(["a.md": "- [ ] alpha\n", "b.md": "- [ ] beta\n"])
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("tick-cache-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        _ = try run(["query", "open", "--json"], folder, cache: cache)
+        let cacheFile = try #require(ParseCache(root: NotesFolder(path: folder.path).root, environment: ["XDG_CACHE_HOME": cache])).path
+        // Damage a.md's payload (its item's text lies in it).
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: cacheFile))
+        let alpha = try #require(bytes.range(of: Data("alpha".utf8)))
+        bytes[alpha.lowerBound] ^= 0x01
+        try bytes.write(to: URL(fileURLWithPath: cacheFile))
+        // And change a.md in place to bytes that are not UTF-8, keeping its
+        // size and modification time: its stamp still matches the cache.
+        let file = folder.url.appendingPathComponent("a.md").path
+        var info = stat()
+        #expect(stat(file, &info) == 0)
+        try Data([0x2D, 0x20, 0x5B, 0x20, 0x5D, 0x20, 0x61, 0x6C, 0x70, 0x68, 0xFF, 0x0A]).write(to: URL(fileURLWithPath: file))
+        var times = [info.st_atim, info.st_mtim]
+        #expect(utimensat(AT_FDCWD, file, &times, 0) == 0)
+        let damaged = try run(["query", "open", "--json"], folder, cache: cache)
+        #expect(damaged.status == 0)
+        #expect(!damaged.stdout.contains("alph") && damaged.stdout.contains("beta"))
+        #expect(damaged.stderr.contains("a.md: its cached copy is damaged and the file cannot be read again; skipped"))
+        // The list was left out of the cache: the next run parses it and says why it is skipped.
+        let next = try run(["query", "open", "--json"], folder, cache: cache)
+        #expect(next.stdout == damaged.stdout)
+        #expect(next.stderr.contains("a.md is not valid UTF-8; skipped"))
+    }
+
     @Test("a list read from the cache unchecked is checked when first read; a damaged payload is parsed again")
     func uncheckedPayloadIsCheckedBeforeUse() throws {
         let document = parse("---\ntitle: T\n---\n# T\n## S\n- [ ] a due:2026-11-24 #x k:v\n  note\n  - [x] b\n")
@@ -148,13 +178,16 @@ struct ParseCacheTests {
                                             path: document.path, summary: payload.summary)
             #expect(!unchecked.isComplete)
             #expect(unchecked.itemCount == 2, "before it is read, the count comes from the index")
-            let passed = unchecked.checkPayload()
-            #expect(unchecked.isComplete)
-            #expect(passed == (position == nil), "only a damaged payload fails its check")
-            if !passed {
-                #expect(unchecked.itemCount == 0, "a damaged list is empty until it is parsed again")
-                #expect(unchecked.adopt(try #require(ParseCache.Payload(encoding: document))))
+            var repaired = false
+            let other = ParseCache.Payload(encoding: parse("# Other\n- [ ] x\n", path: "other.md"))!
+            let again = ParseCache.Payload(encoding: document)!
+            unchecked.complete { list in
+                repaired = true
+                #expect(!list.adopt(other), "another file's payload is refused")
+                #expect(list.adopt(again))
             }
+            #expect(unchecked.isComplete)
+            #expect(repaired == (position != nil), "only a damaged payload is parsed again")
             #expect(ItemJSON.itemsDocumentBytes(EncodedWorkspace(documents: [unchecked]).items, today: Fixture.today) == expected)
         }
     }

@@ -93,7 +93,7 @@ public struct EncodedWorkspace: Sendable {
     /// are read.
     func forEachItem(in run: Range<Int>, _ body: (EncodedListedItem) -> Void) {
         for (document, rank) in ranked[run] {
-            if !document.isComplete, !document.checkPayload() { repairs?.repair(document) }
+            if !document.isComplete { document.complete { repairs?.repair($0) } }
             // One value per list, moved from item to item: a new value for
             // each item would retain and release the document every time.
             var item = EncodedListedItem(document: document, index: 0, listRank: rank)

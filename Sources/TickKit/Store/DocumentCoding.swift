@@ -5,7 +5,7 @@ import Foundation
 /// Everything a read command uses is kept; the file's bytes are not (a
 /// document read back has an empty `source`: the cache is never used for
 /// edits). Reading back gives a document equal, field for field, to the one
-/// written; `DocumentCodingTests` checks that on every fixture.
+/// written; `ParseCacheTests.roundTrip` checks that on every fixture.
 ///
 /// Layout: the list's header (LEB128 numbers and length-prefixed strings),
 /// its sections, then one fixed-size record per item (`ItemRecordLayout`),

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
 /// A list as the parse cache encodes it (`DocumentCoding`), read in place.
 ///
 /// Answering a query from the cache this way builds no `Document` and
@@ -11,8 +18,10 @@
 /// file's mapping or to the payload that a fresh parse was encoded into.
 public final class EncodedDocument: @unchecked Sendable {
     // The header is immutable after init. The body is set in init, or, for
-    // a document read from the cache unchecked, once by `checkPayload` or `adopt`, before
-    // any item is read and on one thread (see `EncodedWorkspace.forEachItem`).
+    // a document read from the cache unchecked, once by `complete`, which
+    // every reader of items calls first (`EncodedWorkspace.forEachItem`):
+    // one thread checks and sets it, and `state` orders that before any
+    // other thread's reads.
     public let path: String
     public let name: String
     /// The name as list order compares it (`SortKey.foldedName`), folded
@@ -21,8 +30,10 @@ public final class EncodedDocument: @unchecked Sendable {
     let order: Int?
     let isValidUTF8: Bool
     private(set) var body: Body
-    /// What `complete` checks, while the body is not read yet.
-    private var unchecked: Unchecked?
+    /// The payload `complete` checks, for a document made unchecked.
+    private let unchecked: Unchecked?
+    /// 0: unchecked; 1: being checked; 2: complete.
+    private let state: Atomic<Int>
 
     /// The parts of a document read from its payload past the header.
     struct Body {
@@ -63,6 +74,8 @@ public final class EncodedDocument: @unchecked Sendable {
         order = header.order
         isValidUTF8 = header.isValidUTF8
         body = try Self.readBody(&reader, header: header, buffer: buffer, owner: owner)
+        unchecked = nil
+        state = Atomic(2)
     }
 
     /// A document of the cache whose header came from the cache's index
@@ -79,30 +92,43 @@ public final class EncodedDocument: @unchecked Sendable {
         isValidUTF8 = summary.isValidUTF8
         body = .empty
         unchecked = Unchecked(owner: owner, buffer: buffer, checksum: checksum, itemCount: summary.itemCount)
+        state = Atomic(0)
     }
 
     deinit { body.listJSON.baseAddress?.deallocate() }
 
-    /// True until `checkPayload` has run on a document made `unchecked`.
-    var isComplete: Bool { unchecked == nil }
+    /// False until `complete` has run on a document made unchecked.
+    var isComplete: Bool { state.load(ordering: .acquiring) == 2 }
 
-    /// Checks an unchecked payload against its checksum and reads its body;
-    /// false when the payload is damaged (or does not hold the header the
-    /// index gave): the document is then empty until `adopt` gives it a
-    /// payload parsed again.
-    func checkPayload() -> Bool {
-        guard let unchecked else { return true }
-        self.unchecked = nil
-        guard ParseCache.checksum(unchecked.buffer) == unchecked.checksum,
-              let body = try? readBody(unchecked.buffer, owner: unchecked.owner) else { return false }
-        self.body = body
-        return true
+    /// Checks an unchecked payload against its checksum and reads its body,
+    /// once, whichever thread asks first (the others wait for it). When the
+    /// payload is damaged, or does not hold the header the index gave,
+    /// `repair` is called to `adopt` a payload parsed again; until then, and
+    /// for good if it does not, the list has no items.
+    func complete(repair: (EncodedDocument) -> Void) {
+        if state.load(ordering: .acquiring) == 2 { return }
+        guard state.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged else {
+            while state.load(ordering: .acquiring) != 2 { sched_yield() }
+            return
+        }
+        if let unchecked, ParseCache.checksum(unchecked.buffer) == unchecked.checksum,
+           let body = try? readBody(unchecked.buffer, owner: unchecked.owner) {
+            self.body = body
+        } else {
+            repair(self)
+        }
+        state.store(2, ordering: .releasing)
     }
 
-    /// Reads the body from `payload` (the file parsed again), when it holds
-    /// this document's header.
+    /// Reads the body from `payload`, the file parsed again after its cached
+    /// payload failed its check (inside `complete`'s `repair`); false when it
+    /// is another file's, or not UTF-8. Its name and order may differ from
+    /// the index's when the file changed meanwhile: the list keeps its place.
     func adopt(_ payload: ParseCache.Payload) -> Bool {
-        guard let body = try? readBody(payload.buffer, owner: payload.storage) else { return false }
+        var reader = ByteReader(payload.buffer, range: 0..<payload.buffer.count)
+        guard let header = try? Header(&reader), header.path == path, header.isValidUTF8,
+              let body = try? Self.readBody(&reader, header: header, buffer: payload.buffer, owner: payload.storage)
+        else { return false }
         self.body = body
         return true
     }
@@ -201,8 +227,8 @@ public final class EncodedDocument: @unchecked Sendable {
         return UnsafeBufferPointer(rebasing: body.listJSON[range])
     }
 
-    /// The number of items: before `checkPayload`, as the cache's index says.
-    var itemCount: Int { unchecked?.itemCount ?? body.records.count }
+    /// The number of items: before `complete`, as the cache's index says.
+    var itemCount: Int { isComplete ? body.records.count : unchecked?.itemCount ?? 0 }
 
     func text(_ slice: ByteSlice) -> EncodedText { EncodedText(bytes: slice.bytes(in: body.buffer)) }
 }
@@ -220,7 +246,7 @@ public struct EncodedText: ItemText {
 /// An item of an `EncodedDocument` together with its list's rank: the
 /// encoded counterpart of `ListedItem`.
 public struct EncodedListedItem: ItemRecord, @unchecked Sendable {
-    // Sendable: the document is immutable.
+    // Sendable: the document's body is set once, before any item is read (`EncodedDocument.complete`).
     let document: EncodedDocument
     var index: Int
     public let listRank: Int

@@ -367,7 +367,7 @@ public struct NotesFolder: Sendable {
     /// file is parsed and encoded.
     ///
     /// A list from the cache comes unchecked: its payload is checked against
-    /// its checksum when its items are first read (`EncodedDocument.checkPayload`,
+    /// its checksum when its items are first read (`EncodedDocument.complete`,
     /// called by `EncodedWorkspace`), and a damaged one is parsed again from
     /// its file and saved, through the `CacheRepairs` returned.
     ///
@@ -396,7 +396,7 @@ public struct NotesFolder: Sendable {
         savingInBackground: Bool,
         fromCache: (ParseCache.Contents, String, Int, FileStamp) -> Value?,
         fromParse: (Document, ParseCache.Payload?) -> Value?
-    ) -> (values: [Value], warnings: [String], saveWithRepairs: (@Sendable ([String: ParseCache.Payload]) -> Void)?) {
+    ) -> (values: [Value], warnings: [String], saveWithRepairs: (@Sendable ([String: ParseCache.Payload?]) -> Void)?) {
         // The cache file is mapped and its index read while the folder is
         // walked: neither needs the other.
         nonisolated(unsafe) var loaded: ParseCache.Contents? = nil
@@ -425,16 +425,18 @@ public struct NotesFolder: Sendable {
                 return (.failure(FileIO.ReadError(path: entry.path, code: EIO)), nil, false)
             }
         }
-        var saveWithRepairs: (@Sendable ([String: ParseCache.Payload]) -> Void)? = nil
+        var saveWithRepairs: (@Sendable ([String: ParseCache.Payload?]) -> Void)? = nil
         if let cache {
             // Unchanged documents keep their encoded bytes, new ones were
             // encoded while parsing, and repaired ones (found damaged when
-            // first read) are given later.
+            // first read) are given later; a list that could not be repaired
+            // is left out, to be parsed again next time.
             let payloads = results.map(\.payload), fromCache = results.map(\.fromCache)
             nonisolated(unsafe) let unsafePayloads = payloads
-            let save: @Sendable ([String: ParseCache.Payload]) -> Void = { repaired in
+            let save: @Sendable ([String: ParseCache.Payload?]) -> Void = { repaired in
                 let saved: [ParseCache.Payload?] = Parallel.map(entries.count) { index in
-                    if let payload = repaired[entries[index].path] { return payload }
+                    // A repaired list's new payload; none for a list that could not be repaired.
+                    if let change = repaired[entries[index].path] { return change }
                     if fromCache[index], let payload = contents?.copyOfPayload(entries[index].path, at: index) { return payload }
                     return unsafePayloads[index]
                 }
@@ -501,18 +503,25 @@ public enum BackgroundSaves {
 }
 
 /// Lists whose payload in the parse cache failed its check when their
-/// items were first read (`EncodedDocument.checkPayload`): each is parsed again
+/// items were first read (`EncodedDocument.complete`): each is parsed again
 /// from its file, and the cache is saved again with them once the items
-/// have been read (`saveIfRepaired`).
+/// have been read (`saveIfRepaired`). A list whose file cannot be read (or
+/// parsed into the same list) again is skipped with a warning
+/// (`takeWarnings`) and left out of the cache.
 public final class CacheRepairs: @unchecked Sendable {
     // `repaired` and `savedCount` are guarded by `lock`.
     private let lock = NSLock()
-    private var repaired: [String: ParseCache.Payload] = [:]
+    /// The new payload of each list repaired; nil for one that could not be.
+    private var repaired: [String: ParseCache.Payload?] = [:]
     private var savedCount = 0
     private let folder: NotesFolder
-    private let save: @Sendable ([String: ParseCache.Payload]) -> Void
+    private let save: @Sendable ([String: ParseCache.Payload?]) -> Void
 
-    init(folder: NotesFolder, save: @escaping @Sendable ([String: ParseCache.Payload]) -> Void) {
+    private static let warningsLock = NSLock()
+    // Guarded by `warningsLock`.
+    nonisolated(unsafe) private static var warnings: [String] = []
+
+    init(folder: NotesFolder, save: @escaping @Sendable ([String: ParseCache.Payload?]) -> Void) {
         self.folder = folder
         self.save = save
     }
@@ -520,11 +529,27 @@ public final class CacheRepairs: @unchecked Sendable {
     /// Parses the file of `document`, whose cached payload failed its check,
     /// and gives the document the new payload, kept for the next save.
     func repair(_ document: EncodedDocument) {
-        guard let parsed = try? folder.load(document.path), let payload = ParseCache.Payload(encoding: parsed),
-              document.adopt(payload) else { return }
+        let parsed = try? folder.load(document.path)
+        let payload = parsed.flatMap { ParseCache.Payload(encoding: $0) }
+        let adopted = payload.map { document.adopt($0) } ?? false
         lock.lock()
-        repaired[document.path] = payload
+        repaired.updateValue(adopted ? payload : nil, forKey: document.path)   // nil: leave the list out
         lock.unlock()
+        if !adopted {
+            Self.warningsLock.lock()
+            Self.warnings.append("\(document.path): its cached copy is damaged and the file cannot be read again; skipped")
+            Self.warningsLock.unlock()
+        }
+    }
+
+    /// The warnings about lists that could not be repaired, each once: a
+    /// command prints them when it has printed its answer.
+    public static func takeWarnings() -> [String] {
+        warningsLock.lock()
+        defer { warningsLock.unlock() }
+        let taken = warnings
+        warnings = []
+        return taken
     }
 
     /// Saves the cache again when lists were repaired since the last save.

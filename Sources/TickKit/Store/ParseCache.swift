@@ -9,8 +9,11 @@ import Foundation
 ///   nanosecond), inode and device all match the `stat` taken while listing
 ///   the folder; any other file is read and parsed again (per file);
 /// - a cache file that is damaged, half written, of another format version
-///   or for another folder is ignored and rebuilt, never trusted: every read
-///   is bounds-checked and the whole file carries a checksum;
+///   or for another folder is never trusted: every read is bounds-checked,
+///   the index carries a checksum checked when the file is opened (a bad one
+///   and the whole file is ignored and rebuilt), and each list's payload a
+///   checksum checked before its items are read (a bad one and that list is
+///   parsed again from its file, and the cache saved again);
 /// - answers are the same, byte for byte, as without the cache (the
 ///   documents read back equal the parsed ones; tests check both);
 /// - it is never used for edits: the editor always reads the file itself.
@@ -173,7 +176,8 @@ public struct ParseCache: Sendable {
             guard try reader.int() == Self.formatVersion, try reader.string() == root else { return fail() }
             let count = try reader.count(limit: 1 << 24)
             var index: [(String, FileStamp, Int, UInt64, ListSummary)] = []
-            index.reserveCapacity(count)
+            // Not more than the bytes left could hold: the count is not checked yet.
+            index.reserveCapacity(min(count, (length - reader.position) / 16))
             for _ in 0..<count {
                 let path = try reader.string()
                 let stamp = FileStamp(size: try reader.int(), modifiedSeconds: try reader.int(),

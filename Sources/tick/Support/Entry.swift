@@ -22,6 +22,7 @@ extension Tick {
         } catch {
             exitWithUsageError(error)
         }
+        for warning in CacheRepairs.takeWarnings() { Terminal.warning(warning) }
         finishBackgroundWork()
     }
 
