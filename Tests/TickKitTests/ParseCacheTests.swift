@@ -57,8 +57,20 @@ struct ParseCacheTests {
         }
     }
 
-    func run(_ arguments: [String], _ folder: TemporaryFolder, cache: String) throws -> TickRun {
-        try TickRunner.run(arguments + ["--dir", folder.path, "--today", "2026-11-21"], environment: ["XDG_CACHE_HOME": cache])
+    /// A cache folder of one test's own, removed with it.
+    final class CacheFolder {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tick-cache-\(UUID().uuidString)").path
+
+        deinit { try? FileManager.default.removeItem(atPath: path) }
+
+        /// The parse cache of `folder` kept here.
+        func parseCache(of folder: TemporaryFolder) throws -> ParseCache {
+            try #require(ParseCache(root: NotesFolder(path: folder.path).root, environment: ["XDG_CACHE_HOME": path]))
+        }
+    }
+
+    func run(_ arguments: [String], _ folder: TemporaryFolder, cache: CacheFolder) throws -> TickRun {
+        try TickRunner.run(arguments + ["--dir", folder.path, "--today", "2026-11-21"], environment: ["XDG_CACHE_HOME": cache.path])
     }
 
     static let commands: [[String]] = [
@@ -72,8 +84,7 @@ struct ParseCacheTests {
         let folder = try TemporaryFolder()
         try FileManager.default.removeItem(at: folder.url)
         try FileManager.default.copyItem(at: TestPaths.examples, to: folder.url)
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("tick-cache-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let cache = CacheFolder()
         for command in Self.commands {
             let uncached = try TickRunner.run(command + ["--dir", folder.path, "--today", "2026-11-21"], environment: ["TICK_NO_CACHE": "1"])
             let cold = try run(command, folder, cache: cache)
@@ -83,15 +94,14 @@ struct ParseCacheTests {
             #expect(warm.stdoutBytes == uncached.stdoutBytes, "\(command)")
             #expect(warm.stderr == uncached.stderr, "\(command)")
         }
-        let files = try FileManager.default.contentsOfDirectory(atPath: cache + "/tick")
+        let files = try FileManager.default.contentsOfDirectory(atPath: cache.path + "/tick")
         #expect(files.count == 1)
     }
 
     @Test("a changed file is parsed again; the others still come from the cache")
     func invalidationPerFile() throws {
         let folder = try TemporaryFolder(["a.md": "- [ ] alpha due:2026-11-21\n", "b.md": "- [ ] beta due:2026-11-21\n"])
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("tick-cache-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let cache = CacheFolder()
         #expect(try run(["today", "--json"], folder, cache: cache).stdout.contains("alpha"))
         try folder.write("a.md", "- [ ] gamma due:2026-11-21\n")   // same size, new content
         let after = try run(["today", "--json"], folder, cache: cache)
@@ -108,10 +118,9 @@ struct ParseCacheTests {
     func damagedCacheIsRebuilt(command: [String]) throws {
         let folder = try TemporaryFolder(["a.md": "# A\n- [ ] alpha due:2026-11-21 #x\n- [x] done one\n",
                                           "b.md": "---\ntitle: Bee\n---\n- [ ] beta\n  a note\n"])
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("tick-cache-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let cache = CacheFolder()
         let expected = try run(command, folder, cache: cache)
-        let cacheFile = try #require(ParseCache(root: NotesFolder(path: folder.path).root, environment: ["XDG_CACHE_HOME": cache])).path
+        let cacheFile = try cache.parseCache(of: folder).path
         let good = try Data(contentsOf: URL(fileURLWithPath: cacheFile))
         #expect(good.count > 20)
         var damages: [Data] = [Data(), good.prefix(good.count / 2), Data(repeating: 0xFF, count: 100)]
@@ -137,10 +146,9 @@ struct ParseCacheTests {
     @Test("a list whose cached copy is damaged and whose file no longer parses the same is skipped with a warning, then parsed afresh")
     func unrepairableListIsSkippedWithAWarning() throws {
         let folder = try TemporaryFolder(["a.md": "- [ ] alpha\n", "b.md": "- [ ] beta\n"])
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("tick-cache-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let cache = CacheFolder()
         _ = try run(["query", "open", "--json"], folder, cache: cache)
-        let cacheFile = try #require(ParseCache(root: NotesFolder(path: folder.path).root, environment: ["XDG_CACHE_HOME": cache])).path
+        let cacheFile = try cache.parseCache(of: folder).path
         // Damage a.md's payload (its item's text lies in it).
         var bytes = try Data(contentsOf: URL(fileURLWithPath: cacheFile))
         let alpha = try #require(bytes.range(of: Data("alpha".utf8)))
@@ -195,13 +203,13 @@ struct ParseCacheTests {
     /// Runs `tick query open --json` in a bash pipeline, `tick … PIPE`, with
     /// its cache in `cache` and each cache save held back `delay` ms; the
     /// exit status bash saw for tick (141: SIGPIPE).
-    func queryStatus(_ folder: TemporaryFolder, cache: String, into pipe: String, savingAfter delay: Int) throws -> String {
+    func queryStatus(_ folder: TemporaryFolder, cache: CacheFolder, into pipe: String, savingAfter delay: Int) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-c", "\"$0\" \"$@\" \(pipe); echo \"${PIPESTATUS[0]}\"", TickProcess.executable.path,
                              "query", "open", "--json", "--dir", folder.path, "--today", "2026-11-21"]
         var environment = ProcessInfo.processInfo.environment
-        environment["XDG_CACHE_HOME"] = cache
+        environment["XDG_CACHE_HOME"] = cache.path
         environment["TICK_TEST_SLOW_CACHE_SAVE"] = String(delay)
         process.environment = environment
         let output = Pipe()
@@ -220,12 +228,11 @@ struct ParseCacheTests {
             files["list\(list).md"] = (0..<40).map { "- [ ] item \(list)-\($0) due:2026-11-2\($0 % 8) #tag\($0 % 5)\n" }.joined()
         }
         let folder = try TemporaryFolder(files)
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("tick-cache-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let cache = CacheFolder()
         // The save is held back until the output is surely closed.
         let status = try queryStatus(folder, cache: cache, into: "| head -c 100 > /dev/null", savingAfter: 300)
         #expect(status == "141", "killed by SIGPIPE, as before")
-        let cacheFile = try #require(ParseCache(root: NotesFolder(path: folder.path).root, environment: ["XDG_CACHE_HOME": cache]))
+        let cacheFile = try cache.parseCache(of: folder)
         #expect(cacheFile.load()?.entries.count == 20, "the cache was saved whole before the process ended")
         let fromCache = try run(["query", "open", "--json"], folder, cache: cache)
         let withoutCache = try TickRunner.run(["query", "open", "--json", "--dir", folder.path, "--today", "2026-11-21"],
@@ -243,20 +250,18 @@ struct ParseCacheTests {
         for number in 0..<1500 {
             try Data([0x2D, 0x20, 0x5B, 0x20, 0x5D, 0x20, 0xFF, 0x0A]).write(to: folder.url.appendingPathComponent("bad\(number).md"))
         }
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("tick-cache-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let cache = CacheFolder()
         // The reader closes the pipe at once and never reads.
         let status = try queryStatus(folder, cache: cache, into: "2>&1 >/dev/null | (exec <&-)", savingAfter: 200)
         #expect(status == "141", "killed by SIGPIPE, not by a trap (132)")
-        let cacheFile = try #require(ParseCache(root: NotesFolder(path: folder.path).root, environment: ["XDG_CACHE_HOME": cache]))
+        let cacheFile = try cache.parseCache(of: folder)
         #expect(cacheFile.load()?.entries.count == 1501, "the cache was saved whole before the process ended")
     }
 
     @Test("edits never use the cache: they read the file even when its stamp looks unchanged")
     func editsReadTheFile() throws {
         let folder = try TemporaryFolder(["a.md": "- [ ] alpha\n- [ ] beta\n"])
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("tick-cache-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let cache = CacheFolder()
         _ = try run(["all", "--json"], folder, cache: cache)
         // Same size, same inode, same modification time: only the bytes differ.
         let file = folder.url.appendingPathComponent("a.md").path

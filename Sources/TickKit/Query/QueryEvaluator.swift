@@ -5,16 +5,7 @@
 public enum QueryEvaluator {
     /// The items that match `expression`, in the order given.
     public static func filter<Record: ItemRecord>(_ items: [Record], _ expression: QueryExpression) -> [Record] {
-        items.filter { matches($0, expression) }
-    }
-
-    public static func matches<Record: ItemRecord>(_ listed: Record, _ expression: QueryExpression) -> Bool {
-        switch expression {
-        case .and(let operands): operands.allSatisfy { matches(listed, $0) }
-        case .or(let operands): operands.contains { matches(listed, $0) }
-        case .not(let operand): !matches(listed, operand)
-        case .predicate(let predicate): matches(listed, predicate)
-        }
+        items.filter(test(expression, for: Record.self))
     }
 
     /// `expression` as a test of one kind of record: nested closures, made
@@ -24,8 +15,8 @@ public enum QueryEvaluator {
     /// repeated query's time. Each task makes its own test.
     static func test<Record: ItemRecord>(_ expression: QueryExpression, for _: Record.Type) -> (Record) -> Bool {
         switch expression {
-        case .and(let operands): return all(operands[...], for: Record.self)
-        case .or(let operands): return any(operands[...], for: Record.self)
+        case .and(let operands): return chain(operands[...], all: true, for: Record.self)
+        case .or(let operands): return chain(operands[...], all: false, for: Record.self)
         case .not(let operand):
             let inner = test(operand, for: Record.self)
             return { !inner($0) }
@@ -33,22 +24,16 @@ public enum QueryEvaluator {
         }
     }
 
-    // The operands' tests are chained in closures, never kept in an array:
-    // a closure read from an array is called through a conversion thunk.
-    private static func all<Record: ItemRecord>(_ operands: ArraySlice<QueryExpression>, for _: Record.Type) -> (Record) -> Bool {
-        guard let operand = operands.first else { return { _ in true } }
+    /// The operands' tests chained in closures, never kept in an array (a
+    /// closure read from an array is called through a conversion thunk):
+    /// all of them must pass, or, without `all`, any one.
+    private static func chain<Record: ItemRecord>(_ operands: ArraySlice<QueryExpression>, all: Bool,
+                                                  for _: Record.Type) -> (Record) -> Bool {
+        guard let operand = operands.first else { return { _ in all } }
         let first = test(operand, for: Record.self)
         if operands.count == 1 { return first }
-        let rest = all(operands.dropFirst(), for: Record.self)
-        return { first($0) && rest($0) }
-    }
-
-    private static func any<Record: ItemRecord>(_ operands: ArraySlice<QueryExpression>, for _: Record.Type) -> (Record) -> Bool {
-        guard let operand = operands.first else { return { _ in false } }
-        let first = test(operand, for: Record.self)
-        if operands.count == 1 { return first }
-        let rest = any(operands.dropFirst(), for: Record.self)
-        return { first($0) || rest($0) }
+        let rest = chain(operands.dropFirst(), all: all, for: Record.self)
+        return all ? { first($0) && rest($0) } : { first($0) || rest($0) }
     }
 
     public static func matches<Record: ItemRecord>(_ listed: Record, _ predicate: QueryPredicate) -> Bool {

@@ -98,9 +98,12 @@ enum DocumentCoding {
             value.withUTF8 { writer.bytes.append(contentsOf: $0) }
             return (start, writer.bytes.count - start)
         }
+        func set(_ field: ItemRecordLayout.Field, _ slice: (start: Int, count: Int)) throws(TooLarge) {
+            try set(field, slice.start)
+            try set(field, slice.count, plus: 1)
+        }
         let text = append(item.text)
-        try set(.text, text.start)
-        try set(.text, text.count, plus: 1)
+        try set(.text, text)
         // The title is most often the start of the text (the text less its
         // trailing tokens): then its slice points into the text's bytes
         // instead of repeating them, a seventh of the cache.
@@ -110,12 +113,9 @@ enum DocumentCoding {
                 title.isEmpty || memcmp(title.baseAddress!, bytes.baseAddress! + text.start, title.count) == 0
             }
         }) {
-            try set(.title, text.start)
-            try set(.title, title.utf8.count, plus: 1)
+            try set(.title, (text.start, title.utf8.count))
         } else {
-            let slice = append(title)
-            try set(.title, slice.start)
-            try set(.title, slice.count, plus: 1)
+            try set(.title, append(title))
         }
         let notes = item.notes.map(append), every = metadata.every.map(append), color = metadata.color.map(append)
         let icon = metadata.icon.map(append), id = metadata.id.map(append)

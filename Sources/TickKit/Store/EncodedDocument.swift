@@ -51,7 +51,7 @@ public final class EncodedDocument: @unchecked Sendable {
 
         static var empty: Body {
             Body(owner: nil, buffer: UnsafeBufferPointer(start: nil, count: 0), explicitColor: nil, explicitIcon: nil,
-                                sectionTitles: [], records: .empty, listJSON: UnsafeMutableBufferPointer(start: nil, count: 0),
+                 sectionTitles: [], records: .empty, listJSON: UnsafeMutableBufferPointer(start: nil, count: 0),
                  listJSONEnds: (0, 0, 0, 0))
         }
     }
@@ -67,7 +67,7 @@ public final class EncodedDocument: @unchecked Sendable {
     /// Reads the document encoded in `buffer`, which `owner` keeps alive.
     init(_ buffer: UnsafeBufferPointer<UInt8>, owner: AnyObject) throws {
         var reader = ByteReader(buffer, range: 0..<buffer.count)
-        let header = try Header(&reader)
+        let header = try Self.readHeader(&reader)
         path = header.path
         name = header.name
         foldedName = SortKey.foldedName(header.name)
@@ -126,7 +126,7 @@ public final class EncodedDocument: @unchecked Sendable {
     /// the index's when the file changed meanwhile: the list keeps its place.
     func adopt(_ payload: ParseCache.Payload) -> Bool {
         var reader = ByteReader(payload.buffer, range: 0..<payload.buffer.count)
-        guard let header = try? Header(&reader), header.path == path, header.isValidUTF8,
+        guard let header = try? Self.readHeader(&reader), header.path == path, header.isValidUTF8,
               let body = try? Self.readBody(&reader, header: header, buffer: payload.buffer, owner: payload.storage)
         else { return false }
         self.body = body
@@ -160,24 +160,11 @@ public final class EncodedDocument: @unchecked Sendable {
         let order: Int?
         let name: String
         let isValidUTF8: Bool
+    }
 
-        init(path: String, explicitColor: String?, explicitIcon: String?, order: Int?, name: String, isValidUTF8: Bool) {
-            self.path = path
-            self.explicitColor = explicitColor
-            self.explicitIcon = explicitIcon
-            self.order = order
-            self.name = name
-            self.isValidUTF8 = isValidUTF8
-        }
-
-        init(_ reader: inout ByteReader) throws {
-            path = try reader.string()
-            explicitColor = try reader.optionalString()
-            explicitIcon = try reader.optionalString()
-            order = try reader.optionalInt()
-            name = try reader.string()
-            isValidUTF8 = try reader.bool()
-        }
+    private static func readHeader(_ reader: inout ByteReader) throws -> Header {
+        Header(path: try reader.string(), explicitColor: try reader.optionalString(), explicitIcon: try reader.optionalString(),
+               order: try reader.optionalInt(), name: try reader.string(), isValidUTF8: try reader.bool())
     }
 
     private static func readBody(_ reader: inout ByteReader, header: Header, buffer: UnsafeBufferPointer<UInt8>,
@@ -317,9 +304,9 @@ public struct EncodedListedItem: ItemRecord, @unchecked Sendable {
     }
 
     public var tags: [EncodedText] {
-        let record = record
-        guard record.hasTags else { return [] }
-        return ((try? record.slices(at: .tags)) ?? []).map(document.text)
+        var tags: [EncodedText] = []
+        forEachTag { tags.append($0) }
+        return tags
     }
 
     public var fields: [(key: EncodedText, value: EncodedText)] {

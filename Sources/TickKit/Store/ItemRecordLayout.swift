@@ -53,6 +53,24 @@ enum ItemRecordLayout {
     /// The strings of an item.
     enum TextField {
         case title, text, notes, every, color, icon, id
+
+        /// Where the string is: its two words in the record, or an extra.
+        var place: Place {
+            switch self {
+            case .title: .record(.title)
+            case .text: .record(.text)
+            case .notes: .extra(.notes)
+            case .every: .extra(.every)
+            case .color: .extra(.color)
+            case .icon: .extra(.icon)
+            case .id: .extra(.id)
+            }
+        }
+
+        enum Place {
+            case record(Field)
+            case extra(Extra)
+        }
     }
 
     /// The words of one record, collected on the stack while the item's
@@ -177,20 +195,11 @@ enum ItemRecordLayout {
         /// text are always there).
         func slice(_ field: TextField) throws -> UnsafeBufferPointer<UInt8>? {
             let start: Int, count: Int
-            switch field {
-            case .title, .text:
-                let first = field == .title ? Field.title.rawValue : Field.text.rawValue
-                start = Int(word(first))
-                count = Int(word(first + 1))
-            case .notes, .every, .color, .icon, .id:
-                let extra: Extra
-                switch field {
-                case .notes: extra = .notes
-                case .every: extra = .every
-                case .color: extra = .color
-                case .icon: extra = .icon
-                default: extra = .id
-                }
+            switch field.place {
+            case .record(let first):
+                start = Int(word(first.rawValue))
+                count = Int(word(first.rawValue + 1))
+            case .extra(let extra):
                 guard has(extra) else { return nil }
                 var reader = try reader(at: extra)
                 start = try reader.count()

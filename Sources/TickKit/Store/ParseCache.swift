@@ -139,7 +139,7 @@ public struct ParseCache: Sendable {
 
         /// The document of `path` if the cache holds it for exactly `stamp`,
         /// made from the index alone: its payload is checked when its items
-        /// are first read (`EncodedDocument.checkPayload`).
+        /// are first read (`EncodedDocument.complete`).
         func uncheckedDocument(_ path: String, at position: Int, stamp: FileStamp) -> EncodedDocument? {
             guard let entry = entry(path, at: position), entry.stamp == stamp else { return nil }
             return EncodedDocument(unchecked: UnsafeBufferPointer(rebasing: buffer[entry.payload]), owner: self,
@@ -175,35 +175,36 @@ public struct ParseCache: Sendable {
         do {
             guard try reader.int() == Self.formatVersion, try reader.string() == root else { return fail() }
             let count = try reader.count(limit: 1 << 24)
-            var index: [(String, FileStamp, Int, UInt64, ListSummary)] = []
+            // Each payload's place is counted from the end of the index,
+            // which is known only once the whole index is read.
+            var entries: [Contents.Entry] = []
             // Not more than the bytes left could hold: the count is not checked yet.
-            index.reserveCapacity(min(count, (length - reader.position) / 16))
+            entries.reserveCapacity(min(count, (length - reader.position) / 16))
+            var payloadsLength = 0
             for _ in 0..<count {
                 let path = try reader.string()
                 let stamp = FileStamp(size: try reader.int(), modifiedSeconds: try reader.int(),
                                       modifiedNanoseconds: try reader.int(), inode: try reader.int(), device: try reader.int())
                 let payloadLength = try reader.count()
+                guard payloadLength <= length - payloadsLength else { return fail() }
                 var checksum: UInt64 = 0
                 for shift in stride(from: 0, to: 64, by: 8) { checksum |= UInt64(try reader.byte()) << UInt64(shift) }
                 let summary = ListSummary(name: try reader.string(), order: try reader.optionalInt(), isValidUTF8: try reader.bool(),
                                           itemCount: try reader.count(limit: 1 << 26))
-                index.append((path, stamp, payloadLength, checksum, summary))
+                entries.append(Contents.Entry(path: path, stamp: stamp, payload: payloadsLength..<payloadsLength + payloadLength,
+                                              checksum: checksum, summary: summary))
+                payloadsLength += payloadLength
             }
             // The index has its own checksum, written after it.
             let indexEnd = reader.position
             var indexChecksum: UInt64 = 0
             for shift in stride(from: 0, to: 64, by: 8) { indexChecksum |= UInt64(try reader.byte()) << UInt64(shift) }
-            guard Self.checksum(UnsafeBufferPointer(rebasing: buffer[0..<indexEnd])) == indexChecksum else { return fail() }
-            var offset = reader.position
-            var entries: [Contents.Entry] = []
-            entries.reserveCapacity(count)
-            for (path, stamp, payloadLength, checksum, summary) in index {
-                guard offset + payloadLength <= length else { return fail() }
-                entries.append(Contents.Entry(path: path, stamp: stamp, payload: offset..<offset + payloadLength, checksum: checksum,
-                                              summary: summary))
-                offset += payloadLength
+            guard Self.checksum(UnsafeBufferPointer(rebasing: buffer[0..<indexEnd])) == indexChecksum,
+                  reader.position + payloadsLength == length else { return fail() }
+            for position in entries.indices {
+                let payload = entries[position].payload
+                entries[position].payload = reader.position + payload.lowerBound..<reader.position + payload.upperBound
             }
-            guard offset == length else { return fail() }
             return Contents(base: UnsafeRawPointer(mapping), length: length, entries: entries)
         } catch {
             return fail()
