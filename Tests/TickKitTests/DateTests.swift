@@ -64,4 +64,47 @@ struct DateTests {
             }
         }
     }
+
+    /// What Foundation's calendar says, for the arithmetic to be checked against.
+    private func foundationDays(from start: TaskDate, to end: TaskDate) -> Int {
+        TaskDate.calendar.dateComponents([.day], from: start.foundationDate, to: end.foundationDate).day!
+    }
+
+    private func foundationWeekday(of date: TaskDate) -> Int {
+        let weekday = TaskDate.calendar.component(.weekday, from: date.foundationDate)
+        return weekday == 1 ? 7 : weekday - 1
+    }
+
+    private func foundationAdding(_ count: Int, days date: TaskDate) -> TaskDate {
+        TaskDate(TaskDate.calendar.date(byAdding: .day, value: count, to: date.foundationDate)!, keepingTimeOf: date)
+    }
+
+    @Test("day counts, weekdays and added days agree with Foundation's calendar, on both sides of 1583 and up to year 99999")
+    func dayArithmeticAgreesWithFoundation() {
+        var generator = SystemRandomNumberGenerator()
+        func randomDate(years: ClosedRange<Int>) -> TaskDate {
+            let year = Int.random(in: years, using: &generator), month = Int.random(in: 1...12, using: &generator)
+            return TaskDate(year: year, month: month, day: Int.random(in: 1...TaskDate.daysIn(month: month, year: year), using: &generator))
+        }
+        var dates: [TaskDate] = [
+            TaskDate(year: 1582, month: 10, day: 4), TaskDate(year: 1582, month: 10, day: 15), TaskDate(year: 1582, month: 12, day: 31),
+            TaskDate(year: 1583, month: 1, day: 1), TaskDate(year: 1600, month: 2, day: 29), TaskDate(year: 1700, month: 3, day: 1),
+            TaskDate(year: 1970, month: 1, day: 1), TaskDate(year: 1969, month: 12, day: 31), TaskDate(year: 2000, month: 2, day: 29),
+            TaskDate(year: 2026, month: 11, day: 21, minuteOfDay: 14 * 60 + 30), TaskDate(year: 9999, month: 12, day: 31),
+            TaskDate(year: 99999, month: 12, day: 31),
+        ]
+        for _ in 0..<300 { dates.append(randomDate(years: 1500...2600)) }
+        for _ in 0..<60 { dates.append(randomDate(years: 2600...99999)) }
+        for (index, date) in dates.enumerated() {
+            #expect(date.isoWeekday == foundationWeekday(of: date), "\(date)")
+            let other = dates[(index * 7 + 3) % dates.count]
+            #expect(date.days(until: other) == foundationDays(from: date, to: other), "\(date) to \(other)")
+            for count in [1, -1, 7, -30, 366, -146_097, Int.random(in: -40_000...40_000, using: &generator)] {
+                #expect(date.adding(count, .day) == foundationAdding(count, days: date), "\(date) + \(count) days")
+            }
+        }
+        // The count reaches 1583 from the Julian side by the calendar.
+        #expect(TaskDate(year: 1582, month: 10, day: 4).days(until: TaskDate(year: 1582, month: 10, day: 15)) == 1)
+        #expect(TaskDate(year: 1583, month: 1, day: 1).adding(-1, .day) == TaskDate(year: 1582, month: 12, day: 31))
+    }
 }

@@ -40,6 +40,17 @@ import TickKit
         #expect(DisplayWidth.of("•") == 1)
     }
 
+    @Test func asciiTextIsMeasuredAsItsCharactersAre() {
+        // The ASCII shortcut must give what the character walk gives,
+        // control bytes (and CR LF, one character) included.
+        var samples = ["", "plain title", "tab\there", "cr\r\nlf", "\r", "bell\u{07}", "del\u{7F}", "~!@#$%^&*()"]
+        samples.append(String(decoding: (0..<128).map { UInt8($0) }, as: UTF8.self))
+        for sample in samples {
+            let walked = sample.reduce(0) { $0 + DisplayWidth.of($1) }
+            #expect(DisplayWidth.of(sample) == walked, "\(sample.debugDescription)")
+        }
+    }
+
     @Test func iconsBecomeEmojiAndUnknownOnesABullet() {
         #expect(Icons.emoji(for: "cart") == "🛒")
         #expect(Icons.emoji(for: "list.bullet") == "•")

@@ -2,6 +2,17 @@
 /// emoji take two, combining marks and zero-width characters none.
 enum DisplayWidth {
     static func of(_ text: String) -> Int {
+        // ASCII, most titles, without walking characters: a printable byte
+        // takes a column, a control byte none (CR LF, one character, too).
+        var printable = 0
+        for byte in text.utf8 {
+            guard byte < 0x80 else { return ofCharacters(text) }
+            if byte >= 0x20, byte < 0x7F { printable += 1 }
+        }
+        return printable
+    }
+
+    private static func ofCharacters(_ text: String) -> Int {
         var total = 0
         for character in text { total += of(character) }
         return total
