@@ -113,15 +113,46 @@ enum FrontMatterParser {
     /// float, null) matches only a string that is empty or starts with one of
     /// `yYnNtTfFoO0123456789+-.~` (or with a line terminator, as `$` may
     /// match before one). Titles, colors, icons and tags rarely do.
+    ///
+    /// A scalar that starts with a letter can match only the bool and null
+    /// rules, and those only as one of their words (`yes`, `Off`, `NULL`...),
+    /// maybe followed by one line terminator. So a word like "Note" or
+    /// "finance" is a string without a regular expression either (a third
+    /// of the front matter's time over a notes folder went to them).
     static func tagName(of node: Node) -> Tag.Name {
         if case .scalar(let scalar) = node, Tag.Name(rawValue: scalar.tag.rawValue) == .implicit, let first = scalar.string.utf8.first,
-           first > 0x20, first < 0x7F, !Self.ruleStarts[Int(first)] {
-            return .str
+           first > 0x20, first < 0x7F {
+            if !Self.ruleStarts[Int(first)] { return .str }
+            if isASCIILetter(first), !Self.ruleWords.contains(withoutFinalLineTerminator(scalar.string)) { return .str }
         }
         return resolver.resolveTag(of: node)
     }
 
     private static let ruleStarts: [Bool] = (0..<128).map { "yYnNtTfFoO0123456789+-.~".utf8.contains(UInt8($0)) }
+
+    /// The words of `Resolver.Rule.bool` and `Resolver.Rule.null`.
+    private static let ruleWords: Set<String> = [
+        "yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
+        "on", "On", "ON", "off", "Off", "OFF", "null", "Null", "NULL",
+    ]
+
+    private static func isASCIILetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
+
+    /// The text without one line terminator at its end: the rules end in
+    /// `$`, which also matches just before a final one.
+    private static func withoutFinalLineTerminator(_ text: String) -> String {
+        guard let last = text.unicodeScalars.last else { return text }
+        switch last {
+        case "\n":
+            var scalars = text.unicodeScalars.dropLast()
+            if scalars.last == "\r" { scalars = scalars.dropLast() }
+            return String(String.UnicodeScalarView(scalars))
+        case "\r", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}":
+            return String(String.UnicodeScalarView(text.unicodeScalars.dropLast()))
+        default:
+            return text
+        }
+    }
 
     /// A YAML node as JSON: plain scalars get their YAML type, quoted ones
     /// stay strings, dates stay as written.
