@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TickKit
 @testable import tick
@@ -107,5 +108,30 @@ import TickKit
             "☐ short      today  L",
             "☐ a longer…         List",
         ])
+    }
+
+    @Test func aListingOfManyBlocksIsAlignedAcrossBlocksAndPrintedInOrder() {
+        // More lines than one batch of blocks; the widest title and due date
+        // are in the last block, and still set the columns of the first row.
+        let count = ItemTable.blockSize * ItemTable.blocksPerBatch * 2 + 5
+        let source = ListingSource(count: count) { index in
+            if index % 1000 == 999 { return .blank }
+            let title = index == count - 1 ? "the widest title of them all" : "row \(index)"
+            let due = index == count - 2 ? "in 300 days" : "today"
+            return .row(ItemRow(prefix: StyledText("☐ "), title: StyledText(title), due: StyledText(due), list: StyledText("L")))
+        }
+        var lines: [String] = []
+        ItemTable.render(source, width: nil, depth: .none) { lines.append($0) }
+        #expect(lines.count == count)
+        let mainWidth = 2 + "the widest title of them all".count + ItemTable.gap
+        let dueWidth = "in 300 days".count + ItemTable.gap
+        for (index, line) in lines.enumerated() {
+            if index % 1000 == 999 { #expect(line == ""); continue }
+            let title = index == count - 1 ? "the widest title of them all" : "row \(index)"
+            let due = index == count - 2 ? "in 300 days" : "today"
+            let expected = ("☐ " + title).padding(toLength: mainWidth, withPad: " ", startingAt: 0)
+                + due.padding(toLength: dueWidth, withPad: " ", startingAt: 0) + "L"
+            if line != expected { Issue.record("line \(index): \(line.debugDescription)"); break }
+        }
     }
 }

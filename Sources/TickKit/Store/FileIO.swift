@@ -60,8 +60,10 @@ public enum FileIO {
 }
 
 /// Runs `body` for every index on every core and collects the results in order.
-enum Parallel {
-    static func map<T>(_ count: Int, _ body: (Int) -> T) -> [T] {
+public enum Parallel {
+    /// `body(0)`, ..., `body(count - 1)`, in that order; `body` runs on
+    /// several threads at once, so it must only read shared state.
+    public static func map<T>(_ count: Int, _ body: (Int) -> T) -> [T] {
         guard count > 0 else { return [] }
         let results = UnsafeMutableBufferPointer<T?>.allocate(capacity: count)
         results.initialize(repeating: nil)

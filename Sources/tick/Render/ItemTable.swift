@@ -38,71 +38,112 @@ enum ItemTable {
     /// Lays out the lines of `source` and hands each finished line to `emit`,
     /// in order. The lines are asked for twice, once to measure the columns
     /// and once to print, so a source that builds them on demand never holds
-    /// a whole listing (200,000 rows of styled text) in memory.
+    /// a whole listing (200,000 rows of styled text) in memory. Both passes
+    /// take blocks of lines on every core (building a row parses its title:
+    /// most of the time of showing a big list); the lines are emitted a batch
+    /// of blocks at a time, in order.
     static func render(_ source: ListingSource, width: Int?, depth: ColorDepth, emit: (String) -> Void) {
-        var mainWidth = 0, dueWidth = 0, tagsWidth = 0, listWidth = 0, longestPrefix = 0
-        for index in 0..<source.count {
-            guard case .row(let row) = source.line(index) else { continue }
-            mainWidth = max(mainWidth, row.prefix.width + row.title.width)
-            dueWidth = max(dueWidth, row.due.width)
-            tagsWidth = max(tagsWidth, row.tags.width)
-            listWidth = max(listWidth, row.list.width)
+        let blocks = (source.count + blockSize - 1) / blockSize
+        func lines(ofBlock block: Int) -> Range<Int> { block * blockSize..<min(source.count, (block + 1) * blockSize) }
+        let measured = Parallel.map(blocks) { block in
+            var widths = ColumnWidths()
+            for index in lines(ofBlock: block) {
+                if case .row(let row) = source.line(index) { widths.include(row) }
+            }
+            return widths
+        }
+        var widths = measured.reduce(ColumnWidths()) { $0.merged(with: $1) }
+        if let width { widths.fit(in: width) }
+        for batchStart in stride(from: 0, to: blocks, by: blocksPerBatch) {
+            let rendered = Parallel.map(min(blocksPerBatch, blocks - batchStart)) { offset in
+                var texts: [String] = []
+                for index in lines(ofBlock: batchStart + offset) {
+                    render(source.line(index), widths: widths, width: width, depth: depth) { texts.append($0) }
+                }
+                return texts
+            }
+            for texts in rendered { texts.forEach(emit) }
+        }
+    }
+
+    /// Lines measured or rendered together by one task, and blocks rendered
+    /// before their lines are emitted.
+    static let blockSize = 2048
+    static let blocksPerBatch = 8
+
+    /// The widths of the columns: the widest cell of each, then cut to fit
+    /// the terminal.
+    private struct ColumnWidths {
+        var main = 0, due = 0, tags = 0, list = 0, longestPrefix = 0
+
+        mutating func include(_ row: ItemRow) {
+            main = max(main, row.prefix.width + row.title.width)
+            due = max(due, row.due.width)
+            tags = max(tags, row.tags.width)
+            list = max(list, row.list.width)
             longestPrefix = max(longestPrefix, row.prefix.width)
         }
-        if let width {
+
+        func merged(with other: ColumnWidths) -> ColumnWidths {
+            ColumnWidths(main: max(main, other.main), due: max(due, other.due), tags: max(tags, other.tags),
+                         list: max(list, other.list), longestPrefix: max(longestPrefix, other.longestPrefix))
+        }
+
+        /// Gives way in turn: the title down to a comfortable width, then
+        /// the tags, then the list name, then the title down to its minimum,
+        /// then the due date.
+        mutating func fit(in width: Int) {
             func total() -> Int {
-                mainWidth + [dueWidth, tagsWidth, listWidth].filter { $0 > 0 }.reduce(0) { $0 + $1 + gap }
+                main + [due, tags, list].filter { $0 > 0 }.reduce(0) { $0 + $1 + gap }
             }
-            // Give way in turn: the title down to a comfortable width, then the
-            // tags, then the list name, then the title down to its minimum, then the due date.
             func shrinkMain(to floor: Int) {
-                if total() > width { mainWidth = max(min(mainWidth, floor), mainWidth - (total() - width)) }
+                if total() > width { main = max(min(main, floor), main - (total() - width)) }
             }
             shrinkMain(to: longestPrefix + comfortableTitle)
-            if total() > width, tagsWidth > 0 {
+            if total() > width, tags > 0 {
                 let excess = total() - width
-                tagsWidth = excess >= tagsWidth + gap ? 0 : max(tagsWidth - excess, 0)
+                tags = excess >= tags + gap ? 0 : max(tags - excess, 0)
             }
-            if total() > width, listWidth > 0 { listWidth = max(min(listWidth, 8), listWidth - (total() - width)) }
+            if total() > width, list > 0 { list = max(min(list, 8), list - (total() - width)) }
             shrinkMain(to: longestPrefix + minimumTitle)
-            if total() > width, dueWidth > 0 { dueWidth = max(min(dueWidth, 5), dueWidth - (total() - width)) }
+            if total() > width, due > 0 { due = max(min(due, 5), due - (total() - width)) }
             shrinkMain(to: longestPrefix + 4)   // a very narrow terminal: fit, however little is left
         }
+    }
+
+    /// The printed lines of one listing line: a row is followed by its notes.
+    private static func render(_ line: ListingLine, widths: ColumnWidths, width: Int?, depth: ColorDepth, emit: (String) -> Void) {
         func trimmed(_ line: String) -> String {
             var text = Substring(line)
             while text.last == " " { text.removeLast() }
             return String(text)
         }
-        for index in 0..<source.count {
-            switch source.line(index) {
-            case .blank: emit("")
-            case .heading(let text):
-                emit(trimmed((width.map { text.truncated(to: $0) } ?? text).rendered(depth)))
-            case .row(let row):
-                let title = row.title.truncated(to: max(0, mainWidth - row.prefix.width))
-                var cells: [(StyledText, Int)] = [(row.prefix + title, mainWidth)]
-                for (cell, cellWidth) in [(row.due, dueWidth), (row.tags, tagsWidth), (row.list, listWidth)] where cellWidth > 0 {
-                    cells.append((cell.truncated(to: cellWidth), cellWidth))
-                }
-                // Drop empty trailing cells so that no line ends in spaces.
-                while cells.count > 1, cells.last!.0.isEmpty { cells.removeLast() }
-                var text = StyledText()
-                for (index, (cell, cellWidth)) in cells.enumerated() {
-                    let isLast = index == cells.count - 1
-                    text.append(isLast ? cell : cell.padded(to: cellWidth + gap))
-                }
-                emit(trimmed(text.rendered(depth)))
-                for note in row.notes {
-                    let indented = StyledText(String(repeating: " ", count: row.notesIndent)) + note
-                    emit(trimmed((width.map { indented.truncated(to: $0) } ?? indented).rendered(depth)))
-                }
+        switch line {
+        case .blank: emit("")
+        case .heading(let text):
+            emit(trimmed((width.map { text.truncated(to: $0) } ?? text).rendered(depth)))
+        case .row(let row):
+            let title = row.title.truncated(to: max(0, widths.main - row.prefix.width))
+            var cells: [(StyledText, Int)] = [(row.prefix + title, widths.main)]
+            for (cell, cellWidth) in [(row.due, widths.due), (row.tags, widths.tags), (row.list, widths.list)] where cellWidth > 0 {
+                cells.append((cell.truncated(to: cellWidth), cellWidth))
+            }
+            // Drop empty trailing cells so that no line ends in spaces.
+            while cells.count > 1, cells.last!.0.isEmpty { cells.removeLast() }
+            var text = StyledText()
+            for (index, (cell, cellWidth)) in cells.enumerated() {
+                let isLast = index == cells.count - 1
+                text.append(isLast ? cell : cell.padded(to: cellWidth + gap))
+            }
+            emit(trimmed(text.rendered(depth)))
+            for note in row.notes {
+                let indented = StyledText(String(repeating: " ", count: row.notesIndent)) + note
+                emit(trimmed((width.map { indented.truncated(to: $0) } ?? indented).rendered(depth)))
             }
         }
     }
 }
 
-/// The lines of a listing, given by index: held in an array, or built on
-/// demand (`ItemTable` asks for each line twice).
 struct ListingSource {
     let count: Int
     let line: (Int) -> ListingLine
