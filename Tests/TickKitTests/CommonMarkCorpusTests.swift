@@ -122,9 +122,7 @@ import TickFuzzChecks
     /// The folder of every variant, written once.
     static let folder: URL? = {
         guard case .success(let list) = examples else { return nil }
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tick-commonmark-\(getpid())")
-        try? FileManager.default.removeItem(at: url)
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let url = ScratchFolders.make("tick-commonmark-\(getpid())")
         for example in list {
             for variant in variants(example) {
                 try? Data(variant.text.utf8).write(to: url.appendingPathComponent(variant.name))

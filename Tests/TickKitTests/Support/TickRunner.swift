@@ -40,11 +40,7 @@ enum TickRunner {
         return data
     }
 
-    static let cacheHome: String = {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tick-test-cache-\(getpid())").path
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }()
+    static let cacheHome: String = ScratchFolders.make("tick-test-cache-\(getpid())").path
 
     static let packageRoot: URL = {
         var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
