@@ -112,4 +112,30 @@ struct PlainTitleShortcutTests {
         let document = parse("- [ ] " + title)
         #expect(document.items[0].title == document.items[0].runs.displayTitle)
     }
+
+    @Test("the shortcut's display title, metadata and diagnostics are the full walk's, on generated titles")
+    func shortcutSummaryAgreesWithWalk() {
+        // Words that are, almost are, or are not tokens, in every dialect,
+        // with markup now and then (then the shortcut must step aside).
+        let words = ["Buy", "milk", "due:2026-11-24", "due:2026-02-30", "due:", "x:y", "a:b:c", "http://x.example", "key:/v",
+                     "every:week", "every:sometimes", "color:red", "color:nope", "icon:cart", "priority:high", "#tag", "#1",
+                     "#a/b-c_d", "#", "!high", "!nope", "!", "^id-1", "^", "📅", "2026-11-24", "⏫", "🔼", "✅", "🛒", "Café",
+                     "东京", "[due:: 2026-11-24]", "[priority:: high]", "[x::", "a_b", "*em*", "`code`", "www.example.com",
+                     "a.b", "x/y", "&amp;", "<b>", "done:2026-11-20T14:30", "created:2026-1-1", "\t", "  ", "z", "foo:bar"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<3000 {
+            let count = Int.random(in: 1...8, using: &generator)
+            var title = (0..<count).map { _ in words.randomElement(using: &generator)! }.joined(separator: " ")
+            if Bool.random(using: &generator) { title = title.replacingOccurrences(of: " ", with: "  ") }
+            let bytes = Array(title.utf8)
+            bytes.withUnsafeBufferPointer { buffer in
+                let shortcut = TitleParser.summarize(buffer, title: 0..<buffer.count, isValidUTF8: true)
+                let walked = TitleParser.summarize(buffer, title: 0..<buffer.count, isValidUTF8: false)
+                #expect(shortcut.title == walked.title, "\(title.debugDescription)")
+                #expect(shortcut.metadata == walked.metadata, "\(title.debugDescription)")
+                #expect(shortcut.diagnostics.map(\.offset) == walked.diagnostics.map(\.offset), "\(title.debugDescription)")
+                #expect(shortcut.diagnostics.map(\.message) == walked.diagnostics.map(\.message), "\(title.debugDescription)")
+            }
+        }
+    }
 }

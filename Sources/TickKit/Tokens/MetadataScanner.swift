@@ -56,7 +56,25 @@ struct MetadataScanner {
 
     private func string(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
 
-    /// The token starting at `index`, a word start, if any.
+    /// False only where `token(at:limit:)` finds no token, judged without
+    /// building one: a word that starts with a lowercase letter can only be
+    /// `key:value`, so it needs a colon right after its key bytes. Most words
+    /// of a title fail here, and `summarizePlain` copies them at once.
+    static func mayStartToken(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, limit: Int) -> Bool {
+        switch bytes[index] {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"):
+            var colon = index
+            while colon < limit, isKeyByte(bytes[colon]) { colon += 1 }
+            return colon < limit && bytes[colon] == UInt8(ascii: ":")
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "^"), UInt8(ascii: "["), 0xE2, 0xF0:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The token starting at `index`, a word start, if any (the cases
+    /// `mayStartToken` lets through).
     mutating func token(at index: Int, limit: Int) -> MetadataToken? {
         let byte = bytes[index]
         switch byte {

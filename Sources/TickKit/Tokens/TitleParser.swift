@@ -51,6 +51,7 @@ enum TitleParser {
         var scanner = MetadataScanner(bytes: bytes, title: title)
         var plain = true
         let (low, high) = interestingBytes
+        let (stopLow, stopHigh) = stopBytes
         /// False when the byte at `index` makes the title not plain (see `isPlain`).
         func allowed(_ index: Int) -> Bool {
             let byte = bytes[index]
@@ -81,21 +82,30 @@ enum TitleParser {
                     index += 1
                     continue
                 }
-                if wordStart, let token = scanner.token(at: index, limit: end) {
+                if wordStart, MetadataScanner.mayStartToken(bytes, at: index, limit: end),
+                   let token = scanner.token(at: index, limit: end) {
                     for position in token.range where !allowed(position) { plain = false; return "" }
                     metadata.add(token)
                     index = token.range.upperBound
                     wordStart = index == title.lowerBound || bytes[index - 1] == 0x20 || bytes[index - 1] == 0x09
                     continue
                 }
-                // A word that is not a token: copied up to the next white space.
+                // A word that is not a token: measured up to the next white
+                // space (one test per byte against `stopBytes`), then copied.
+                var wordEnd = index
+                while wordEnd < end {
+                    let byte = bytes[wordEnd]
+                    let stop = byte < 64 ? (stopLow &>> UInt64(byte)) & 1 : byte < 128 ? (stopHigh &>> UInt64(byte &- 64)) & 1 : 0
+                    if stop != 0 {
+                        if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { break }
+                        guard allowed(wordEnd) else { plain = false; return "" }
+                    }
+                    wordEnd += 1
+                }
                 if pendingSpace { out[count] = 0x20; count += 1; pendingSpace = false }
-                repeat {
-                    guard allowed(index) else { plain = false; return "" }
-                    out[count] = bytes[index]
-                    count += 1
-                    index += 1
-                } while index < end && bytes[index] != 0x20 && bytes[index] != 0x09 && bytes[index] != 0x0A && bytes[index] != 0x0D
+                (out.baseAddress! + count).update(from: bytes.baseAddress! + index, count: wordEnd - index)
+                count += wordEnd - index
+                index = wordEnd
                 wordStart = false
             }
             return String(decoding: UnsafeBufferPointer(rebasing: out[..<count]), as: UTF8.self)
@@ -177,6 +187,14 @@ enum TitleParser {
         for byte in "\\`<&*_~[]/.".utf8 {
             if byte < 64 { low |= 1 << UInt64(byte) } else { high |= 1 << UInt64(byte - 64) }
         }
+        return (low, high)
+    }()
+
+    /// `interestingBytes` and the white space that ends a word: where
+    /// `summarizePlain` stops while measuring a word.
+    private static let stopBytes: (low: UInt64, high: UInt64) = {
+        var (low, high) = interestingBytes
+        for byte: UInt8 in [0x20, 0x09, 0x0A, 0x0D] { low |= 1 << UInt64(byte) }
         return (low, high)
     }()
 
