@@ -133,7 +133,7 @@ struct ParseArena {
     /// Blocks too large for a chunk, each malloc'd alone, linked the same way.
     private var large: UnsafeMutableRawPointer? = nil
 
-    nonisolated(unsafe) static let key: pthread_key_t = {
+    static let key: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key, nil)
         return key

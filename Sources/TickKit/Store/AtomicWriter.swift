@@ -105,7 +105,7 @@ public enum AtomicWriter {
 
     /// `renameat2(2)`, found at run time (Glibc's Swift module does not
     /// declare it); nil where the C library has none. Set once, then only read.
-    nonisolated(unsafe) static let exchangeFunction: ExchangeFunction? = {
+    static let exchangeFunction: ExchangeFunction? = {
         #if os(Linux)
         guard let symbol = dlsym(nil, "renameat2") else { return nil }
         return unsafeBitCast(symbol, to: ExchangeFunction.self)
@@ -157,7 +157,7 @@ public enum AtomicWriter {
         var template = Array(((folder.isEmpty ? "." : folder) + "/." + name + ".tick-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw .cannotWrite(path: shownPath, reason: WriteFailure.reason(errno)) }
-        let temporary = String(cString: template)
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         func fail(_ code: Int32) -> WriteFailure {
             close(descriptor)
             unlink(temporary)

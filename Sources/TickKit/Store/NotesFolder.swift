@@ -432,13 +432,12 @@ public struct NotesFolder: Sendable {
             // first read) are given later; a list that could not be repaired
             // is left out, to be parsed again next time.
             let payloads = results.map(\.payload), fromCache = results.map(\.fromCache)
-            nonisolated(unsafe) let unsafePayloads = payloads
             let save: @Sendable ([String: ParseCache.Payload?]) -> Void = { repaired in
                 let saved: [ParseCache.Payload?] = Parallel.map(entries.count) { index in
                     // A repaired list's new payload; none for a list that could not be repaired.
                     if let change = repaired[entries[index].path] { return change }
                     if fromCache[index], let payload = contents?.copyOfPayload(entries[index].path, at: index) { return payload }
-                    return unsafePayloads[index]
+                    return payloads[index]
                 }
                 cache.save(zip(entries, saved).compactMap { entry, payload in payload.map { (entry.path, entry.stamp, $0) } })
             }
