@@ -114,6 +114,51 @@ struct ParseCacheTests {
         #expect(later.stdout.contains("delta") && !later.stdout.contains("beta"))
     }
 
+    /// Lists whose order takes every rule: `order:` first, then folded
+    /// names (case and accents), then paths for equal names; a list that is
+    /// not UTF-8 (left out of the workspace) between them.
+    static let orderedLists: [String: String] = [
+        "b/zeta.md": "# Zeta\n- [ ] z\n", "a/Alpha.md": "# alpha\n- [ ] a\n", "c/alpha.md": "# Alpha\n- [ ] a2\n",
+        "first.md": "---\norder: 1\n---\n# Zulu\n- [ ] first\n", "second.md": "---\norder: 2\n---\n# Able\n- [ ] second\n",
+        "eclair.md": "# Éclair\n- [ ] e\n", "echo.md": "# echo\n- [ ] e2\n", "m/Mid.md": "# mid\n- [ ] m\n",
+    ]
+
+    func workspace(_ folder: TemporaryFolder, cache: CacheFolder) throws -> EncodedWorkspace {
+        EncodedWorkspace.load(try NotesFolder(path: folder.path), cache: try cache.parseCache(of: folder))
+    }
+
+    @Test("a query over an unchanged folder takes the list order the cache stored, the same as computing it")
+    func storedListOrderIsTheComputedOne() throws {
+        let folder = try TemporaryFolder(Self.orderedLists)
+        try Data([0x2D, 0x20, 0x5B, 0x20, 0x5D, 0x20, 0xFF, 0x0A]).write(to: folder.url.appendingPathComponent("bad.md"))
+        let cache = CacheFolder()
+        let cold = try workspace(folder, cache: cache)
+        #expect(!cold.orderCameFromCache)
+        let warm = try workspace(folder, cache: cache)
+        #expect(warm.orderCameFromCache)
+        let computed = EncodedWorkspace(documents: warm.documents).pathsInListOrder
+        #expect(warm.pathsInListOrder == computed)
+        #expect(cold.pathsInListOrder == computed)
+        #expect(computed.first == "first.md" && computed.dropFirst().first == "second.md")
+        #expect(!computed.contains("bad.md"))
+    }
+
+    @Test("when a list's name changes, its new place is computed, not taken from the cache")
+    func changedNameIsPlacedAfresh() throws {
+        let folder = try TemporaryFolder(Self.orderedLists)
+        let cache = CacheFolder()
+        _ = try workspace(folder, cache: cache)
+        try folder.write("m/Mid.md", "# Aardvark\n- [ ] m\n")
+        let changed = try workspace(folder, cache: cache)
+        #expect(!changed.orderCameFromCache)
+        #expect(changed.pathsInListOrder == EncodedWorkspace(documents: changed.documents).pathsInListOrder)
+        #expect(changed.pathsInListOrder.dropFirst(2).first == "m/Mid.md")
+        // Saved again with the new order, which the next query takes.
+        let warm = try workspace(folder, cache: cache)
+        #expect(warm.orderCameFromCache)
+        #expect(warm.pathsInListOrder == changed.pathsInListOrder)
+    }
+
     @Test("a damaged or half-written cache file is ignored and rebuilt", arguments: [["all", "--json"], ["query", "open", "--json"]])
     func damagedCacheIsRebuilt(command: [String]) throws {
         let folder = try TemporaryFolder(["a.md": "# A\n- [ ] alpha due:2026-11-21 #x\n- [x] done one\n",

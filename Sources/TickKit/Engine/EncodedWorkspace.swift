@@ -18,24 +18,40 @@ public struct EncodedWorkspace: Sendable {
     private let repairs: CacheRepairs?
 
     public init(documents: [EncodedDocument], warnings: [String] = []) {
-        self.init(documents: documents, warnings: warnings, repairs: nil)
+        self.init(documents: documents, warnings: warnings, repairs: nil, listOrder: nil)
     }
 
-    init(documents: [EncodedDocument], warnings: [String], repairs: CacheRepairs?) {
+    /// `listOrder`, when given, is the documents' list order as the parse
+    /// cache stored it (see `NotesFolder.loadEncoded`); otherwise it is
+    /// computed.
+    init(documents: [EncodedDocument], warnings: [String], repairs: CacheRepairs?, listOrder: [Int]?) {
         self.documents = documents
         self.warnings = warnings
         self.repairs = repairs
-        let order = SortKey.listOrder(foldedNames: documents.map(\.foldedName), orders: documents.map(\.order),
+        let order: [Int]
+        if let listOrder, listOrder.count == documents.count {
+            order = listOrder
+            orderCameFromCache = true
+        } else {
+            order = SortKey.listOrder(foldedNames: documents.map(\.foldedName), orders: documents.map(\.order),
                                       paths: documents.map(\.path))
+            orderCameFromCache = false
+        }
         ranked = order.enumerated().map { rank, index in (documents[index], rank) }
     }
+
+    /// Whether the list order was the cache's (for tests).
+    let orderCameFromCache: Bool
+
+    /// The paths of the lists in list order (for tests).
+    var pathsInListOrder: [String] { ranked.map(\.document.path) }
 
     /// Scans the folder, reading unchanged files from `cache` in place and
     /// parsing the others in parallel; with `savingInBackground`, a new
     /// cache file is written while the caller goes on (see `BackgroundSaves`).
     public static func load(_ folder: NotesFolder, cache: ParseCache? = nil, savingInBackground: Bool = false) -> EncodedWorkspace {
-        let (documents, warnings, repairs) = folder.loadEncoded(cache: cache, savingInBackground: savingInBackground)
-        return EncodedWorkspace(documents: documents, warnings: warnings, repairs: repairs)
+        let (documents, warnings, repairs, listOrder) = folder.loadEncoded(cache: cache, savingInBackground: savingInBackground)
+        return EncodedWorkspace(documents: documents, warnings: warnings, repairs: repairs, listOrder: listOrder)
     }
 
     /// Every item of every list, in manual order.

@@ -374,13 +374,16 @@ public struct NotesFolder: Sendable {
     /// With `savingInBackground`, a new cache file is written on another
     /// thread while the caller goes on (the answer is printed meanwhile);
     /// `BackgroundSaves.wait()` must run before the process exits.
+    /// `listOrder` is the documents' list order as the cache stored it, when
+    /// every document came from the cache in the cache's own order (nil
+    /// otherwise: then it must be computed).
     public func loadEncoded(cache: ParseCache? = nil, savingInBackground: Bool = false)
-        -> (documents: [EncodedDocument], warnings: [String], repairs: CacheRepairs?) {
+        -> (documents: [EncodedDocument], warnings: [String], repairs: CacheRepairs?, listOrder: [Int]?) {
         let loaded = loadEvery(cache: cache, alwaysEncode: true, savingInBackground: savingInBackground,
                                fromCache: { contents, path, position, stamp in contents.uncheckedDocument(path, at: position, stamp: stamp) },
                                fromParse: { _, payload in payload.flatMap { try? EncodedDocument($0.buffer, owner: $0.storage) } })
         let repairs = loaded.saveWithRepairs.map { CacheRepairs(folder: self, save: $0) }
-        return (loaded.values.filter(\.isValidUTF8), loaded.warnings, repairs)
+        return (loaded.values.filter(\.isValidUTF8), loaded.warnings, repairs, loaded.storedListOrder)
     }
 
     /// The shared core of `loadAll` and `loadEncoded`: lists the folder, takes
@@ -396,7 +399,8 @@ public struct NotesFolder: Sendable {
         savingInBackground: Bool,
         fromCache: (ParseCache.Contents, String, Int, FileStamp) -> Value?,
         fromParse: (Document, ParseCache.Payload?) -> Value?
-    ) -> (values: [Value], warnings: [String], saveWithRepairs: (@Sendable ([String: ParseCache.Payload?]) -> Void)?) {
+    ) -> (values: [Value], warnings: [String], saveWithRepairs: (@Sendable ([String: ParseCache.Payload?]) -> Void)?,
+          storedListOrder: [Int]?) {
         // The cache file is mapped and its index read while the folder is
         // walked: neither needs the other.
         nonisolated(unsafe) var loaded: ParseCache.Contents? = nil
@@ -462,7 +466,14 @@ public struct NotesFolder: Sendable {
                 warnings.append("cannot read \(entry.path): \(String(cString: strerror(error.code))); skipped")
             }
         }
-        return (values, warnings, saveWithRepairs)
+        // The cache's list order holds when every file came from it, each at
+        // its own place: the documents are then the cache's lists, in order.
+        var storedListOrder: [Int]? = nil
+        if let contents, contents.entries.count == entries.count, results.allSatisfy(\.fromCache),
+           zip(contents.entries, entries).allSatisfy({ $0.path == $1.path }) {
+            storedListOrder = contents.listOrder
+        }
+        return (values, warnings, saveWithRepairs, storedListOrder)
     }
 }
 

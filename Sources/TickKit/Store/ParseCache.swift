@@ -24,7 +24,7 @@ public struct ParseCache: Sendable {
 
     static let magic = Array("TICKCACHE".utf8)
     /// Bump when the parser or the encoding changes what a document holds.
-    static let formatVersion = 8
+    static let formatVersion = 9
 
     /// The cache for the folder `root`, or nil when caching is off
     /// (`TICK_NO_CACHE` set) or there is no cache folder to use.
@@ -84,6 +84,11 @@ public struct ParseCache: Sendable {
         /// walk lists them in: a file's entry is nearly always at its place
         /// in the walk, which `entry(_:at:)` tries first.
         let entries: [Entry]
+        /// The list order of the entries whose lists are valid UTF-8 (the
+        /// lists a workspace holds), as indices into that subsequence of
+        /// `entries`: computed when the cache was saved, so that a query over
+        /// an unchanged folder does not sort 5,000 lists again (3 ms).
+        let listOrder: [Int]
         /// Entry by path, made on the first lookup that misses.
         private var entryIndex: [String: Int]? = nil
         private let lock = NSLock()
@@ -96,10 +101,11 @@ public struct ParseCache: Sendable {
             var summary: ListSummary
         }
 
-        init(base: UnsafeRawPointer, length: Int, entries: [Entry]) {
+        init(base: UnsafeRawPointer, length: Int, entries: [Entry], listOrder: [Int]) {
             self.base = base
             self.length = length
             self.entries = entries
+            self.listOrder = listOrder
         }
 
         deinit { munmap(UnsafeMutableRawPointer(mutating: base), length) }
@@ -195,6 +201,18 @@ public struct ParseCache: Sendable {
                                               checksum: checksum, summary: summary))
                 payloadsLength += payloadLength
             }
+            // The list order: a permutation of the valid lists' places.
+            let listed = entries.reduce(0) { $0 + ($1.summary.isValidUTF8 ? 1 : 0) }
+            guard try reader.count(limit: 1 << 24) == listed else { return fail() }
+            var listOrder: [Int] = []
+            listOrder.reserveCapacity(listed)
+            var placed = [Bool](repeating: false, count: listed)
+            for _ in 0..<listed {
+                let place = try reader.count()
+                guard place < listed, !placed[place] else { return fail() }
+                placed[place] = true
+                listOrder.append(place)
+            }
             // The index has its own checksum, written after it.
             let indexEnd = reader.position
             var indexChecksum: UInt64 = 0
@@ -205,7 +223,7 @@ public struct ParseCache: Sendable {
                 let payload = entries[position].payload
                 entries[position].payload = reader.position + payload.lowerBound..<reader.position + payload.upperBound
             }
-            return Contents(base: UnsafeRawPointer(mapping), length: length, entries: entries)
+            return Contents(base: UnsafeRawPointer(mapping), length: length, entries: entries, listOrder: listOrder)
         } catch {
             return fail()
         }
@@ -275,6 +293,11 @@ public struct ParseCache: Sendable {
             header.bool(summary.isValidUTF8)
             header.int(summary.itemCount)
         }
+        let listed = entries.filter(\.payload.summary.isValidUTF8)
+        let listOrder = SortKey.listOrder(foldedNames: listed.map(\.payload.summary.foldedName),
+                                          orders: listed.map(\.payload.summary.order), paths: listed.map(\.path))
+        header.int(listOrder.count)
+        for place in listOrder { header.int(place) }
         let indexChecksum = header.bytes.withUnsafeBufferPointer { Self.checksum($0) }
         for shift in stride(from: 0, to: 64, by: 8) { header.bytes.append(UInt8(truncatingIfNeeded: indexChecksum >> UInt64(shift))) }
 
