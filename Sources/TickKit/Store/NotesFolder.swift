@@ -429,14 +429,43 @@ public struct NotesFolder: Sendable {
                 return (.failure(FileIO.ReadError(path: entry.path, code: EIO)), nil, false)
             }
         }
+        // One pass over the results, by position: iterating the arrays as
+        // values copied every entry and result (a retain and a release of
+        // each path and document), on the one thread that waits here.
+        var values: [Value] = []
+        values.reserveCapacity(results.count)
+        var warnings = listWarnings
+        var payloads: [ParseCache.Payload?] = [], fromCache: [Bool] = []
+        if cache != nil {
+            payloads.reserveCapacity(results.count)
+            fromCache.reserveCapacity(results.count)
+        }
+        var allFromCache = true
+        results.withUnsafeBufferPointer { results in
+            entries.withUnsafeBufferPointer { entries in
+                for index in results.indices {
+                    if cache != nil {
+                        payloads.append(results[index].payload)
+                        fromCache.append(results[index].fromCache)
+                    }
+                    allFromCache = allFromCache && results[index].fromCache
+                    switch results[index].0 {
+                    case .success(let value):
+                        if !value.isValidUTF8 { warnings.append("\(entries[index].path) is not valid UTF-8; skipped") }
+                        values.append(value)
+                    case .failure(let error):
+                        warnings.append("cannot read \(entries[index].path): \(String(cString: strerror(error.code))); skipped")
+                    }
+                }
+            }
+        }
         var saveWithRepairs: (@Sendable ([String: ParseCache.Payload?]) -> Void)? = nil
         if let cache {
             // Unchanged documents keep their encoded bytes, new ones were
             // encoded while parsing, and repaired ones (found damaged when
             // first read) are given later; a list that could not be repaired
             // is left out, to be parsed again next time.
-            let payloads = results.map(\.payload), fromCache = results.map(\.fromCache)
-            let save: @Sendable ([String: ParseCache.Payload?]) -> Void = { repaired in
+            let save: @Sendable ([String: ParseCache.Payload?]) -> Void = { [payloads, fromCache] repaired in
                 let saved: [ParseCache.Payload?] = Parallel.map(entries.count) { index in
                     // A repaired list's new payload; none for a list that could not be repaired.
                     if let change = repaired[entries[index].path] { return change }
@@ -446,7 +475,7 @@ public struct NotesFolder: Sendable {
                 cache.save(zip(entries, saved).compactMap { entry, payload in payload.map { (entry.path, entry.stamp, $0) } })
             }
             let unchanged = contents.map { $0.entries.count == entries.count } ?? false
-            if !unchanged || results.contains(where: { !$0.fromCache }) {
+            if !unchanged || !allFromCache {
                 if savingInBackground {
                     BackgroundSaves.start { save([:]) }
                 } else {
@@ -455,22 +484,13 @@ public struct NotesFolder: Sendable {
             }
             saveWithRepairs = savingInBackground ? { repaired in BackgroundSaves.start { save(repaired) } } : save
         }
-        var values: [Value] = []
-        var warnings = listWarnings
-        for (entry, result) in zip(entries, results) {
-            switch result.0 {
-            case .success(let value):
-                if !value.isValidUTF8 { warnings.append("\(entry.path) is not valid UTF-8; skipped") }
-                values.append(value)
-            case .failure(let error):
-                warnings.append("cannot read \(entry.path): \(String(cString: strerror(error.code))); skipped")
-            }
-        }
         // The cache's list order holds when every file came from it, each at
         // its own place: the documents are then the cache's lists, in order.
         var storedListOrder: [Int]? = nil
-        if let contents, contents.entries.count == entries.count, results.allSatisfy(\.fromCache),
-           zip(contents.entries, entries).allSatisfy({ $0.path == $1.path }) {
+        if let contents, allFromCache, contents.entries.count == entries.count,
+           contents.entries.withUnsafeBufferPointer({ cached in
+               entries.withUnsafeBufferPointer { walked in walked.indices.allSatisfy { cached[$0].path == walked[$0].path } }
+           }) {
             storedListOrder = contents.listOrder
         }
         return (values, warnings, saveWithRepairs, storedListOrder)
