@@ -123,7 +123,7 @@ enum FrontMatterParser {
         if case .scalar(let scalar) = node, Tag.Name(rawValue: scalar.tag.rawValue) == .implicit, let first = scalar.string.utf8.first,
            first > 0x20, first < 0x7F {
             if !Self.ruleStarts[Int(first)] { return .str }
-            if isASCIILetter(first), !Self.ruleWords.contains(withoutFinalLineTerminator(scalar.string)) { return .str }
+            if InlineScanner.isASCIILetter(first), !Self.ruleWords.contains(withoutFinalLineTerminator(scalar.string)) { return .str }
         }
         return resolver.resolveTag(of: node)
     }
@@ -135,8 +135,6 @@ enum FrontMatterParser {
         "yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
         "on", "On", "ON", "off", "Off", "OFF", "null", "Null", "NULL",
     ]
-
-    private static func isASCIILetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
 
     /// The text without one line terminator at its end: the rules end in
     /// `$`, which also matches just before a final one.

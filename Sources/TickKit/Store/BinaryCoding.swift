@@ -42,6 +42,11 @@ struct ByteWriter {
         int(value.lowerBound)
         int(value.count)
     }
+
+    /// Eight bytes, little-endian (a checksum: every bit counts, so no LEB128).
+    mutating func word64(_ value: UInt64) {
+        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+    }
 }
 
 struct ByteReader {
@@ -61,6 +66,13 @@ struct ByteReader {
         guard position < end else { throw Damaged() }
         defer { position += 1 }
         return bytes[position]
+    }
+
+    /// Eight bytes, little-endian, as `ByteWriter.word64` writes them.
+    mutating func word64() throws -> UInt64 {
+        var value: UInt64 = 0
+        for shift in stride(from: 0, to: 64, by: 8) { value |= UInt64(try byte()) << UInt64(shift) }
+        return value
     }
 
     mutating func int() throws -> Int {

@@ -441,6 +441,9 @@ public struct NotesFolder: Sendable {
             fromCache.reserveCapacity(results.count)
         }
         var allFromCache = true
+        // The folder holds the files the cache holds (and, when all came
+        // from it, the same ones).
+        let sameCount = contents.map { $0.entries.count == entries.count } ?? false
         results.withUnsafeBufferPointer { results in
             entries.withUnsafeBufferPointer { entries in
                 for index in results.indices {
@@ -474,8 +477,7 @@ public struct NotesFolder: Sendable {
                 }
                 cache.save(zip(entries, saved).compactMap { entry, payload in payload.map { (entry.path, entry.stamp, $0) } })
             }
-            let unchanged = contents.map { $0.entries.count == entries.count } ?? false
-            if !unchanged || !allFromCache {
+            if !sameCount || !allFromCache {
                 if savingInBackground {
                     BackgroundSaves.start { save([:]) }
                 } else {
@@ -487,7 +489,7 @@ public struct NotesFolder: Sendable {
         // The cache's list order holds when every file came from it, each at
         // its own place: the documents are then the cache's lists, in order.
         var storedListOrder: [Int]? = nil
-        if let contents, allFromCache, contents.entries.count == entries.count,
+        if let contents, allFromCache, sameCount,
            contents.entries.withUnsafeBufferPointer({ cached in
                entries.withUnsafeBufferPointer { walked in walked.indices.allSatisfy { cached[$0].path == walked[$0].path } }
            }) {

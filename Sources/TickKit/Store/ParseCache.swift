@@ -193,8 +193,7 @@ public struct ParseCache: Sendable {
                                       modifiedNanoseconds: try reader.int(), inode: try reader.int(), device: try reader.int())
                 let payloadLength = try reader.count()
                 guard payloadLength <= length - payloadsLength else { return fail() }
-                var checksum: UInt64 = 0
-                for shift in stride(from: 0, to: 64, by: 8) { checksum |= UInt64(try reader.byte()) << UInt64(shift) }
+                let checksum = try reader.word64()
                 let summary = ListSummary(name: try reader.string(), order: try reader.optionalInt(), isValidUTF8: try reader.bool(),
                                           itemCount: try reader.count(limit: 1 << 26))
                 entries.append(Contents.Entry(path: path, stamp: stamp, payload: payloadsLength..<payloadsLength + payloadLength,
@@ -215,8 +214,7 @@ public struct ParseCache: Sendable {
             }
             // The index has its own checksum, written after it.
             let indexEnd = reader.position
-            var indexChecksum: UInt64 = 0
-            for shift in stride(from: 0, to: 64, by: 8) { indexChecksum |= UInt64(try reader.byte()) << UInt64(shift) }
+            let indexChecksum = try reader.word64()
             guard Self.checksum(UnsafeBufferPointer(rebasing: buffer[0..<indexEnd])) == indexChecksum,
                   reader.position + payloadsLength == length else { return fail() }
             for position in entries.indices {
@@ -286,7 +284,7 @@ public struct ParseCache: Sendable {
                 header.int(value)
             }
             header.int(entry.payload.buffer.count)
-            for shift in stride(from: 0, to: 64, by: 8) { header.bytes.append(UInt8(truncatingIfNeeded: entry.payload.checksum >> UInt64(shift))) }
+            header.word64(entry.payload.checksum)
             let summary = entry.payload.summary
             header.string(summary.name)
             header.optionalInt(summary.order)
@@ -299,7 +297,7 @@ public struct ParseCache: Sendable {
         header.int(listOrder.count)
         for place in listOrder { header.int(place) }
         let indexChecksum = header.bytes.withUnsafeBufferPointer { Self.checksum($0) }
-        for shift in stride(from: 0, to: 64, by: 8) { header.bytes.append(UInt8(truncatingIfNeeded: indexChecksum >> UInt64(shift))) }
+        header.word64(indexChecksum)
 
         let folder = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

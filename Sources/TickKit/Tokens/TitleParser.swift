@@ -98,7 +98,8 @@ enum TitleParser {
                     let stop = byte < 64 ? (stopLow &>> UInt64(byte)) & 1 : byte < 128 ? (stopHigh &>> UInt64(byte &- 64)) & 1 : 0
                     if stop != 0 {
                         if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { break }
-                        guard allowed(wordEnd) else { plain = false; return "" }
+                        // Any other stop byte is one of `interestingBytes`.
+                        guard isPlainByte(bytes, title, wordEnd) else { plain = false; return "" }
                     }
                     wordEnd += 1
                 }
