@@ -28,7 +28,7 @@ import Glibc
         let notes = try NotesFixture(["a.md": "- [ ] one\n"])
         let path = notes.url("a.md").path
         let lock = try FileLock.acquire(path)
-        let temporary = try AtomicWriter.writeTemporary(Array("- [x] one\n".utf8), beside: path, shownPath: path, like: lock.status)
+        let temporary = try AtomicWriter.writeTemporary(Array("- [x] one\n".utf8), for: lock)
         // The editor saves after the check.
         if how == "saved by rename" {
             try Data("- [ ] one\n- [ ] editor\n".utf8).write(to: notes.url("a.md"), options: .atomic)
@@ -43,7 +43,7 @@ import Glibc
         lock.release()
         // With nothing in between, the exchange replaces the file.
         let fresh = try FileLock.acquire(path)
-        let second = try AtomicWriter.writeTemporary(Array("- [x] one\n".utf8), beside: path, shownPath: path, like: fresh.status)
+        let second = try AtomicWriter.writeTemporary(Array("- [x] one\n".utf8), for: fresh)
         try AtomicWriter.replace(fresh, with: second)
         fresh.release()
         #expect(try notes.text("a.md") == "- [x] one\n")

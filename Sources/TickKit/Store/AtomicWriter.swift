@@ -38,14 +38,13 @@ public enum AtomicWriter {
         for change in changes where !UTF8Check.isValid(change.lock.bytes) {
             throw .notUTF8(path: change.lock.path)
         }
-        var temporaries: [String] = []
-        func discard() { for path in temporaries { unlink(path) } }
+        var temporaries: [(folder: Int32, name: String)] = []
+        func discard() { for temporary in temporaries { unlinkat(temporary.folder, temporary.name, 0) } }
         do throws(WriteFailure) {
             for change in changes {
-                temporaries.append(try writeTemporary(change.bytes, beside: change.lock.targetPath,
-                                                      shownPath: change.lock.path, like: change.lock.status))
+                temporaries.append((change.lock.folder, try writeTemporary(change.bytes, for: change.lock)))
             }
-            waitForTestSignal()
+            TestSeam.wait("TICK_TEST_WAIT_BEFORE_COMMIT")
             beforeCheck?()
             for change in changes { try checkUnchanged(change.lock) }
         } catch {
@@ -54,49 +53,52 @@ public enum AtomicWriter {
         }
         for (index, change) in changes.enumerated() {
             do throws(WriteFailure) {
-                try replace(change.lock, with: temporaries[index])
+                try replace(change.lock, with: temporaries[index].name)
             } catch {
-                for path in temporaries[(index + 1)...] { unlink(path) }
+                for temporary in temporaries[(index + 1)...] { unlinkat(temporary.folder, temporary.name, 0) }
                 throw error
             }
-            syncFolder(of: change.lock.targetPath)
+            _ = fsync(change.lock.folder)   // the rename survives a crash
         }
     }
 
-    /// Puts the temporary file in place of the locked file. On Linux this
+    /// Puts the temporary file (named `temporary` in the lock's folder) in
+    /// place of the locked file. On Linux this
     /// is an atomic exchange (`renameat2` with `RENAME_EXCHANGE`): the file
     /// that was at the path comes out under the temporary name, and unless
     /// it is the very file that was read (an editor saved in the moment
     /// since the unchanged check), it is swapped back and nothing is
     /// written (`changedOnDisk`). So no save is lost however close it comes
     /// to tick's. Elsewhere, or on a file system without exchange, a plain
-    /// `rename`. The temporary file is gone afterwards either way.
+    /// `rename`. The temporary file is gone afterwards either way. Both
+    /// names are taken in the folder the lock holds open.
     static func replace(_ lock: FileLock, with temporary: String) throws(WriteFailure) {
+        let folder = lock.folder
         if let exchange = exchangeFunction {
             var ours = stat()
-            let haveOurs = lstat(temporary, &ours) == 0
-            if exchange(AT_FDCWD, temporary, AT_FDCWD, lock.targetPath, 2 /* RENAME_EXCHANGE */) == 0 {
+            let haveOurs = fstatat(folder, temporary, &ours, AT_SYMLINK_NOFOLLOW) == 0
+            if exchange(folder, temporary, folder, lock.name, 2 /* RENAME_EXCHANGE */) == 0 {
                 if isTheFileRead(temporary, lock) {
-                    unlink(temporary)
+                    unlinkat(folder, temporary, 0)
                     return
                 }
-                _ = exchange(AT_FDCWD, temporary, AT_FDCWD, lock.targetPath, 2)
+                _ = exchange(folder, temporary, folder, lock.name, 2)
                 // Remove what came back out only if it is our own file.
                 var back = stat()
-                if haveOurs, lstat(temporary, &back) == 0, back.st_ino == ours.st_ino, back.st_dev == ours.st_dev {
-                    unlink(temporary)
+                if haveOurs, fstatat(folder, temporary, &back, AT_SYMLINK_NOFOLLOW) == 0, FileLock.sameFile(back, ours) {
+                    unlinkat(folder, temporary, 0)
                 }
                 throw .changedOnDisk(path: lock.path)
             }
             let code = errno
             if code != EINVAL && code != ENOSYS && code != EOPNOTSUPP {
-                unlink(temporary)
+                unlinkat(folder, temporary, 0)
                 throw .cannotWrite(path: lock.path, reason: WriteFailure.reason(code))
             }
         }
-        if rename(temporary, lock.targetPath) != 0 {
+        if renameat(folder, temporary, folder, lock.name) != 0 {
             let code = errno
-            unlink(temporary)
+            unlinkat(folder, temporary, 0)
             throw .cannotWrite(path: lock.path, reason: WriteFailure.reason(code))
         }
     }
@@ -114,24 +116,59 @@ public enum AtomicWriter {
         #endif
     }()
 
-    /// True when `path` names the file `lock` read, unchanged: same inode,
-    /// size, modification time and bytes.
-    static func isTheFileRead(_ path: String, _ lock: FileLock) -> Bool {
+    /// True when `name` in the lock's folder is the file `lock` read,
+    /// unchanged: same inode, size, modification time and bytes.
+    static func isTheFileRead(_ name: String, _ lock: FileLock) -> Bool {
         var now = stat()
-        guard lstat(path, &now) == 0 else { return false }
+        guard fstatat(lock.folder, name, &now, AT_SYMLINK_NOFOLLOW) == 0 else { return false }
         let before = lock.status
-        guard now.st_dev == before.st_dev, now.st_ino == before.st_ino, now.st_size == before.st_size,
+        guard FileLock.sameFile(now, before), now.st_size == before.st_size,
               modificationTime(now) == modificationTime(before) else { return false }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        let descriptor = openat(lock.folder, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
         guard let bytes = try? FileLock.readAll(descriptor, sizeHint: Int(now.st_size)) else { return false }
         return bytes == lock.bytes
     }
 
-    /// Creates a new file at `path` (absolute) with `bytes`, atomically and
-    /// without replacing anything: fails with `exists` when the name is taken.
-    public static func create(_ path: String, bytes: [UInt8]) throws(WriteFailure) {
+    /// Creates a new file at `path` (absolute) in the real folder of its own folder.
+    @discardableResult
+    public static func create(_ path: String, bytes: [UInt8]) throws(WriteFailure) -> CreatedFile {
+        let parent = (path as NSString).deletingLastPathComponent
+        return try create((path as NSString).lastPathComponent, in: FileLock.resolvedPath(parent.isEmpty ? "." : parent), shownAs: path, bytes: bytes)
+    }
+
+    /// Creates a new file at `relativePath` below `root` (absolute, links
+    /// resolved) with `bytes`, atomically and without replacing anything:
+    /// fails with `exists` when the name is taken. The folder it goes in
+    /// must exist and lie inside `root`; it is opened without following
+    /// links (as `FileLock` opens a file), and the file is made in it.
+    /// Returns the file made, for removing it again.
+    @discardableResult
+    public static func create(_ relativePath: String, in root: String, shownAs shown: String? = nil, bytes: [UInt8]) throws(WriteFailure) -> CreatedFile {
+        let path = shown ?? root + "/" + relativePath
+        let parent = (relativePath as NSString).deletingLastPathComponent
+        let name = (relativePath as NSString).lastPathComponent
+        var folder: Int32 = -1
+        for _ in 0..<1000 {
+            let named = parent.isEmpty ? root : root + "/" + parent
+            guard let real = FileLock.realPath(named) else { throw .cannotWrite(path: path, reason: WriteFailure.reason(errno)) }
+            guard real == root || real.hasPrefix(root + "/") else { throw .outside(path: path) }
+            folder = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard folder >= 0 else { throw .cannotWrite(path: path, reason: WriteFailure.reason(errno)) }
+            var replaced = false
+            for component in real.dropFirst(root.count).split(separator: "/") {
+                let next = openat(folder, String(component), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                close(folder)
+                folder = next
+                if next < 0 {
+                    replaced = true
+                    break
+                }
+            }
+            if !replaced { break }
+        }
+        guard folder >= 0 else { throw .changedOnDisk(path: path) }
         signal(SIGXFSZ, SIG_IGN)
         let mask = umask(0)
         umask(mask)
@@ -139,60 +176,93 @@ public enum AtomicWriter {
         status.st_mode = mode_t(0o666) & ~mask
         status.st_uid = getuid()
         status.st_gid = getgid()
-        let temporary = try writeTemporary(bytes, beside: path, shownPath: path, like: status)
-        if link(temporary, path) != 0 {
+        let temporary: String
+        do throws(WriteFailure) {
+            temporary = try writeTemporary(bytes, in: folder, beside: name, shownPath: path, like: status)
+        } catch {
+            close(folder)
+            throw error
+        }
+        if linkat(folder, temporary, folder, name, 0) != 0 {
             let code = errno
-            unlink(temporary)
+            unlinkat(folder, temporary, 0)
+            close(folder)
             if code == EEXIST { throw .exists(path: path) }
             throw .cannotWrite(path: path, reason: WriteFailure.reason(code))
         }
-        unlink(temporary)
-        syncFolder(of: path)
+        unlinkat(folder, temporary, 0)
+        _ = fsync(folder)
+        return CreatedFile(folder: folder, name: name)
     }
 
-    /// Writes `bytes` to a new hidden file in `target`'s folder and flushes it.
-    static func writeTemporary(_ bytes: [UInt8], beside target: String, shownPath: String, like status: stat) throws(WriteFailure) -> String {
-        let folder = (target as NSString).deletingLastPathComponent
-        let name = (target as NSString).lastPathComponent
-        var template = Array(((folder.isEmpty ? "." : folder) + "/." + name + ".tick-XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    /// A file `create` made: its open folder and its name there.
+    public final class CreatedFile {
+        let folder: Int32
+        let name: String
+
+        init(folder: Int32, name: String) {
+            self.folder = folder
+            self.name = name
+        }
+
+        /// Removes the file again (from the folder it was made in).
+        public func remove() { unlinkat(folder, name, 0) }
+
+        deinit { close(folder) }
+    }
+
+    /// Writes `bytes` to a new hidden file beside the locked file, in its
+    /// folder, and flushes it; returns the file's name in that folder.
+    static func writeTemporary(_ bytes: [UInt8], for lock: FileLock) throws(WriteFailure) -> String {
+        try writeTemporary(bytes, in: lock.folder, beside: lock.name, shownPath: lock.path, like: lock.status)
+    }
+
+    /// Writes `bytes` to a new hidden file `.NAME.tick-XXXXXX` in the open
+    /// `folder`, with the permissions (and owner, where allowed) of `status`,
+    /// and flushes it; returns the new file's name.
+    static func writeTemporary(_ bytes: [UInt8], in folder: Int32, beside name: String, shownPath: String, like status: stat) throws(WriteFailure) -> String {
+        var descriptor: Int32 = -1
+        var temporary = ""
+        for _ in 0..<100 {
+            temporary = "." + name + ".tick-" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
+            descriptor = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            if descriptor >= 0 || errno != EEXIST { break }
+        }
         guard descriptor >= 0 else { throw .cannotWrite(path: shownPath, reason: WriteFailure.reason(errno)) }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let name = temporary
         func fail(_ code: Int32) -> WriteFailure {
             close(descriptor)
-            unlink(temporary)
+            unlinkat(folder, name, 0)
             return .cannotWrite(path: shownPath, reason: WriteFailure.reason(code))
         }
         if let code = bytes.withUnsafeBytes({ FileIO.writeAll($0, to: descriptor) }) { throw fail(code) }
-        if fchmod(descriptor, status.st_mode & 0o7777) != 0 { throw fail(errno) }
         _ = fchown(descriptor, status.st_uid, status.st_gid)   // keeps the owner where allowed
+        if fchmod(descriptor, status.st_mode & 0o7777) != 0 { throw fail(errno) }
         if fsync(descriptor) != 0 { throw fail(errno) }
         if close(descriptor) != 0 {
             let code = errno
-            unlink(temporary)
+            unlinkat(folder, name, 0)
             throw .cannotWrite(path: shownPath, reason: WriteFailure.reason(code))
         }
-        return temporary
+        return name
     }
 
     /// Throws `changedOnDisk` unless the file at the lock's path is still the
-    /// one that was read, with the same bytes.
+    /// one that was read, with the same bytes: its name in the locked folder
+    /// names the locked file, and so does the path as given.
     static func checkUnchanged(_ lock: FileLock) throws(WriteFailure) {
         var now = stat()
-        guard FileLock.resolvedPath(lock.path) == lock.targetPath, stat(lock.targetPath, &now) == 0 else {
+        var viaPath = stat()
+        guard fstatat(lock.folder, lock.name, &now, AT_SYMLINK_NOFOLLOW) == 0, stat(lock.path, &viaPath) == 0,
+              FileLock.sameFile(viaPath, now) else {
             throw .changedOnDisk(path: lock.path)
         }
         let before = lock.status
-        guard now.st_dev == before.st_dev, now.st_ino == before.st_ino, now.st_size == before.st_size,
+        guard FileLock.sameFile(now, before), now.st_size == before.st_size,
               modificationTime(now) == modificationTime(before) else {
             throw .changedOnDisk(path: lock.path)
         }
-        let descriptor = open(lock.targetPath, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .changedOnDisk(path: lock.path) }
-        defer { close(descriptor) }
-        guard let bytes = try? FileLock.readAll(descriptor, sizeHint: Int(now.st_size)), bytes == lock.bytes else {
-            throw .changedOnDisk(path: lock.path)
-        }
+        guard isTheFileRead(lock.name, lock) else { throw .changedOnDisk(path: lock.path) }
     }
 
     static func modificationTime(_ status: stat) -> [Int] {
@@ -201,28 +271,5 @@ public enum AtomicWriter {
         #else
         return [Int(status.st_mtimespec.tv_sec), Int(status.st_mtimespec.tv_nsec)]
         #endif
-    }
-
-    /// Flushes the folder's entry for `path`, so that the rename survives a crash.
-    static func syncFolder(of path: String) {
-        let folder = (path as NSString).deletingLastPathComponent
-        let descriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        _ = fsync(descriptor)
-        close(descriptor)
-    }
-
-    /// Test seam: when `TICK_TEST_WAIT_BEFORE_COMMIT` names a FIFO, wait for
-    /// a test to open it and close it again (the test changes the file in
-    /// between) before the unchanged check. Does nothing otherwise.
-    static func waitForTestSignal() {
-        guard let fifo = ProcessInfo.processInfo.environment["TICK_TEST_WAIT_BEFORE_COMMIT"], !fifo.isEmpty else { return }
-        var status = stat()
-        guard stat(fifo, &status) == 0, (status.st_mode & S_IFMT) == S_IFIFO else { return }
-        let descriptor = open(fifo, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        var byte: UInt8 = 0
-        while read(descriptor, &byte, 1) > 0 {}
-        close(descriptor)
     }
 }

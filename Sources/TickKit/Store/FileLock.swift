@@ -18,6 +18,8 @@ public enum WriteFailure: Error, Equatable, CustomStringConvertible {
     case notUTF8(path: String)
     /// A file to create exists already (73).
     case exists(path: String)
+    /// The path leads (through a symbolic link) outside the notes folder (65).
+    case outside(path: String)
 
     public var description: String {
         switch self {
@@ -26,6 +28,7 @@ public enum WriteFailure: Error, Equatable, CustomStringConvertible {
         case .changedOnDisk(let path): "\(path) changed on disk while tick was editing it; nothing was written, run the command again"
         case .notUTF8(let path): "\(path) is not valid UTF-8; tick will not rewrite it (re-save it as UTF-8)"
         case .exists(let path): "\(path) exists already; pick another name"
+        case .outside(let path): "\(path) leads outside the notes folder; tick only changes files inside it"
         }
     }
 
@@ -39,13 +42,15 @@ public enum WriteFailure: Error, Equatable, CustomStringConvertible {
         case .changedOnDisk: .changedOnDisk(path: path)
         case .notUTF8: .notUTF8(path: path)
         case .exists: .exists(path: path)
+        case .outside: .outside(path: path)
         }
     }
 
     /// The path the failure is about.
     public var path: String {
         switch self {
-        case .cannotRead(let path, _), .cannotWrite(let path, _), .changedOnDisk(let path), .notUTF8(let path), .exists(let path): path
+        case .cannotRead(let path, _), .cannotWrite(let path, _), .changedOnDisk(let path), .notUTF8(let path), .exists(let path),
+             .outside(let path): path
         }
     }
 }
@@ -59,72 +64,152 @@ public enum WriteFailure: Error, Equatable, CustomStringConvertible {
 /// taken again on the new file); through a symbolic link, the target is
 /// locked and read. Other programs that do not lock are caught by
 /// `AtomicWriter`'s unchanged check instead.
+///
+/// The path is resolved once, its real path checked to lie inside the
+/// notes folder, and that real path opened by walking it from the folder's
+/// root one name at a time without following any link (`openat` with
+/// `O_NOFOLLOW`): a link swapped in meanwhile makes the walk fail, never
+/// leads it outside. The file's folder stays open (`folder`), and the
+/// temporary file, the rename and the unchanged check all go through it, so
+/// the file written is the file that was checked. Only regular files are
+/// opened (a FIFO or a device is refused without blocking on it).
 public final class FileLock {
-    /// The path as given.
+    /// The path as given (the notes folder's root joined with the relative path).
     public let path: String
-    /// The real file the path names (symbolic links resolved).
+    /// The real file the path names (symbolic links resolved), as checked and opened.
     public let targetPath: String
     /// The file's bytes, read under the lock.
     public let bytes: [UInt8]
     /// The file's status when it was read, for the unchanged check.
     let status: stat
+    /// The open folder that holds the file opened: temporary files, the
+    /// rename and the checks go through it.
+    let folder: Int32
+    /// The file's name in `folder`.
+    let name: String
     private var descriptor: Int32
 
-    private init(path: String, targetPath: String, bytes: [UInt8], status: stat, descriptor: Int32) {
+    private init(path: String, targetPath: String, bytes: [UInt8], status: stat, folder: Int32, name: String, descriptor: Int32) {
         self.path = path
         self.targetPath = targetPath
         self.bytes = bytes
         self.status = status
+        self.folder = folder
+        self.name = name
         self.descriptor = descriptor
     }
 
-    /// Locks and reads the file at `path` (absolute), waiting for other tick
-    /// processes that hold its lock.
+    /// Locks and reads the file at `path` (absolute), which must lie (once
+    /// links are resolved) in the real folder of `path`'s own folder.
     public static func acquire(_ path: String) throws(WriteFailure) -> FileLock {
-        for _ in 0..<1000 {
-            let target = resolvedPath(path)
-            let descriptor = open(target, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw .cannotRead(path: path, reason: WriteFailure.reason(errno)) }
+        let parent = (path as NSString).deletingLastPathComponent
+        return try acquire((path as NSString).lastPathComponent, in: resolvedPath(parent.isEmpty ? "." : parent), shownAs: path)
+    }
+
+    /// Locks and reads the file at `relativePath` below `root` (an absolute
+    /// path with links resolved), waiting for other tick processes that hold
+    /// its lock. Refuses (`outside`) a path that leads out of `root`.
+    public static func acquire(_ relativePath: String, in root: String, shownAs shown: String? = nil) throws(WriteFailure) -> FileLock {
+        let named = root + "/" + relativePath
+        let path = shown ?? named
+        for attempt in 0..<1000 {
+            // The one resolution: where the path leads now, which must be inside the root.
+            guard let target = realPath(named) else { throw .cannotRead(path: path, reason: WriteFailure.reason(errno)) }
+            guard target.hasPrefix(root + "/") else { throw .outside(path: path) }
+            if attempt == 0 { TestSeam.wait("TICK_TEST_WAIT_BEFORE_OPEN") }
+            let opened: (folder: Int32, name: String, descriptor: Int32)
+            do throws(OpenFailure) {
+                opened = try openWithoutLinks(String(target.dropFirst(root.count + 1)), from: root)
+            } catch {
+                switch error {
+                case .replaced: continue   // a link or folder was swapped in: resolve again
+                case .failed(let code): throw .cannotRead(path: path, reason: WriteFailure.reason(code))
+                case .notRegular: throw .cannotRead(path: path, reason: "not a regular file; only regular files are lists")
+                }
+            }
+            let (folder, name, descriptor) = opened
+            func giveUp() {
+                close(descriptor)
+                close(folder)
+            }
             var result: Int32
             repeat { result = flock(descriptor, LOCK_EX) } while result != 0 && errno == EINTR
             guard result == 0 else {
                 let code = errno
-                close(descriptor)
+                giveUp()
                 throw .cannotRead(path: path, reason: "cannot lock it: " + WriteFailure.reason(code))
             }
             var held = stat()
-            var named = stat()
             guard fstat(descriptor, &held) == 0 else {
                 let code = errno
-                close(descriptor)
+                giveUp()
                 throw .cannotRead(path: path, reason: WriteFailure.reason(code))
             }
-            // Another process may have renamed a new file over this one while
-            // we waited: then lock the new one.
-            if stat(target, &named) != 0 || named.st_ino != held.st_ino || named.st_dev != held.st_dev
-                || resolvedPath(path) != target {
-                close(descriptor)
+            // Another process may have renamed a new file over this one (or
+            // swapped a link on the way) while we waited: then start again.
+            var inFolder = stat()
+            var viaName = stat()
+            if fstatat(folder, name, &inFolder, AT_SYMLINK_NOFOLLOW) != 0 || !sameFile(inFolder, held)
+                || stat(named, &viaName) != 0 || !sameFile(viaName, held) {
+                giveUp()
                 continue
-            }
-            if (held.st_mode & S_IFMT) != S_IFREG {
-                close(descriptor)
-                throw .cannotRead(path: path, reason: "not a regular file")
             }
             do {
                 let bytes = try readAll(descriptor, sizeHint: Int(held.st_size))
-                return FileLock(path: path, targetPath: target, bytes: bytes, status: held, descriptor: descriptor)
+                return FileLock(path: path, targetPath: target, bytes: bytes, status: held, folder: folder, name: name, descriptor: descriptor)
             } catch {
-                close(descriptor)
+                giveUp()
                 throw .cannotRead(path: path, reason: WriteFailure.reason(error.code))
             }
         }
         throw .cannotRead(path: path, reason: "it keeps being replaced; try again")
     }
 
+    enum OpenFailure: Error {
+        /// A name on the way is (now) a link, or not what it was: resolve again.
+        case replaced
+        /// The file is not a regular file.
+        case notRegular
+        case failed(Int32)
+    }
+
+    /// Opens `relative` (a path with no links in it) below `root` one name at
+    /// a time, never following a link: the file (a regular file, opened
+    /// read-only without blocking) and its open folder.
+    static func openWithoutLinks(_ relative: String, from root: String) throws(OpenFailure) -> (folder: Int32, name: String, descriptor: Int32) {
+        var names = relative.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        guard let name = names.popLast() else { throw .failed(EISDIR) }
+        var folder = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { throw .failed(errno) }
+        for component in names {
+            let next = openat(folder, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            let code = errno
+            close(folder)
+            guard next >= 0 else { throw code == ELOOP || code == ENOTDIR || code == ENOENT ? .replaced : .failed(code) }
+            folder = next
+        }
+        let descriptor = openat(folder, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            close(folder)
+            throw code == ELOOP || code == ENOENT ? .replaced : .failed(code)
+        }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            close(descriptor)
+            close(folder)
+            throw .notRegular
+        }
+        return (folder, name, descriptor)
+    }
+
+    static func sameFile(_ a: stat, _ b: stat) -> Bool { a.st_ino == b.st_ino && a.st_dev == b.st_dev }
+
     /// Releases the lock (also done when the value goes away).
     public func release() {
         if descriptor >= 0 {
             close(descriptor)
+            close(folder)
             descriptor = -1
         }
     }
@@ -132,8 +217,11 @@ public final class FileLock {
     deinit { release() }
 
     /// The real path behind `path`, or `path` when it cannot be resolved.
-    static func resolvedPath(_ path: String) -> String {
-        guard let real = realpath(path, nil) else { return path }
+    static func resolvedPath(_ path: String) -> String { realPath(path) ?? path }
+
+    /// The real path behind `path` (`realpath`), or nil with `errno` set.
+    static func realPath(_ path: String) -> String? {
+        guard let real = realpath(path, nil) else { return nil }
         defer { free(real) }
         return String(cString: real)
     }
@@ -157,5 +245,22 @@ public final class FileLock {
         }
         bytes.removeLast(bytes.count - count)
         return bytes
+    }
+}
+
+/// Test seams: pauses at a critical moment so that a test can change the
+/// folder exactly then. Each is an environment variable naming a FIFO; tick
+/// opens it for reading and goes on when the test's writer closes it. Unset,
+/// empty or not a FIFO, it does nothing.
+public enum TestSeam {
+    public static func wait(_ variable: String) {
+        guard let fifo = ProcessInfo.processInfo.environment[variable], !fifo.isEmpty else { return }
+        var status = stat()
+        guard stat(fifo, &status) == 0, (status.st_mode & S_IFMT) == S_IFIFO else { return }
+        let descriptor = open(fifo, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        var byte: UInt8 = 0
+        while read(descriptor, &byte, 1) > 0 {}
+        close(descriptor)
     }
 }

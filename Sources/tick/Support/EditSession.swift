@@ -205,7 +205,7 @@ struct EditSession {
         var fresh = loadedDocuments
         do {
             for path in unique {
-                let lock = try FileLock.acquire(root.absolute(path))
+                let lock = try FileLock.acquire(path, in: root.root)
                 locks[path] = lock
                 let document = DocumentParser.parse(lock.bytes, path: path)
                 try requireUTF8(document)
@@ -215,16 +215,16 @@ struct EditSession {
             throw TickFailure(relative(failure))
         }
         defer { for lock in locks.values { lock.release() } }
+        TestSeam.wait("TICK_TEST_WAIT_AFTER_LOCK")
 
         let outcome = try compute(EditInputs(documents: fresh))
         var changes: [AtomicWriter.Change] = []
-        var created: [String] = []
+        var created: [AtomicWriter.CreatedFile] = []
         do {
             for file in outcome.files {
                 if case .create(let path, let bytes) = file {
                     try createParentFolders(of: path)
-                    try AtomicWriter.create(root.absolute(path), bytes: bytes)
-                    created.append(path)
+                    created.append(try AtomicWriter.create(path, in: root.root, bytes: bytes))
                 }
             }
             for file in outcome.files {
@@ -237,10 +237,10 @@ struct EditSession {
             }
             try AtomicWriter.commit(changes)
         } catch let failure as WriteFailure {
-            for path in created { unlink(root.absolute(path)) }
+            for file in created { file.remove() }
             throw TickFailure(relative(failure))
         } catch {
-            for path in created { unlink(root.absolute(path)) }
+            for file in created { file.remove() }
             throw error
         }
         for note in outcome.notes { Terminal.note(note) }
@@ -309,7 +309,7 @@ extension TickFailure {
         case .cannotRead: self = .noInput(failure.description)
         case .cannotWrite, .exists: self = .cannotWrite(failure.description)
         case .changedOnDisk: self = .changedOnDisk(failure.description)
-        case .notUTF8: self = .badData(failure.description)
+        case .notUTF8, .outside: self = .badData(failure.description)
         }
     }
 }

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 13's holes in the write path: races between resolving a name and
+/// writing the file (driven through tick's FIFO test seams, so that they
+/// happen every time), special files, and the protections of the file
+/// that is replaced.
+@Suite struct WritePathHardeningTests {
+    /// Starts tick with the test seam `variable` naming a FIFO, waits until
+    /// tick is paused there, runs `meanwhile`, lets tick go on and returns
+    /// how it ended.
+    static func runPaused(_ arguments: [String], at variable: String, in notes: NotesFixture, dir: String? = nil,
+                          sourceLocation: SourceLocation = #_sourceLocation,
+                          meanwhile: @escaping () throws -> Void) throws -> TickProcess.Result {
+        try runPaused(arguments, at: [(variable, meanwhile)], in: notes, dir: dir, sourceLocation: sourceLocation)
+    }
+
+    /// Starts tick with each seam of `steps` naming a FIFO of its own and,
+    /// for each in turn, waits until tick is paused there, runs its action
+    /// and lets tick go on. When tick ends before a seam, the rest are
+    /// skipped (`expectAll` says whether that is a failure).
+    static func runPaused(_ arguments: [String], at steps: [(String, () throws -> Void)], in notes: NotesFixture, dir: String? = nil,
+                          expectAll: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) throws -> TickProcess.Result {
+        var environment: [String: String] = [:]
+        var fifos: [String] = []
+        for (variable, _) in steps {
+            let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("tick-seam-\(UUID().uuidString)").path
+            #expect(mkfifo(fifo, 0o600) == 0, sourceLocation: sourceLocation)
+            environment[variable] = fifo
+            fifos.append(fifo)
+        }
+        defer { for fifo in fifos { unlink(fifo) } }
+        let started = try TickProcess.start(arguments + ["--dir", dir ?? notes.root.path, "--today", "2026-11-21"],
+                                            environment: environment)
+        for (fifo, (variable, action)) in zip(fifos, steps) {
+            var descriptor: Int32 = -1
+            for _ in 0..<6000 where descriptor < 0 {
+                descriptor = open(fifo, O_WRONLY | O_NONBLOCK)
+                if descriptor < 0 {
+                    if !started.0.isRunning { break }
+                    usleep(5000)
+                }
+            }
+            if descriptor < 0 {
+                if expectAll { Issue.record("tick never reached the seam \(variable)", sourceLocation: sourceLocation) }
+                break
+            }
+            try action()
+            close(descriptor)
+        }
+        return TickProcess.finish(started)
+    }
+
+    /// Points the symbolic link at `path` to `target`, in one rename.
+    static func swapLink(_ path: String, to target: String) {
+        let temporary = path + ".swap"
+        unlink(temporary)
+        #expect(symlink(target, temporary) == 0)
+        #expect(rename(temporary, path) == 0)
+    }
+
+    // MARK: 13.1 writing outside the notes folder
+
+    @Test func aFileLinkSwappedToOutsideBeforeTheEditIsNeverWritten() throws {
+        let notes = try NotesFixture(["r/real.md": "- [ ] inside\n", "outside/o.md": "- [ ] outside\n"])
+        #expect(symlink("real.md", notes.url("r/a.md").path) == 0)
+        // The link flips out before the file is opened, back in while the
+        // item is looked up under the lock, and out again before the rename.
+        let link = notes.url("r/a.md").path, outside = notes.url("outside/o.md").path
+        let result = try Self.runPaused(["done", "a.md:1"], at: [
+            ("TICK_TEST_WAIT_BEFORE_OPEN", { Self.swapLink(link, to: outside) }),
+            ("TICK_TEST_WAIT_AFTER_LOCK", { Self.swapLink(link, to: "real.md") }),
+            ("TICK_TEST_WAIT_BEFORE_COMMIT", { Self.swapLink(link, to: outside) }),
+        ], in: notes, dir: notes.url("r").path, expectAll: false)
+        #expect([65, 75].contains(result.status), "exit \(result.status): \(result.stderr)")
+        #expect(result.stderr.hasPrefix("tick: ") && result.stderr.contains("a.md"))
+        #expect(try notes.text("outside/o.md") == "- [ ] outside\n")
+        #expect(try notes.text("r/real.md") == "- [ ] inside\n")
+    }
+
+    @Test func aFolderLinkSwappedToOutsideBeforeATitleEditIsNeverWritten() throws {
+        let notes = try NotesFixture(["r/.real/list.md": "- [ ] pay rent\n", "outside/list.md": "- [ ] pay rent\n"])
+        #expect(symlink(".real", notes.url("r/sub").path) == 0)
+        let result = try Self.runPaused(["done", "pay rent"], at: "TICK_TEST_WAIT_BEFORE_OPEN", in: notes, dir: notes.url("r").path) {
+            Self.swapLink(notes.url("r/sub").path, to: notes.url("outside").path)
+        }
+        #expect([65, 75].contains(result.status), "exit \(result.status): \(result.stderr)")
+        #expect(try notes.text("outside/list.md") == "- [ ] pay rent\n")
+        #expect(try notes.text("r/.real/list.md") == "- [ ] pay rent\n")
+    }
+
+    @Test func aLinkInsideTheFolderToAListInsideItIsStillEdited() throws {
+        let notes = try NotesFixture(["real.md": "- [ ] inside\n"])
+        #expect(symlink("real.md", notes.url("a.md").path) == 0)
+        let result = try notes.tick("done", "a.md:1")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try notes.text("real.md") == "- [x] inside done:2026-11-21\n")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: notes.url("a.md").path)) == "real.md")
+    }
+}
