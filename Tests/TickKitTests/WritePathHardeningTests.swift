@@ -100,4 +100,33 @@ import Glibc
         #expect(try notes.text("real.md") == "- [x] inside done:2026-11-21\n")
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: notes.url("a.md").path)) == "real.md")
     }
+
+    // MARK: 13.4 PATH:LINE under the lock
+
+    static let recurring = "- [ ] water plants every:day due:2026-11-21\n- [ ] pay rent every:month due:2026-11-21\n"
+
+    @Test func pathLineWhoseItemMovedBeforeTheLockExits75AndWritesNothing() throws {
+        let notes = try NotesFixture(["list.md": Self.recurring])
+        var between = ""
+        let result = try Self.runPaused(["done", "list.md:2"], at: "TICK_TEST_WAIT_BEFORE_OPEN", in: notes) {
+            // Another tick finishes the first item: its next occurrence goes above it.
+            let other = try notes.tick("done", "list.md:1")
+            #expect(other.status == 0, "\(other.stderr)")
+            between = try notes.text("list.md")
+        }
+        #expect(between.components(separatedBy: "\n").count == 4)
+        #expect(result.status == 75, "exit \(result.status): \(result.stderr)")
+        #expect(result.stderr.hasPrefix("tick: list.md:2 no longer names the same item"))
+        #expect(try notes.text("list.md") == between)
+    }
+
+    @Test func pathLineWhoseFileChangedBelowTheItemIsStillEdited() throws {
+        let notes = try NotesFixture(["list.md": Self.recurring])
+        let result = try Self.runPaused(["done", "list.md:1", "--no-date"], at: "TICK_TEST_WAIT_BEFORE_OPEN", in: notes) {
+            let added = try notes.tick("add", "list.md", "new one")
+            #expect(added.status == 0)
+        }
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try notes.text("list.md").hasPrefix("- [ ] water plants every:day due:2026-11-22\n- [x] water plants"))
+    }
 }

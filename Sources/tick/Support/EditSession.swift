@@ -43,6 +43,32 @@ struct EditSession {
     private final class LoadedDocuments {
         var all: [Document]?
         var single: [String: Document] = [:]
+        /// The item each `PATH:LINE` named when it was first resolved, before
+        /// any lock: under the lock the same line must hold the same item.
+        var addressed: [String: ItemIdentity] = [:]
+    }
+
+    /// What tells an item named by `PATH:LINE` apart once the file may have
+    /// changed: its title line's bytes and how many items with those same
+    /// bytes come before it in its list.
+    struct ItemIdentity: Equatable {
+        var path: String
+        var line: [UInt8]
+        var ordinal: Int
+
+        init(_ item: TaskItem, in document: Document) {
+            path = document.path
+            line = Self.titleLine(item, in: document)
+            let text = line
+            ordinal = document.items.prefix(item.index).filter { Self.titleLine($0, in: document) == text }.count
+        }
+
+        static func titleLine(_ item: TaskItem, in document: Document) -> [UInt8] {
+            let bytes = document.source.bytes
+            let start = min(item.markerRange.lowerBound, bytes.count)
+            let end = min(max(item.titleRange.upperBound, start), bytes.count)
+            return Array(bytes[start..<end])
+        }
     }
 
     /// Every list file below the root, including files that are not UTF-8
@@ -142,7 +168,14 @@ struct EditSession {
             let document = try documents?.first(where: { $0.path == relative }) ?? self.document(at: relative)
             let listMatches = try list.map { try listPath($0) == relative } ?? true
             if listMatches {
-                if let item = document.items.first(where: { $0.line == line }) { return (document, item) }
+                let item = document.items.first(where: { $0.line == line })
+                if documents == nil {
+                    if let item { store.addressed[spec] = ItemIdentity(item, in: document) }
+                } else if let before = store.addressed[spec], item.map({ ItemIdentity($0, in: document) }) != before {
+                    // Another edit moved or changed the item since it was resolved.
+                    throw TickFailure.changedOnDisk("\(spec) no longer names the same item: \(document.path) changed on disk while tick was editing it; nothing was written, run the command again")
+                }
+                if let item { return (document, item) }
                 let candidates = document.items.map { "\(document.path):\($0.line)  \($0.title)" }
                 throw TickFailure.badData(ItemLookup.Failure.unknown(spec, candidates: candidates).message)
             }
