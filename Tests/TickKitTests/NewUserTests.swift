@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import tick
+@testable import TickKit
 
 /// What a new user trips over (issue 14): mistyped commands, addresses after
 /// a change, and the smaller refusals, run through the built binary on
@@ -66,5 +67,58 @@ struct NewUserTests {
         #expect(Suggestion.nearest(to: "ad", in: names) == "add")
         #expect(Suggestion.nearest(to: "xyzzy", in: names) == nil)
         #expect(Suggestion.editDistance(Array("ab"), Array("ba")) == 1)
+    }
+
+    // MARK: 14.9 --dry-run patches for paths with a space
+
+    /// Runs `program` in `folder` with `input` on standard input; its exit status.
+    func apply(_ program: String, _ arguments: [String], input: String, in folder: TemporaryFolder) throws -> Int32 {
+        try folder.write(".change.diff", input)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [program] + arguments
+        process.currentDirectoryURL = folder.url
+        process.standardInput = try FileHandle(forReadingFrom: folder.url.appendingPathComponent(".change.diff"))
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    @Test("a --dry-run diff of a path with a space or a quote applies with patch -p0 and git apply as the edit would",
+          arguments: ["my list.md", "sub folder/shop list.md", "odd \"quoted\" list.md"])
+    func dryRunDiffAppliesToAPathWithASpace(_ name: String) throws {
+        let groceries = try String(contentsOf: TestPaths.examples.appendingPathComponent("groceries.md"), encoding: .utf8)
+        let edited = try TemporaryFolder([name: groceries])
+        let real = try tick(["done", "milk"], edited)
+        #expect(real.status == 0)
+        let after = try read(name, edited)
+        #expect(after != groceries)
+        for program in [["patch", "-p0", "-s", "--no-backup-if-mismatch"], ["git", "apply", "-p0"]] {
+            let folder = try TemporaryFolder([name: groceries])
+            let dry = try tick(["done", "milk", "--dry-run"], folder)
+            #expect(dry.status == 0)
+            #expect(try read(name, folder) == groceries)
+            #expect(try apply(program[0], Array(program.dropFirst()), input: dry.stdout, in: folder) == 0, "\(program[0]): \(dry.stdout)")
+            #expect(try read(name, folder) == after, "\(program[0])")
+        }
+    }
+
+    @Test("a new file's --dry-run diff with a space in its name applies with patch -p0")
+    func newFileDiffAppliesWithASpace() throws {
+        let folder = try TemporaryFolder(["a.md": "# A\n"])
+        let dry = try tick(["new", "Trip to Lisbon", "--dry-run"], folder)
+        #expect(dry.stdout.hasPrefix("--- /dev/null\n+++ Trip to Lisbon.md\t\n"))
+        #expect(try apply("patch", ["-p0", "-s"], input: dry.stdout, in: folder) == 0)
+        #expect(try read("Trip to Lisbon.md", folder).contains("# Trip to Lisbon"))
+    }
+
+    @Test("header names: plain paths as they are, a space ends with a tab, quotes and control characters C-quoted")
+    func diffHeaderNames() {
+        #expect(UnifiedDiff.header("groceries.md") == "groceries.md")
+        #expect(UnifiedDiff.header("my list.md") == "my list.md\t")
+        #expect(UnifiedDiff.header("a\"b\\c\td.md") == "\"a\\\"b\\\\c\\td.md\"")
+        #expect(UnifiedDiff.header("e\u{1}.md") == "\"e\\001.md\"")
     }
 }
