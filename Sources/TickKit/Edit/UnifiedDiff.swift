@@ -1,5 +1,6 @@
 /// A unified diff of two versions of a file, as `diff -u` prints it (with
-/// the file's path in both headers and no time stamps), for `--dry-run`.
+/// the file's path in both headers, as `header` writes it, and no time
+/// stamps), for `--dry-run`.
 ///
 /// Guarantees: the hunks have three lines of context, hunks closer than
 /// seven lines are joined, lines are printed byte for byte (a CR of a CRLF
@@ -15,7 +16,7 @@ public enum UnifiedDiff {
         let script = editScript(oldLines, newLines)
         guard script.contains(where: { $0 != .same }) else { return [] }
 
-        var output: [UInt8] = Array("--- \(old == nil ? "/dev/null" : path)\n+++ \(path)\n".utf8)
+        var output: [UInt8] = Array("--- \(old == nil ? "/dev/null" : header(path))\n+++ \(header(path))\n".utf8)
         // Walk the script, keeping the old and new line numbers of each step.
         struct Step { var op: Op; var oldIndex: Int; var newIndex: Int }
         var steps: [Step] = []
@@ -61,6 +62,32 @@ public enum UnifiedDiff {
             }
         }
         return output
+    }
+
+    /// A path as a `---`/`+++` header names it, so that `patch` and `git
+    /// apply` read it back: a path with a space ends with a tab (as GNU diff
+    /// and git write it; without one, patch stops the name at the space);
+    /// a path with a tab, line break, quote, backslash or other control
+    /// character is written in double quotes with C escapes, as both do.
+    static func header(_ path: String) -> String {
+        var name = path
+        if path.unicodeScalars.contains(where: { $0 == "\"" || $0 == "\\" || $0.value < 0x20 || $0.value == 0x7F }) {
+            name = "\""
+            for scalar in path.unicodeScalars {
+                switch scalar {
+                case "\"": name += "\\\""
+                case "\\": name += "\\\\"
+                case "\t": name += "\\t"
+                case "\n": name += "\\n"
+                case "\r": name += "\\r"
+                case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                    name += "\\" + String(scalar.value, radix: 8).leftPadded(to: 3)
+                default: name.unicodeScalars.append(scalar)
+                }
+            }
+            name += "\""
+        }
+        return path.contains(" ") ? name + "\t" : name
     }
 
     enum Op: Equatable { case same, delete, insert }
@@ -140,4 +167,9 @@ public enum UnifiedDiff {
         }
         return result
     }
+}
+
+private extension String {
+    /// The string with zeros in front, to `width` characters.
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

@@ -82,8 +82,8 @@ extension Tick {
                 lead outside it. An existing file is never replaced.
 
                 Examples:
-                  tick new Groceries --color green --icon cart
-                  tick new projects/garden --dry-run
+                  tick new Errands --color orange --icon bag
+                  tick new projects/kitchen --dry-run
                 """)
 
         @OptionGroup var folder: FolderOptions

@@ -16,7 +16,7 @@ extension Tick {
                 new open copy above it, due on the next date of its rule.
 
                 Examples:
-                  tick done groceries.md:11
+                  tick done groceries.md:12
                   tick done ^q4plan "status update" --dry-run
                   tick done milk --no-date
                 """)
@@ -41,7 +41,7 @@ extension Tick {
             abstract: "Open items again: the box becomes [ ] and the done or cancelled date goes.",
             discussion: """
                 Examples:
-                  tick reopen groceries.md:15
+                  tick reopen groceries.md:16
                   tick reopen Eggs --list groceries
                 """)
 
@@ -65,7 +65,7 @@ extension Tick {
 
                 Examples:
                   tick cancel work.md:15
-                  tick cancel "old CRM" --no-date
+                  tick cancel "feature flags" --no-date
                 """)
 
         @OptionGroup var folder: FolderOptions

@@ -14,7 +14,7 @@ extension Tick {
                 item's dialect, and a removed one takes one adjacent space with it.
 
                 Examples:
-                  tick edit groceries.md:11 --due friday --priority urgent
+                  tick edit groceries.md:12 --due friday --priority urgent
                   tick edit ^q4plan --no-due --tag work/q4 --untag work/planning
                   tick edit "Eggs" --title "Free-range eggs" --dry-run
                 """)

@@ -14,7 +14,7 @@ extension Tick {
                 as written.
 
                 Examples:
-                  tick mv groceries.md:20 home
+                  tick mv home.md:20 groceries
                   tick mv "Try pairing" work --section "This week"
                 """)
 
@@ -61,7 +61,7 @@ extension Tick {
             abstract: "Remove items with their notes and subtasks.",
             discussion: """
                 Examples:
-                  tick rm groceries.md:20
+                  tick rm groceries.md:15
                   tick rm "old CRM" --dry-run
                 """)
 

@@ -21,7 +21,7 @@ extension Tick {
 
                 Examples:
                   tick open ^q4plan
-                  tick open groceries.md:10
+                  tick open groceries.md:12
                   EDITOR=nano tick open "planning doc"
                 """)
 

@@ -11,8 +11,14 @@ extension Tick {
         // is set up on another core while the command line is parsed.
         DispatchQueue.global().async(group: backgroundWork) { TaskDate.prepareCalendar() }
         let command: ParsableCommand
+        let arguments = movingGlobalOptions(Array(CommandLine.arguments.dropFirst()))
+        if let failure = unknownCommand(in: arguments) {
+            finishBackgroundWork()
+            Terminal.error(failure.message)
+            exit(withError: ExitCode(failure.code))
+        }
         do {
-            command = try parseAsRoot(movingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
+            command = try parseAsRoot(arguments)
         } catch {
             exitWithUsageError(error)
         }
@@ -40,9 +46,9 @@ extension Tick {
     /// (`tick --dir ~/notes today`): they are moved after it, where the
     /// subcommand's option groups read them. Anything else is left alone.
     static func movingGlobalOptions(_ arguments: [String]) -> [String] {
-        let valueOptions: Set<String> = ["--dir", "--today", "--color"]
+        let valueOptions = globalValueOptions
         let flags: Set<String> = ["--json"]
-        let names = Set(configuration.subcommands.map { $0._commandName } + ["help"])
+        let names = Set(commandNames)
         var leading: [String] = []
         var index = 0
         while index < arguments.count {
@@ -60,6 +66,41 @@ extension Tick {
         }
         guard !leading.isEmpty, index < arguments.count, names.contains(arguments[index]) else { return arguments }
         return [arguments[index]] + leading + arguments[(index + 1)...]
+    }
+
+    /// The options of plain `tick` that take a value.
+    static let globalValueOptions: Set<String> = ["--dir", "--today", "--color"]
+
+    /// Every subcommand's name, and `help`.
+    static var commandNames: [String] { configuration.subcommands.map { $0._commandName } + ["help"] }
+
+    /// A word where a command's name goes that names no command (`tick todya`,
+    /// `tick help nosuch`): a usage error with the nearest command's name.
+    /// (Plain `tick` takes no words, so the first word after the global
+    /// options must be a command.)
+    static func unknownCommand(in arguments: [String]) -> TickFailure? {
+        var index = 0
+        while index < arguments.count, arguments[index].hasPrefix("-") {
+            let argument = arguments[index]
+            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+            if globalValueOptions.contains(argument) {
+                index += 2
+            } else if argument == "--json" || (argument.contains("=") && globalValueOptions.contains(name)) {
+                index += 1
+            } else {
+                return nil   // --help, --version, completion scripts and the like: the parser's
+            }
+        }
+        guard index < arguments.count else { return nil }
+        let names = commandNames
+        var word = arguments[index]
+        if word == "help" {
+            guard let asked = arguments[(index + 1)...].first(where: { !$0.hasPrefix("-") }) else { return nil }
+            word = asked
+        }
+        guard !names.contains(word) else { return nil }
+        return .usage("'\(word)' is not a tick command" + Suggestion.didYouMean(word, in: names)
+            + " (`tick help` lists the commands)")
     }
 
     private static func exitWithUsageError(_ error: Error) -> Never {

@@ -53,10 +53,12 @@ enum TickRunner {
 
     /// Runs tick with `arguments`. The environment is clean of TICK_*,
     /// NO_COLOR, COLORTERM and COLUMNS unless `environment` sets them; the
-    /// output is a pipe, so tick sees no terminal.
-    static func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> TickRun {
+    /// output is a pipe, so tick sees no terminal. `program` runs instead of
+    /// tick when given (a shell running examples), with the same environment.
+    static func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil,
+                    program: URL? = nil) throws -> TickRun {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program ?? executable
         process.arguments = arguments
         var base = ProcessInfo.processInfo.environment
         for key in ["TICK_DIR", "TICK_TODAY", "NO_COLOR", "COLORTERM", "COLUMNS", "VISUAL", "EDITOR"] { base[key] = nil }
