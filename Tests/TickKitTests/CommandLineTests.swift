@@ -52,7 +52,7 @@ import TickKit
 
             Second
             ☑    b3
-            ☑ !  b4
+            ☑ !  b4  done today
             ☐    b5  tomorrow         #home #errand
             ☐    B6  in 24 days
 
@@ -81,6 +81,33 @@ import TickKit
             ☑   b3                  Beta
 
             """)
+    }
+
+    @Test("a finished item's date column is when it was done or cancelled, never its due date, in every listing")
+    func finishedItemsShowTheirDoneOrCancelledDate() throws {
+        let notes = try NotesFixture(["chores.md": """
+            - [x] Take out the trash due:2024-02-01 done:2026-11-19
+            - [-] Paint the fence due:2024-03-01 cancelled:2026-11-20
+            - [x] Water plants due:2024-04-01
+            - [ ] Sweep due:2026-11-22
+
+            """])
+        #expect(try notes.tick("query", "status = done or status = cancelled or open", "--sort", "manual").stdout == """
+            ☑ Take out the trash  done 2 days ago      chores
+            ☒ Paint the fence     cancelled yesterday  chores
+            ☑ Water plants                             chores
+            ☐ Sweep               tomorrow             chores
+
+            """)
+        #expect(try notes.tick("show", "chores").stdout == """
+            • chores
+            ☑ Take out the trash  done 2 days ago
+            ☒ Paint the fence     cancelled yesterday
+            ☑ Water plants
+            ☐ Sweep               tomorrow
+
+            """)
+        #expect(try notes.tick("query", "done >= -7d").stdout == "☑ Take out the trash  done 2 days ago  chores\n")
     }
 
     @Test func scheduledIsGroupedByDay() throws {

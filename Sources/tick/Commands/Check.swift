@@ -34,7 +34,7 @@ extension Tick {
                             ("severity", .string("warning")), ("message", .string(diagnostic.message)),
                         ]))
                     } else {
-                        print("\(shownPath):\(diagnostic.line):\(diagnostic.column): warning: \(diagnostic.message)")
+                        print(TerminalText.safe("\(shownPath):\(diagnostic.line):\(diagnostic.column): warning: \(diagnostic.message)"))
                         problems.append(.null)
                     }
                 }

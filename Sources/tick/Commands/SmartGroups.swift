@@ -30,15 +30,13 @@ extension SmartGroupCommand {
         let members = Self.group.members(of: items, today: today)
         let arranged = results.arrange(members, isManual: Self.group == .all || Self.group == .overdue,
                                        defaultGrouping: Self.group.defaultGrouping, today: today)
-        ResultPrinter.print(arranged, today: today, output: output, emptyMessage: Self.emptyMessage,
-                            dateColumn: Self.group == .completed ? .done : .due)
+        ResultPrinter.print(arranged, today: today, output: output, emptyMessage: Self.emptyMessage)
     }
 }
 
 /// Prints arranged results as JSON or as a listing.
 enum ResultPrinter {
-    static func print(_ arranged: Arranged, today: TaskDate, output: OutputOptions, emptyMessage: String, showNotes: Bool = false,
-                      dateColumn: DateColumn = .due) {
+    static func print(_ arranged: Arranged, today: TaskDate, output: OutputOptions, emptyMessage: String, showNotes: Bool = false) {
         if output.json {
             if let groups = arranged.groups {
                 Terminal.writeJSON(ItemJSON.groups(groups, today: today))
@@ -52,7 +50,7 @@ enum ResultPrinter {
             display.print([StyledText(emptyMessage, .dimmed).rendered(display.depth)])
             return
         }
-        display.print(ItemTable.render(ItemsView.lines(arranged, today: today, showNotes: showNotes, dateColumn: dateColumn),
+        display.print(ItemTable.render(ItemsView.lines(arranged, today: today, showNotes: showNotes),
                                        width: display.width, depth: display.depth))
     }
 }

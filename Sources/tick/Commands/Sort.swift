@@ -37,7 +37,7 @@ extension Tick {
                 let document = try session.document(at: path)
                 let listed = document.items.map { ListedItem(document: document, item: $0, listRank: 0) }
                 for entry in SortKey.sort(listed, by: keys, reverse: reverse) {
-                    print(String(repeating: "  ", count: entry.item.depth) + "\(entry.address)  \(entry.item.title)")
+                    print(TerminalText.safe(String(repeating: "  ", count: entry.item.depth) + "\(entry.address)  \(entry.item.title)"))
                 }
                 return
             }

@@ -104,8 +104,11 @@ struct StyledText: Sendable {
         append(text, style)
     }
 
+    /// Appends `text`, its control characters made visible (`TerminalText`):
+    /// the only escape sequences in rendered text are the styles' own.
     mutating func append(_ text: String, _ style: TextStyle = .plain) {
         guard !text.isEmpty else { return }
+        let text = TerminalText.safe(text)
         if let last = spans.last, last.style == style {
             spans[spans.count - 1].text += text
         } else {

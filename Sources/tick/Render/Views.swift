@@ -1,23 +1,14 @@
 import TickKit
 
-/// Which date the date column of a listing shows.
-enum DateColumn {
-    /// The due date in words (`tomorrow`, `3 days overdue`).
-    case due
-    /// The done date (`done yesterday`), for the completed group.
-    case done
-}
-
 /// Item listings: smart groups, queries, exports for people.
 enum ItemsView {
     /// The lines for arranged results: a flat listing, or a heading per group.
-    static func lines(_ arranged: Arranged, today: TaskDate, showList: Bool = true, showNotes: Bool = false,
-                      dateColumn: DateColumn = .due) -> [ListingLine] {
+    static func lines(_ arranged: Arranged, today: TaskDate, showList: Bool = true, showNotes: Bool = false) -> [ListingLine] {
         // One marker width for all groups, so that titles line up across them.
         let markerWidth = arranged.items.map { ItemStyle.priorityMarker($0.item.metadata.priority).width }.max() ?? 0
         guard let groups = arranged.groups else {
             return rows(arranged.items, today: today, indentSubtasks: arranged.isManualOrder, markerWidth: markerWidth,
-                        showList: showList, showNotes: showNotes, dateColumn: dateColumn)
+                        showList: showList, showNotes: showNotes)
         }
         var lines: [ListingLine] = []
         for group in groups {
@@ -25,7 +16,7 @@ enum ItemsView {
             lines.append(.heading(heading(group, key: arranged.groupKey, today: today)))
             lines += rows(group.items, today: today, indentSubtasks: arranged.isManualOrder, markerWidth: markerWidth,
                           showList: showList && arranged.groupKey != .list && arranged.groupKey != .section,
-                          showNotes: showNotes, dateColumn: dateColumn)
+                          showNotes: showNotes)
         }
         return lines
     }
@@ -60,7 +51,7 @@ enum ItemsView {
     /// One row per item. With `indentSubtasks`, an item is indented once for
     /// each of its ancestors that is listed too.
     static func rows(_ items: [ListedItem], today: TaskDate, indentSubtasks: Bool, markerWidth: Int, showList: Bool,
-                     showNotes: Bool, dateColumn: DateColumn = .due) -> [ListingLine] {
+                     showNotes: Bool) -> [ListingLine] {
         let present = Set(items.map { "\($0.document.path)\u{0}\($0.item.index)" })
         return items.map { listed in
             var depth = 0
@@ -72,25 +63,28 @@ enum ItemsView {
                 }
             }
             return .row(row(listed, today: today, depth: depth, markerWidth: markerWidth, showList: showList,
-                            showNotes: showNotes, dateColumn: dateColumn))
+                            showNotes: showNotes))
         }
     }
 
-    static func row(_ listed: ListedItem, today: TaskDate, depth: Int, markerWidth: Int, showList: Bool, showNotes: Bool,
-                    dateColumn: DateColumn = .due) -> ItemRow {
+    /// One item's row. The date column shows when an item is due while it
+    /// is open or in progress, and when it was finished once it is done
+    /// (`done yesterday`) or cancelled (`cancelled 3 days ago`): a finished
+    /// item's due date is not shown.
+    static func row(_ listed: ListedItem, today: TaskDate, depth: Int, markerWidth: Int, showList: Bool, showNotes: Bool) -> ItemRow {
         let item = listed.item
         var prefix = StyledText(String(repeating: "  ", count: depth)) + ItemStyle.box(item.status) + StyledText(" ")
         if markerWidth > 0 {
             prefix = prefix + ItemStyle.priorityMarker(item.metadata.priority).padded(to: markerWidth) + StyledText(" ")
         }
         var row = ItemRow(prefix: prefix, title: ItemStyle.title(item))
-        switch dateColumn {
-        case .due:
-            if let due = item.metadata.due { row.due = RelativeDate.styled(due, today: today, isOpen: item.status.isOpen) }
+        switch item.status {
+        case .open, .inProgress:
+            if let due = item.metadata.due { row.due = RelativeDate.styled(due, today: today, isOpen: true) }
         case .done:
-            if let done = item.metadata.done {
-                row.due = StyledText("done " + RelativeDate.describe(done, today: today, isOpen: false).text, .dimmed)
-            }
+            if let done = item.metadata.done { row.due = finished("done", done, today: today) }
+        case .cancelled:
+            if let cancelled = item.metadata.cancelled { row.due = finished("cancelled", cancelled, today: today) }
         }
         row.tags = ItemStyle.tags(item.metadata.tags)
         if showList { row.list = ItemStyle.listName(listed.document) }
@@ -99,6 +93,11 @@ enum ItemsView {
             row.notesIndent = prefix.width
         }
         return row
+    }
+
+    /// `done yesterday`, `cancelled 3 days ago`, dimmed.
+    private static func finished(_ word: String, _ date: TaskDate, today: TaskDate) -> StyledText {
+        StyledText(word + " " + RelativeDate.describe(date, today: today, isOpen: false).text, .dimmed)
     }
 }
 

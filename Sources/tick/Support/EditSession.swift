@@ -277,7 +277,7 @@ struct EditSession {
             throw error
         }
         for note in outcome.notes { Terminal.note(note) }
-        for message in outcome.messages { print(message) }
+        for message in outcome.messages { print(TerminalText.safeLines(message)) }
     }
 
     /// A failure that names its file relative to the notes folder.
@@ -349,7 +349,7 @@ extension TickFailure {
 
 extension Terminal {
     static func note(_ message: String) {
-        writeError("tick: note: " + message + "\n")
+        writeError("tick: note: " + TerminalText.safeLines(message) + "\n")
     }
 
     static func writeBytes(_ bytes: [UInt8]) {

@@ -67,11 +67,11 @@ extension ListLookup.Failure {
 /// Standard output and standard error.
 enum Terminal {
     static func error(_ message: String) {
-        writeError("tick: " + message + "\n")
+        writeError("tick: " + TerminalText.safeLines(message) + "\n")
     }
 
     static func warning(_ message: String) {
-        writeError("tick: warning: " + message + "\n")
+        writeError("tick: warning: " + TerminalText.safeLines(message) + "\n")
     }
 
     static func write(_ text: String) {
