@@ -63,8 +63,36 @@ public enum StatusEdit {
 /// copied.
 public enum NextOccurrence {
     /// The bytes of the new line, line ending included; nil when the rule
-    /// does not parse.
+    /// does not parse or a date of the new line would fall after
+    /// `TaskDate.lastWritable` (see `unwritableDate`).
     public static func line(for item: TaskItem, in document: Document, today: TaskDate) -> [UInt8]? {
+        guard let changes = changes(for: item, today: today), unwritableDate(in: changes) == nil else { return nil }
+        let source = document.source
+        let start = StatusEdit.lineStart(of: item, in: document)
+        let end = source.rangeWithEnding(ofLine: item.line).upperBound
+        var splices = TokenEdit.splices(changes, item: item, in: document)
+        if item.status != .open { splices.append(StatusEdit.boxSplice(item, .open)) }
+        let shifted = splices.map { Splice($0.range.lowerBound - start..<$0.range.upperBound - start, $0.replacement) }
+        guard var line = try? Splice.apply(shifted, to: Array(source.bytes[start..<end])) else { return nil }
+        if source.ending(ofLine: item.line).isEmpty { line += Array(source.lineEnding.utf8) }
+        return line
+    }
+
+    /// A date the next occurrence of `item` would have that no file can
+    /// hold (after `TaskDate.lastWritable`); nil when there is none or the
+    /// rule does not parse.
+    public static func unwritableDate(for item: TaskItem, today: TaskDate) -> TaskDate? {
+        changes(for: item, today: today).flatMap(unwritableDate(in:))
+    }
+
+    private static func unwritableDate(in changes: [TokenEdit.Change]) -> TaskDate? {
+        for case .setDate(_, let date) in changes where !date.isWritable { return date }
+        return nil
+    }
+
+    /// The token changes that turn `item`'s title line into its next
+    /// occurrence's; nil when the rule does not parse.
+    private static func changes(for item: TaskItem, today: TaskDate) -> [TokenEdit.Change]? {
         guard let text = item.metadata.every, let rule = RecurrenceRule(text) else { return nil }
         let whenDone = text.lowercased().contains("when done")
         let metadata = item.metadata
@@ -82,15 +110,6 @@ public enum NextOccurrence {
             changes.append(.setDate(.due, rule.next(after: today)))
         }
         if metadata.created != nil { changes.append(.setDate(.created, today)) }
-
-        let source = document.source
-        let start = StatusEdit.lineStart(of: item, in: document)
-        let end = source.rangeWithEnding(ofLine: item.line).upperBound
-        var splices = TokenEdit.splices(changes, item: item, in: document)
-        if item.status != .open { splices.append(StatusEdit.boxSplice(item, .open)) }
-        let shifted = splices.map { Splice($0.range.lowerBound - start..<$0.range.upperBound - start, $0.replacement) }
-        guard var line = try? Splice.apply(shifted, to: Array(source.bytes[start..<end])) else { return nil }
-        if source.ending(ofLine: item.line).isEmpty { line += Array(source.lineEnding.utf8) }
-        return line
+        return changes
     }
 }

@@ -3,10 +3,10 @@
 public enum TypedDates {
     /// A date token whose value is no date people write; its text for the message.
     public struct BadDate: Error, Equatable, CustomStringConvertible {
+        /// The token as typed.
         public var text: String
-        public var description: String {
-            "'\(text)' is not a date; write YYYY-MM-DD, today, tomorrow, a weekday, +3d, next week, eow or eom"
-        }
+        /// What is wrong with it (`DateExpression.problem(with:today:)`).
+        public var description: String
     }
 
     static let keys = ["due", "scheduled", "start", "created", "done", "cancelled", "completion"]
@@ -20,7 +20,9 @@ public enum TypedDates {
         var index = 0
         func resolve(_ value: String, _ shown: String) throws(BadDate) -> String {
             if let date = TaskDate(iso: value) { return date.isoString }
-            guard let date = DateExpression.resolve(value, today: today) else { throw BadDate(text: shown) }
+            guard let date = DateExpression.resolve(value, today: today) else {
+                throw BadDate(text: shown, description: DateExpression.problem(with: value, today: today, shown: shown))
+            }
             return date.isoString
         }
         while index < words.count {

@@ -134,6 +134,14 @@ public struct TaskDate: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     public init?(iso text: String) { self.init(iso: Substring(text)) }
 
+    /// The last day tick reads and writes: dates in files have four-digit
+    /// years, so nothing later is ever written.
+    public static let lastWritable = TaskDate(year: 9999, month: 12, day: 31, minuteOfDay: 23 * 60 + 59)
+
+    /// True when the date can be written to a file and read back (its year
+    /// has at most four digits).
+    public var isWritable: Bool { year <= 9999 }
+
     public static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28

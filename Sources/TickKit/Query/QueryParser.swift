@@ -336,6 +336,6 @@ public struct QueryParser {
     }
 
     private func badDate(_ text: String, _ token: QueryToken) -> QuerySyntaxError {
-        fail("'\(text)' is not a date; use YYYY-MM-DD, today, tomorrow, yesterday, a weekday, +3d, -1w, in 3 days, next week, eow or eom", at: token)
+        fail(DateExpression.problem(with: text, today: today), at: token)
     }
 }

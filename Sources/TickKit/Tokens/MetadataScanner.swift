@@ -203,6 +203,10 @@ struct MetadataScanner {
             }
             value = .text(raw)
         case .recurrence:
+            guard !RecurrenceRule.exceedsMaximum(raw) else {
+                diagnostics.append((valueRange.lowerBound, "recurrence '\(raw)' repeats too far apart; the largest count is \(RecurrenceRule.maximumCount)"))
+                return nil
+            }
             guard dialect != .tick || RecurrenceRule(raw) != nil else {
                 diagnostics.append((valueRange.lowerBound, "unknown recurrence 'every:\(raw)'; use day, week, month, year, weekday, a weekday name or a count like 2w"))
                 return nil
@@ -295,8 +299,13 @@ struct MetadataScanner {
                 diagnostics.append((index, "🔁 needs a rule, e.g. 🔁 every week"))
                 return nil
             }
+            let rule = string(valueStart..<valueEnd)
+            guard !RecurrenceRule.exceedsMaximum(rule) else {
+                diagnostics.append((valueStart, "recurrence '\(rule)' repeats too far apart; the largest count is \(RecurrenceRule.maximumCount)"))
+                return nil
+            }
             return MetadataToken(field: .recurrence, dialect: .emoji, range: index..<valueEnd, valueRange: valueStart..<valueEnd,
-                                 value: .text(string(valueStart..<valueEnd)))
+                                 value: .text(rule))
         case .blockID:
             let end = wordEnd(from: valueStart, limit: limit)
             guard end > valueStart, isWordEnd(end), (valueStart..<end).allSatisfy({ Self.isIDByte(bytes[$0]) }) else { return nil }

@@ -10,7 +10,29 @@ public struct RecurrenceRule: Sendable, Hashable {
     public var count: Int
     public var unit: Unit
 
+    /// The largest interval a rule may have (`every:1000d`, `every 1000
+    /// years`): larger counts come from typos or hostile files, and date
+    /// arithmetic on them would overflow.
+    public static let maximumCount = 1000
+
+    /// Reads a rule; nil when it is not one, or when its count is above
+    /// `maximumCount`.
     public init?(_ text: String) {
+        guard let (count, unit) = Self.parse(text), count <= Self.maximumCount else { return nil }
+        self.count = count
+        self.unit = unit
+    }
+
+    /// True when `text` is a rule but for its count, which is above
+    /// `maximumCount` (`every:9223372036854775807w`).
+    public static func exceedsMaximum(_ text: String) -> Bool {
+        guard let (count, _) = parse(text) else { return false }
+        return count > maximumCount
+    }
+
+    /// The count and unit of a rule, whatever the count's size (a count
+    /// too large for `Int` reads as `Int.max`).
+    private static func parse(_ text: String) -> (Int, Unit)? {
         var words = text.lowercased().replacingOccurrences(of: ",", with: " ")
             .split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         if words.first == "every" { words.removeFirst() }
@@ -19,12 +41,13 @@ public struct RecurrenceRule: Sendable, Hashable {
         var count = 1
         var unitWord = words.last!
         if words.count == 2 {
-            guard let number = Int(words[0]), number > 0 else { return nil }
+            guard let number = positiveNumber(words[0]) else { return nil }
             count = number
-        } else if let last = unitWord.last, "dwmy".contains(last), let number = Int(unitWord.dropLast()), number > 0 {
+        } else if let last = unitWord.last, "dwmy".contains(last), let number = positiveNumber(unitWord.dropLast()) {
             count = number
             unitWord = String(last)
         }
+        let unit: Unit
         switch unitWord {
         case "d", "day", "days", "daily": unit = .day
         case "w", "week", "weeks", "weekly": unit = .week
@@ -35,7 +58,14 @@ public struct RecurrenceRule: Sendable, Hashable {
             guard let weekday = DateExpression.weekdayNumber(unitWord) else { return nil }
             unit = .weekdayNamed(weekday)
         }
-        self.count = count
+        return (count, unit)
+    }
+
+    /// A count of ASCII digits above zero; `Int.max` when it overflows.
+    private static func positiveNumber<S: StringProtocol>(_ digits: S) -> Int? {
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        let number = Int(digits) ?? Int.max
+        return number > 0 ? number : nil
     }
 
     /// The next due date after `date`. Month ends clamp (Jan 31 + 1 month is

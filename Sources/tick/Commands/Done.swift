@@ -107,6 +107,10 @@ enum StatusChange {
                 guard let document = inputs.document(path) else { continue }
                 var splices: [Splice] = []
                 for item in byPath[path]! {
+                    if case .done = chosen, item.status != .done, let date = NextOccurrence.unwritableDate(for: item, today: today) {
+                        throw TickFailure.badData("the next occurrence of \(document.address(of: item)) would fall on \(date.isoString), "
+                            + "after \(TaskDate.lastWritable.dayOnly.isoString), the last date tick can write; change its dates or its rule")
+                    }
                     let edit = StatusEdit.splices(chosen, item: item, in: document, today: today)
                     if edit.isEmpty {
                         outcome.notes.append("\(document.address(of: item)) is already \(Self.state(chosen)); left as it is")

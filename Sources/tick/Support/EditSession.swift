@@ -311,7 +311,7 @@ struct EditSession {
     /// A date the user typed (`--due friday`), as a date, or a usage error.
     func date(_ text: String, option: String) throws -> TaskDate {
         guard let date = DateExpression.resolve(text, today: today) else {
-            throw TickFailure.usage("\(option) '\(text)' is not a date; write YYYY-MM-DD, today, tomorrow, a weekday, +3d, next week, eow or eom")
+            throw TickFailure.usage("\(option) " + DateExpression.problem(with: text, today: today))
         }
         return date
     }
