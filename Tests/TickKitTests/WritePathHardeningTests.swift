@@ -129,4 +129,53 @@ import Glibc
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try notes.text("list.md").hasPrefix("- [ ] water plants every:day due:2026-11-22\n- [x] water plants"))
     }
+
+    // MARK: 13.10 special files
+
+    /// Runs tick (in `directory`), killing it after `seconds`: nil when it had to be killed.
+    static func runWithin(_ seconds: Double, _ arguments: [String], in notes: NotesFixture) throws -> TickProcess.Result? {
+        let started = try TickProcess.start(arguments + ["--dir", notes.root.path, "--today", "2026-11-21"])
+        let deadline = Date().addingTimeInterval(seconds)
+        while started.0.isRunning && Date() < deadline { usleep(10_000) }
+        if started.0.isRunning {
+            kill(started.0.processIdentifier, SIGKILL)
+            _ = TickProcess.finish(started)
+            return nil
+        }
+        return TickProcess.finish(started)
+    }
+
+    static let fifoCommands: [[String]] = [
+        ["done", "x.md:1"], ["show", "x.md"], ["add", "x.md", "milk"], ["mv", "list.md:1", "x.md"],
+        ["archive", "list.md", "--to", "x.md"], ["sort", "x.md", "--by", "title", "--write"], ["sort", "x.md", "--by", "title"], ["check", "x.md"],
+        ["done", "x.md:1", "--dry-run"], ["add", "x.md", "milk", "--dry-run"],
+    ]
+
+    @Test(arguments: fifoCommands)
+    func aFIFONamedLikeAListIsRefusedWithoutBlocking(_ command: [String]) throws {
+        let notes = try NotesFixture(["list.md": "- [x] one\n"])
+        #expect(mkfifo(notes.url("x.md").path, 0o644) == 0)
+        // `check` takes paths as the user typed them: give it the FIFO's full path.
+        let arguments = command.first == "check" ? ["check", notes.url("x.md").path] : command
+        guard let result = try Self.runWithin(20, arguments, in: notes) else {
+            Issue.record("tick \(command) still ran after 20 s: it blocked on the FIFO")
+            return
+        }
+        #expect(result.status == 66, "tick \(command): exit \(result.status): \(result.stderr)")
+        #expect(result.stderr.contains("x.md") && result.stderr.contains("not a regular file"), "\(result.stderr)")
+        #expect(try notes.text("list.md") == "- [x] one\n")
+    }
+
+    @Test(arguments: [["show", "zero.md"], ["check", "zero.md"], ["done", "zero.md:1"], ["add", "zero.md", "milk"]])
+    func aLinkToADeviceIsRefusedWithoutReadingIt(_ command: [String]) throws {
+        let notes = try NotesFixture(["list.md": "- [x] one\n"])
+        #expect(symlink("/dev/zero", notes.url("zero.md").path) == 0)
+        let arguments = command.first == "check" ? ["check", notes.url("zero.md").path] : command
+        guard let result = try Self.runWithin(20, arguments, in: notes) else {
+            Issue.record("tick \(command) still ran after 20 s: it read /dev/zero")
+            return
+        }
+        #expect([65, 66].contains(result.status), "tick \(command): exit \(result.status): \(result.stderr)")
+        #expect(result.stderr.hasPrefix("tick: ") && result.stderr.contains("zero.md"), "\(result.stderr)")
+    }
 }

@@ -124,7 +124,7 @@ public final class FileLock {
                 switch error {
                 case .replaced: continue   // a link or folder was swapped in: resolve again
                 case .failed(let code): throw .cannotRead(path: path, reason: WriteFailure.reason(code))
-                case .notRegular: throw .cannotRead(path: path, reason: "not a regular file; only regular files are lists")
+                case .notRegular: throw .cannotRead(path: path, reason: FileIO.notRegularReason)
                 }
             }
             let (folder, name, descriptor) = opened
