@@ -178,4 +178,69 @@ import Glibc
         #expect([65, 66].contains(result.status), "tick \(command): exit \(result.status): \(result.stderr)")
         #expect(result.stderr.hasPrefix("tick: ") && result.stderr.contains("zero.md"), "\(result.stderr)")
     }
+
+    // MARK: 13.14 what the replace keeps
+
+    static let nobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+
+    static func mode(_ path: String) -> stat {
+        var status = stat()
+        stat(path, &status)
+        return status
+    }
+
+    @Test func aReadOnlyListIsRefusedWith73() throws {
+        let notes = try NotesFixture(["list.md": "- [ ] one\n"])
+        chmod(notes.url("list.md").path, 0o444)
+        try HostileFolderTests.expectRefusal(notes, ["done", "list.md:1"], code: 73)
+        let result = try notes.tick("done", "list.md:1")
+        #expect(result.stderr.contains("list.md is read-only"), "\(result.stderr)")
+        #expect(Self.mode(notes.url("list.md").path).st_mode & 0o777 == 0o444)
+    }
+
+    @Test func aListTheUserMayNotWriteIsRefusedEvenInAFolderTheyMayWrite() throws {
+        guard geteuid() == 0 else { return }   // needs another user: runs as root in CI
+        let notes = try NotesFixture(["list.md": "- [ ] one\n"])
+        chmod(notes.root.path, 0o777)
+        chmod(notes.url("list.md").path, 0o644)
+        try HostileFolderTests.expectRefusal(notes, ["done", "list.md:1"], code: 73, wrapper: Self.nobody)
+        #expect(Self.mode(notes.url("list.md").path).st_uid == 0)
+    }
+
+    @Test func aListWithAnotherHardLinkIsRefusedWith73() throws {
+        let notes = try NotesFixture(["list.md": "- [ ] one\n"])
+        #expect(link(notes.url("list.md").path, notes.url("other.md").path) == 0)
+        try HostileFolderTests.expectRefusal(notes, ["done", "list.md:1"], code: 73)
+        let result = try notes.tick("done", "list.md:1")
+        #expect(result.stderr.contains("hard links"), "\(result.stderr)")
+        #expect(try notes.text("other.md") == "- [ ] one\n")
+    }
+
+    @Test func theOwnerAndExtendedAttributesOfAListAreKept() throws {
+        let notes = try NotesFixture(["list.md": "- [ ] one\n"])
+        let path = notes.url("list.md").path
+        let set = try PythonICalendar.run(["python3", "-c", "import os, sys; os.setxattr(sys.argv[1], 'user.tag', b'red')", path], input: nil)
+        guard set.status == 0 else { return }   // a file system without user attributes
+        if geteuid() == 0 { chown(path, 65534, 65534) }
+        let result = try notes.tick("done", "list.md:1")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try notes.text("list.md") == "- [x] one done:2026-11-21\n")
+        let get = try PythonICalendar.run(["python3", "-c", "import os, sys; print(os.getxattr(sys.argv[1], 'user.tag').decode())", path], input: nil)
+        #expect(String(decoding: get.output, as: UTF8.self) == "red\n")
+        if geteuid() == 0 {
+            #expect(Self.mode(path).st_uid == 65534 && Self.mode(path).st_gid == 65534)
+        }
+    }
+
+    @Test func aChmodMadeDuringTheEditIsKept() throws {
+        let notes = try NotesFixture(["list.md": "- [ ] one\n"])
+        let path = notes.url("list.md").path
+        chmod(path, 0o644)
+        let result = try Self.runPaused(["done", "list.md:1"], at: "TICK_TEST_WAIT_AFTER_LOCK", in: notes) {
+            chmod(path, 0o600)
+        }
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try notes.text("list.md") == "- [x] one done:2026-11-21\n")
+        #expect(Self.mode(path).st_mode & 0o777 == 0o600)
+    }
 }

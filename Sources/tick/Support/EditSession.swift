@@ -344,7 +344,7 @@ extension TickFailure {
     init(_ failure: WriteFailure) {
         switch failure {
         case .cannotRead: self = .noInput(failure.description)
-        case .cannotWrite, .exists: self = .cannotWrite(failure.description)
+        case .cannotWrite, .exists, .protected: self = .cannotWrite(failure.description)
         case .changedOnDisk: self = .changedOnDisk(failure.description)
         case .notUTF8, .outside: self = .badData(failure.description)
         }
