@@ -127,6 +127,7 @@ import Glibc
 
     @Test func unwritableFolderExits73() throws {
         let notes = try NotesFixture(["groceries.md": Self.list])
+        chmod(notes.url("groceries.md").path, 0o666)   // the folder, not the file, is what stops tick
         chmod(notes.root.path, 0o555)
         defer { chmod(notes.root.path, 0o755) }
         // Root may write into any folder: run tick with nobody's rights then.

@@ -129,4 +129,118 @@ import Glibc
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try notes.text("list.md").hasPrefix("- [ ] water plants every:day due:2026-11-22\n- [x] water plants"))
     }
+
+    // MARK: 13.10 special files
+
+    /// Runs tick (in `directory`), killing it after `seconds`: nil when it had to be killed.
+    static func runWithin(_ seconds: Double, _ arguments: [String], in notes: NotesFixture) throws -> TickProcess.Result? {
+        let started = try TickProcess.start(arguments + ["--dir", notes.root.path, "--today", "2026-11-21"])
+        let deadline = Date().addingTimeInterval(seconds)
+        while started.0.isRunning && Date() < deadline { usleep(10_000) }
+        if started.0.isRunning {
+            kill(started.0.processIdentifier, SIGKILL)
+            _ = TickProcess.finish(started)
+            return nil
+        }
+        return TickProcess.finish(started)
+    }
+
+    static let fifoCommands: [[String]] = [
+        ["done", "x.md:1"], ["show", "x.md"], ["add", "x.md", "milk"], ["mv", "list.md:1", "x.md"],
+        ["archive", "list.md", "--to", "x.md"], ["sort", "x.md", "--by", "title", "--write"], ["sort", "x.md", "--by", "title"], ["check", "x.md"],
+        ["done", "x.md:1", "--dry-run"], ["add", "x.md", "milk", "--dry-run"],
+    ]
+
+    @Test(arguments: fifoCommands)
+    func aFIFONamedLikeAListIsRefusedWithoutBlocking(_ command: [String]) throws {
+        let notes = try NotesFixture(["list.md": "- [x] one\n"])
+        #expect(mkfifo(notes.url("x.md").path, 0o644) == 0)
+        // `check` takes paths as the user typed them: give it the FIFO's full path.
+        let arguments = command.first == "check" ? ["check", notes.url("x.md").path] : command
+        guard let result = try Self.runWithin(20, arguments, in: notes) else {
+            Issue.record("tick \(command) still ran after 20 s: it blocked on the FIFO")
+            return
+        }
+        #expect(result.status == 66, "tick \(command): exit \(result.status): \(result.stderr)")
+        #expect(result.stderr.contains("x.md") && result.stderr.contains("not a regular file"), "\(result.stderr)")
+        #expect(try notes.text("list.md") == "- [x] one\n")
+    }
+
+    @Test(arguments: [["show", "zero.md"], ["check", "zero.md"], ["done", "zero.md:1"], ["add", "zero.md", "milk"]])
+    func aLinkToADeviceIsRefusedWithoutReadingIt(_ command: [String]) throws {
+        let notes = try NotesFixture(["list.md": "- [x] one\n"])
+        #expect(symlink("/dev/zero", notes.url("zero.md").path) == 0)
+        let arguments = command.first == "check" ? ["check", notes.url("zero.md").path] : command
+        guard let result = try Self.runWithin(20, arguments, in: notes) else {
+            Issue.record("tick \(command) still ran after 20 s: it read /dev/zero")
+            return
+        }
+        #expect([65, 66].contains(result.status), "tick \(command): exit \(result.status): \(result.stderr)")
+        #expect(result.stderr.hasPrefix("tick: ") && result.stderr.contains("zero.md"), "\(result.stderr)")
+    }
+
+    // MARK: 13.14 what the replace keeps
+
+    static let nobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+
+    static func mode(_ path: String) -> stat {
+        var status = stat()
+        stat(path, &status)
+        return status
+    }
+
+    @Test func aReadOnlyListIsRefusedWith73() throws {
+        let notes = try NotesFixture(["list.md": "- [ ] one\n"])
+        chmod(notes.url("list.md").path, 0o444)
+        try HostileFolderTests.expectRefusal(notes, ["done", "list.md:1"], code: 73)
+        let result = try notes.tick("done", "list.md:1")
+        #expect(result.stderr.contains("list.md is read-only"), "\(result.stderr)")
+        #expect(Self.mode(notes.url("list.md").path).st_mode & 0o777 == 0o444)
+    }
+
+    @Test func aListTheUserMayNotWriteIsRefusedEvenInAFolderTheyMayWrite() throws {
+        guard geteuid() == 0 else { return }   // needs another user: runs as root in CI
+        let notes = try NotesFixture(["list.md": "- [ ] one\n"])
+        chmod(notes.root.path, 0o777)
+        chmod(notes.url("list.md").path, 0o644)
+        try HostileFolderTests.expectRefusal(notes, ["done", "list.md:1"], code: 73, wrapper: Self.nobody)
+        #expect(Self.mode(notes.url("list.md").path).st_uid == 0)
+    }
+
+    @Test func aListWithAnotherHardLinkIsRefusedWith73() throws {
+        let notes = try NotesFixture(["list.md": "- [ ] one\n"])
+        #expect(link(notes.url("list.md").path, notes.url("other.md").path) == 0)
+        try HostileFolderTests.expectRefusal(notes, ["done", "list.md:1"], code: 73)
+        let result = try notes.tick("done", "list.md:1")
+        #expect(result.stderr.contains("hard links"), "\(result.stderr)")
+        #expect(try notes.text("other.md") == "- [ ] one\n")
+    }
+
+    @Test func theOwnerAndExtendedAttributesOfAListAreKept() throws {
+        let notes = try NotesFixture(["list.md": "- [ ] one\n"])
+        let path = notes.url("list.md").path
+        let set = try PythonICalendar.run(["python3", "-c", "import os, sys; os.setxattr(sys.argv[1], 'user.tag', b'red')", path], input: nil)
+        guard set.status == 0 else { return }   // a file system without user attributes
+        if geteuid() == 0 { chown(path, 65534, 65534) }
+        let result = try notes.tick("done", "list.md:1")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try notes.text("list.md") == "- [x] one done:2026-11-21\n")
+        let get = try PythonICalendar.run(["python3", "-c", "import os, sys; print(os.getxattr(sys.argv[1], 'user.tag').decode())", path], input: nil)
+        #expect(String(decoding: get.output, as: UTF8.self) == "red\n")
+        if geteuid() == 0 {
+            #expect(Self.mode(path).st_uid == 65534 && Self.mode(path).st_gid == 65534)
+        }
+    }
+
+    @Test func aChmodMadeDuringTheEditIsKept() throws {
+        let notes = try NotesFixture(["list.md": "- [ ] one\n"])
+        let path = notes.url("list.md").path
+        chmod(path, 0o644)
+        let result = try Self.runPaused(["done", "list.md:1"], at: "TICK_TEST_WAIT_AFTER_LOCK", in: notes) {
+            chmod(path, 0o600)
+        }
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try notes.text("list.md") == "- [x] one done:2026-11-21\n")
+        #expect(Self.mode(path).st_mode & 0o777 == 0o600)
+    }
 }

@@ -38,11 +38,21 @@ public enum AtomicWriter {
         for change in changes where !UTF8Check.isValid(change.lock.bytes) {
             throw .notUTF8(path: change.lock.path)
         }
+        // The mode, owner and links as they are now, under the lock (a
+        // chmod made since the file was read is kept, not undone).
+        var statuses: [stat] = []
+        for change in changes {
+            guard let now = change.lock.currentStatus() else { throw .changedOnDisk(path: change.lock.path) }
+            try checkReplaceable(change.lock, now)
+            statuses.append(now)
+        }
         var temporaries: [(folder: Int32, name: String)] = []
         func discard() { for temporary in temporaries { unlinkat(temporary.folder, temporary.name, 0) } }
         do throws(WriteFailure) {
-            for change in changes {
-                temporaries.append((change.lock.folder, try writeTemporary(change.bytes, for: change.lock)))
+            for (change, status) in zip(changes, statuses) {
+                temporaries.append((change.lock.folder, try writeTemporary(change.bytes, in: change.lock.folder, beside: change.lock.name,
+                                                                           shownPath: change.lock.path, like: status,
+                                                                           attributesFrom: change.lock.fileDescriptor)))
             }
             TestSeam.wait("TICK_TEST_WAIT_BEFORE_COMMIT")
             beforeCheck?()
@@ -211,6 +221,21 @@ public enum AtomicWriter {
         deinit { close(folder) }
     }
 
+    /// Refuses (`protected`) to replace a file the user may not write
+    /// (read-only to them; for root, a file with no write permission at all)
+    /// or a file with more than one name (hard links): renaming a new file
+    /// over it would ignore its permissions, or leave its other names with
+    /// the old text.
+    static func checkReplaceable(_ lock: FileLock, _ status: stat) throws(WriteFailure) {
+        let readOnly = geteuid() == 0 ? status.st_mode & 0o222 == 0 : faccessat(lock.folder, lock.name, W_OK, AT_EACCESS) != 0
+        if readOnly {
+            throw .protected(path: lock.path, reason: "is read-only; tick does not replace a file it may not write (make it writable first)")
+        }
+        if status.st_nlink > 1 {
+            throw .protected(path: lock.path, reason: "has \(status.st_nlink) names (hard links); replacing it would leave the other names with the old text (copy the file to a name of its own, or remove the other links, then run the command again)")
+        }
+    }
+
     /// Writes `bytes` to a new hidden file beside the locked file, in its
     /// folder, and flushes it; returns the file's name in that folder.
     static func writeTemporary(_ bytes: [UInt8], for lock: FileLock) throws(WriteFailure) -> String {
@@ -220,7 +245,11 @@ public enum AtomicWriter {
     /// Writes `bytes` to a new hidden file `.NAME.tick-XXXXXX` in the open
     /// `folder`, with the permissions (and owner, where allowed) of `status`,
     /// and flushes it; returns the new file's name.
-    static func writeTemporary(_ bytes: [UInt8], in folder: Int32, beside name: String, shownPath: String, like status: stat) throws(WriteFailure) -> String {
+    /// The extended attributes of the open file `attributesFrom` (user
+    /// attributes, and ACLs, which are attributes too) are copied where
+    /// allowed.
+    static func writeTemporary(_ bytes: [UInt8], in folder: Int32, beside name: String, shownPath: String, like status: stat,
+                               attributesFrom original: Int32? = nil) throws(WriteFailure) -> String {
         var descriptor: Int32 = -1
         var temporary = ""
         for _ in 0..<100 {
@@ -236,7 +265,10 @@ public enum AtomicWriter {
             return .cannotWrite(path: shownPath, reason: WriteFailure.reason(code))
         }
         if let code = bytes.withUnsafeBytes({ FileIO.writeAll($0, to: descriptor) }) { throw fail(code) }
-        _ = fchown(descriptor, status.st_uid, status.st_gid)   // keeps the owner where allowed
+        if fchown(descriptor, status.st_uid, status.st_gid) != 0 {   // keeps the owner where allowed
+            _ = fchown(descriptor, uid_t.max, status.st_gid)            // else at least the group, where allowed
+        }
+        if let original { copyAttributes(from: original, to: descriptor) }
         if fchmod(descriptor, status.st_mode & 0o7777) != 0 { throw fail(errno) }
         if fsync(descriptor) != 0 { throw fail(errno) }
         if close(descriptor) != 0 {
@@ -245,6 +277,50 @@ public enum AtomicWriter {
             throw .cannotWrite(path: shownPath, reason: WriteFailure.reason(code))
         }
         return name
+    }
+
+    /// Copies every extended attribute of the open file `source` to the
+    /// open file `target`, skipping those the user may not set (such as
+    /// `security.*` for others than root). Does nothing where the C library
+    /// has no `flistxattr`.
+    static func copyAttributes(from source: Int32, to target: Int32) {
+        guard let calls = AttributeCalls.shared else { return }
+        let size = calls.list(source, nil, 0)
+        guard size > 0 else { return }
+        var names = [CChar](repeating: 0, count: size)
+        let got = names.withUnsafeMutableBufferPointer { calls.list(source, $0.baseAddress, size) }
+        guard got > 0 else { return }
+        for name in names[..<got].split(separator: 0) {
+            let key = Array(name) + [0]
+            let length = calls.get(source, key, nil, 0)
+            guard length >= 0 else { continue }
+            var value = [UInt8](repeating: 0, count: max(length, 1))
+            let read = value.withUnsafeMutableBytes { calls.get(source, key, $0.baseAddress, length) }
+            guard read >= 0 else { continue }
+            _ = value.withUnsafeBytes { calls.set(target, key, $0.baseAddress, read, 0) }
+        }
+    }
+
+    /// `flistxattr`, `fgetxattr` and `fsetxattr`, found at run time (Glibc's
+    /// Swift module does not declare them); nil where the C library has none.
+    struct AttributeCalls {
+        typealias List = @convention(c) (Int32, UnsafeMutablePointer<CChar>?, Int) -> Int
+        typealias Get = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int) -> Int
+        typealias Set = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeRawPointer?, Int, Int32) -> Int32
+        var list: List
+        var get: Get
+        var set: Set
+
+        /// Set once, then only read.
+        static let shared: AttributeCalls? = {
+            #if os(Linux)
+            guard let list = dlsym(nil, "flistxattr"), let get = dlsym(nil, "fgetxattr"), let set = dlsym(nil, "fsetxattr") else { return nil }
+            return AttributeCalls(list: unsafeBitCast(list, to: List.self), get: unsafeBitCast(get, to: Get.self),
+                                  set: unsafeBitCast(set, to: Set.self))
+            #else
+            return nil
+            #endif
+        }()
     }
 
     /// Throws `changedOnDisk` unless the file at the lock's path is still the

@@ -7,20 +7,30 @@ import Foundation
 
 /// Reads whole files with POSIX calls (one `open`, `fstat` and as few `read`s
 /// as the size allows), the fastest way to get a file's bytes.
+///
+/// Only regular files are read: the file is opened without blocking (a FIFO
+/// with no writer would block `open` forever) and anything else (a FIFO, a
+/// device such as `/dev/zero`, a socket) is refused before a byte is read.
 public enum FileIO {
     public struct ReadError: Error, CustomStringConvertible {
         public var path: String
         public var code: Int32
-        public var description: String { "cannot read \(path): \(String(cString: strerror(code)))" }
+        /// Why, when `code` does not say it well (a file that is not a regular file).
+        public var reason: String? = nil
+        public var description: String { "cannot read \(path): \(reason ?? String(cString: strerror(code)))" }
     }
 
+    /// Why a file that is not a regular file is not read.
+    public static let notRegularReason = "not a regular file; only regular files are lists"
+
     public static func read(_ path: String) throws -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw ReadError(path: path, code: errno) }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw ReadError(path: path, code: errno) }
         if (info.st_mode & S_IFMT) == S_IFDIR { throw ReadError(path: path, code: EISDIR) }
+        if (info.st_mode & S_IFMT) != S_IFREG { throw ReadError(path: path, code: EINVAL, reason: notRegularReason) }
         var capacity = max(Int(info.st_size), 0) + 1
         var bytes = [UInt8](repeating: 0, count: capacity)
         var count = 0

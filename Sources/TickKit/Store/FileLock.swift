@@ -20,6 +20,8 @@ public enum WriteFailure: Error, Equatable, CustomStringConvertible {
     case exists(path: String)
     /// The path leads (through a symbolic link) outside the notes folder (65).
     case outside(path: String)
+    /// The file must not be replaced: it is read-only, or has other names (73).
+    case protected(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -29,6 +31,7 @@ public enum WriteFailure: Error, Equatable, CustomStringConvertible {
         case .notUTF8(let path): "\(path) is not valid UTF-8; tick will not rewrite it (re-save it as UTF-8)"
         case .exists(let path): "\(path) exists already; pick another name"
         case .outside(let path): "\(path) leads outside the notes folder; tick only changes files inside it"
+        case .protected(let path, let reason): "\(path) \(reason); nothing was changed"
         }
     }
 
@@ -43,6 +46,7 @@ public enum WriteFailure: Error, Equatable, CustomStringConvertible {
         case .notUTF8: .notUTF8(path: path)
         case .exists: .exists(path: path)
         case .outside: .outside(path: path)
+        case .protected(_, let reason): .protected(path: path, reason: reason)
         }
     }
 
@@ -50,7 +54,7 @@ public enum WriteFailure: Error, Equatable, CustomStringConvertible {
     public var path: String {
         switch self {
         case .cannotRead(let path, _), .cannotWrite(let path, _), .changedOnDisk(let path), .notUTF8(let path), .exists(let path),
-             .outside(let path): path
+             .outside(let path), .protected(let path, _): path
         }
     }
 }
@@ -124,7 +128,7 @@ public final class FileLock {
                 switch error {
                 case .replaced: continue   // a link or folder was swapped in: resolve again
                 case .failed(let code): throw .cannotRead(path: path, reason: WriteFailure.reason(code))
-                case .notRegular: throw .cannotRead(path: path, reason: "not a regular file; only regular files are lists")
+                case .notRegular: throw .cannotRead(path: path, reason: FileIO.notRegularReason)
                 }
             }
             let (folder, name, descriptor) = opened
@@ -204,6 +208,17 @@ public final class FileLock {
     }
 
     static func sameFile(_ a: stat, _ b: stat) -> Bool { a.st_ino == b.st_ino && a.st_dev == b.st_dev }
+
+    /// The file's status now (`fstat` of the locked file): its mode, owner
+    /// and links as they are at the moment of writing, not as they were
+    /// when it was read.
+    func currentStatus() -> stat? {
+        var now = stat()
+        return descriptor >= 0 && fstat(descriptor, &now) == 0 ? now : nil
+    }
+
+    /// The locked file's descriptor, for copying its extended attributes.
+    var fileDescriptor: Int32 { descriptor }
 
     /// Releases the lock (also done when the value goes away).
     public func release() {

@@ -214,7 +214,11 @@ struct EditSession {
         if dryRun {
             var documents = loadedDocuments
             for path in unique where !documents.contains(where: { $0.path == path }) {
-                if let document = try? document(at: path) { documents.append(document) }
+                do {
+                    documents.append(try document(at: path))
+                } catch let error as FileIO.ReadError where error.code == ENOENT {
+                    continue   // as a real run would, the command says the file is missing
+                }
             }
             for path in unique { try requireUTF8(documents.first { $0.path == path }) }
             let outcome = try compute(EditInputs(documents: documents))
@@ -340,7 +344,7 @@ extension TickFailure {
     init(_ failure: WriteFailure) {
         switch failure {
         case .cannotRead: self = .noInput(failure.description)
-        case .cannotWrite, .exists: self = .cannotWrite(failure.description)
+        case .cannotWrite, .exists, .protected: self = .cannotWrite(failure.description)
         case .changedOnDisk: self = .changedOnDisk(failure.description)
         case .notUTF8, .outside: self = .badData(failure.description)
         }
