@@ -121,4 +121,86 @@ struct NewUserTests {
         #expect(UnifiedDiff.header("a\"b\\c\td.md") == "\"a\\\"b\\\\c\\td.md\"")
         #expect(UnifiedDiff.header("e\u{1}.md") == "\"e\\001.md\"")
     }
+
+    // MARK: 14.12 smaller things
+
+    @Test("show of a list that is not UTF-8 says so by its name, exit 65")
+    func showOfANonUTF8ListSaysSo() throws {
+        let folder = try examples()
+        try Data([0x23, 0x20, 0x42, 0x61, 0x64, 0x0A, 0x2D, 0x20, 0x5B, 0x20, 0x5D, 0x20, 0x63, 0x61, 0x66, 0xE9, 0x0A])
+            .write(to: folder.url.appendingPathComponent("bad.md"))
+        for name in ["bad", "bad.md"] {
+            let run = try tick(["show", name], folder)
+            #expect(run.status == 65, "\(name)")
+            #expect(run.stdout == "")
+            #expect(run.stderr.hasSuffix("tick: bad.md is not valid UTF-8; re-save it as UTF-8 to use it with tick\n"), "\(name): \(run.stderr)")
+        }
+        let unknown = try tick(["show", "nosuch"], folder)
+        #expect(unknown.status == 65)
+        #expect(unknown.stderr.contains("no list named 'nosuch'"))
+    }
+
+    @Test("mv prints the item's new address, where the item now is")
+    func moveNamesTheNewAddress() throws {
+        let folder = try examples()
+        let across = try tick(["mv", "groceries.md:12", "work", "--section", "Next up"], folder)
+        #expect(across.status == 0)
+        #expect(across.stdout == "moved groceries.md:12  Buy milk to work.md:25\n")
+        #expect(try read("work.md", folder).split(separator: "\n", omittingEmptySubsequences: false)[24].contains("Buy **milk**"))
+        let within = try tick(["mv", "Try pairing", "work", "--section", "This week"], folder)
+        #expect(within.status == 0)
+        #expect(within.stdout == "moved work.md:32  Try pairing on Fridays to work.md:20\n")
+        #expect(try read("work.md", folder).split(separator: "\n", omittingEmptySubsequences: false)[19] == "- [ ] Try pairing on Fridays")
+    }
+
+    @Test("new for a list that exists is bad data naming the existing file, exit 65, nothing written")
+    func newForAnExistingListNamesIt() throws {
+        let folder = try examples()
+        let byName = try tick(["new", "Groceries"], folder)
+        #expect(byName.status == 65)
+        #expect(byName.stderr == "tick: a list named 'Groceries' exists already in groceries.md; pick another name\n")
+        let byFile = try tick(["new", "work.md"], folder)
+        #expect(byFile.status == 65)
+        #expect(byFile.stderr == "tick: work.md exists already; pick another name (tick never replaces a file)\n")
+        #expect(try read("groceries.md", folder) == String(contentsOf: TestPaths.examples.appendingPathComponent("groceries.md"), encoding: .utf8))
+    }
+
+    @Test("--limit below 1 says the limit must be a positive number, exit 64")
+    func limitMustBePositive() throws {
+        let folder = try examples()
+        for value in ["-1", "0"] {
+            let run = try tick(["completed", "--limit", value], folder)
+            #expect(run.status == 64)
+            #expect(run.stderr == "tick: --limit must be a positive number of items, not \(value)\n")
+        }
+        #expect(try tick(["completed", "--limit=-3"], folder).stderr.contains("must be a positive number"))
+        #expect(try tick(["completed", "--limit", "1"], folder).status == 0)
+    }
+
+    @Test("archive writes ## Done in the file's own style: a blank line under it when the headings have one")
+    func archiveCopiesTheBlankLineUnderHeadings() throws {
+        let folder = try TemporaryFolder(["spaced.md": "# L\n\n## A\n\n- [ ] a\n- [x] b\n\n## B\n\n- [ ] c\n",
+                                          "tight.md": "# L\n\n## A\n- [ ] a\n- [x] b\n\n## B\n- [ ] c\n"])
+        #expect(try tick(["archive", "spaced"], folder).status == 0)
+        #expect(try read("spaced.md", folder) == "# L\n\n## A\n\n- [ ] a\n\n## B\n\n- [ ] c\n\n## Done\n\n- [x] b\n")
+        #expect(try tick(["archive", "tight"], folder).status == 0)
+        #expect(try read("tight.md", folder) == "# L\n\n## A\n- [ ] a\n\n## B\n- [ ] c\n\n## Done\n- [x] b\n")
+        // A section that add creates copies the style too.
+        #expect(try tick(["add", "spaced", "d", "--section", "Later"], folder).status == 0)
+        #expect(try read("spaced.md", folder).hasSuffix("- [x] b\n\n## Later\n\n- [ ] d\n"))
+    }
+
+    @Test("rm says how many note lines and subtasks went with the item")
+    func removeSaysWhatWentWithTheItem() throws {
+        let folder = try examples()
+        let milk = try tick(["rm", "groceries.md:12"], folder)
+        #expect(milk.status == 0)
+        #expect(milk.stdout == "removed groceries.md:12  Buy milk, with its 2 note lines and 1 subtask\n")
+        let plan = try tick(["rm", "^q4plan"], folder)
+        #expect(plan.stdout == "removed work.md:7  Write the Q4 planning doc, with its 1 note line and 4 subtasks\n")
+        let plain = try tick(["rm", "Greek yogurt"], folder)
+        #expect(plain.stdout.hasSuffix("  Greek yogurt\n"))
+        let home = try tick(["rm", "dripping kitchen tap"], folder)
+        #expect(home.stdout.hasSuffix("  Fix the dripping kitchen tap, with its 2 note lines\n"))
+    }
 }

@@ -184,7 +184,7 @@ import Glibc
         #expect(result.status == 0)
         #expect(try notes.text("Trip/Packing.md") == "---\ntitle: Packing\ncolor: teal\nicon: suitcase\n---\n\n# Packing\n")
         let again = try notes.tick("new", "Trip/Packing")
-        #expect(again.status == 73)
+        #expect(again.status == 65)
         #expect(try notes.text("Trip/Packing.md").contains("teal"))
         let badColor = try notes.tick("new", "Other", "--color", "plaid")
         #expect(badColor.status == 64)

@@ -25,7 +25,7 @@ public enum Archive {
         guard !moved.isEmpty else { return nil }
         let blocks = moved.map { ItemBlock(of: document.items[$0], in: document) }
         let removals = RemoveItem.splices(moved, in: document)
-        guard let (splices, created) = MoveItem.removeThenInsert(removals, blocks: blocks, in: document,
+        guard let (splices, created, _) = MoveItem.removeThenInsert(removals, blocks: blocks, in: document,
                                                                   at: .section(doneSection)) else { return nil }
         return (splices, moved, created != nil)
     }

@@ -257,7 +257,21 @@ public enum InsertItem {
         return InsertionSite(offset: offset, lead: blankLine ? ending : [], shape: shape, endsWithLineEnding: true)
     }
 
-    /// A new `## name` section at the end of the file.
+    /// True when most of the file's section headings that have a line
+    /// under them have a blank one: a new heading copies that style.
+    static func blankLineUnderHeadings(in document: Document) -> Bool {
+        let source = document.source
+        var blank = 0, text = 0
+        for section in document.sections {
+            let under = source.line(containing: max(section.range.lowerBound, section.range.upperBound - 1)) + 1
+            guard under <= source.lineCount, !source.rangeWithEnding(ofLine: under).isEmpty else { continue }
+            if source.isBlank(line: under) { blank += 1 } else { text += 1 }
+        }
+        return blank > text
+    }
+
+    /// A new `## name` section at the end of the file, with a blank line
+    /// under it when the file's headings have one.
     static func newSection(_ name: String, in document: Document, shape: ItemShape) -> InsertionSite {
         let source = document.source
         let bytes = source.bytes
@@ -273,7 +287,7 @@ public enum InsertItem {
             }
             if !source.isBlank(line: source.lineCount) || !lead.isEmpty { lead += ending }
         }
-        lead += Array("## \(name)".utf8) + ending
+        lead += Array("## \(name)".utf8) + ending + (blankLineUnderHeadings(in: document) ? ending : [])
         return InsertionSite(offset: bytes.count, lead: lead, shape: shape, endsWithLineEnding: endsWithLineEnding,
                              createdSection: name)
     }

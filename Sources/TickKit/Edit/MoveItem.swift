@@ -11,6 +11,8 @@ public enum MoveItem {
     public struct SameFile: Sendable {
         public var splices: [Splice]
         public var createdSection: String?
+        /// Where the moved item's first line starts in the edited bytes.
+        public var itemOffset: Int
     }
 
     /// Moves item `index` within `document` to `placement`; nil when the
@@ -19,17 +21,19 @@ public enum MoveItem {
         let item = document.items[index]
         let block = ItemBlock(of: item, in: document)
         let removals = RemoveItem.splices([index], in: document)
-        guard let (splices, created) = removeThenInsert(removals, blocks: [block], in: document, at: placement) else { return nil }
+        guard let (splices, created, offset) = removeThenInsert(removals, blocks: [block], in: document, at: placement) else { return nil }
         if let result = try? Splice.apply(splices, to: document.source.bytes), result == document.source.bytes { return nil }
-        return SameFile(splices: splices, createdSection: created)
+        return SameFile(splices: splices, createdSection: created, itemOffset: offset)
     }
 
     /// Applies `removals` (`RemoveItem.splices`: deletions, or an empty line
     /// where taking the lines out would join their neighbours), finds
     /// `placement` in what is left, and expresses the insertion there as a
-    /// splice against the original bytes too.
+    /// splice against the original bytes too. The result's bytes are those
+    /// of inserting into what the removals leave, so the insertion's
+    /// `itemOffset` (returned third) holds in them.
     static func removeThenInsert(_ removals: [Splice], blocks: [ItemBlock], in document: Document,
-                                 at placement: InsertItem.Placement) -> ([Splice], String?)? {
+                                 at placement: InsertItem.Placement) -> ([Splice], String?, Int)? {
         let bytes = document.source.bytes
         guard let remaining = try? Splice.apply(removals, to: bytes) else { return nil }
         let afterRemoval = DocumentParser.parse(remaining, path: document.path)
@@ -49,20 +53,21 @@ public enum MoveItem {
                 let kept = splices[index].replacement
                 let cut = offset - startInRemaining
                 splices[index].replacement = Array(kept[..<cut]) + insertion.splice.replacement + Array(kept[cut...])
-                return (splices, insertion.createdSection)
+                return (splices, insertion.createdSection, insertion.itemOffset)
             }
             shift += splices[index].replacement.count - splices[index].range.count
         }
         splices.append(Splice.insert(insertion.splice.replacement, at: offset - shift))
-        return (splices, insertion.createdSection)
+        return (splices, insertion.createdSection, insertion.itemOffset)
     }
 
     /// Moves item `index` of `source` to `placement` in another list,
-    /// `destination`: the deletion in the one and the insertion in the other.
-    public static func move(_ index: Int, from source: Document, to destination: Document,
-                            at placement: InsertItem.Placement) -> (source: [Splice], destination: [Splice], createdSection: String?) {
+    /// `destination`: the deletion in the one and the insertion in the other
+    /// (`itemOffset`: where the item starts in the edited destination).
+    public static func move(_ index: Int, from source: Document, to destination: Document, at placement: InsertItem.Placement)
+        -> (source: [Splice], destination: [Splice], createdSection: String?, itemOffset: Int) {
         let block = ItemBlock(of: source.items[index], in: source)
         let insertion = InsertItem.insert([block], into: destination, at: placement)
-        return (RemoveItem.splices([index], in: source), [insertion.splice], insertion.createdSection)
+        return (RemoveItem.splices([index], in: source), [insertion.splice], insertion.createdSection, insertion.itemOffset)
     }
 }

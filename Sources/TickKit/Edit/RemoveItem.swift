@@ -59,6 +59,24 @@ public enum RemoveItem {
         return left.count == expected.count && zip(left, expected).allSatisfy { $0.status == $1.status && $0.text == $1.text }
     }
 
+    /// What goes with `item` when its block is removed: its lines of notes
+    /// (non-blank lines of the block that are neither its title line nor in
+    /// a subtask's block) and its subtasks, at every depth.
+    public static func carried(_ item: TaskItem, in document: Document) -> (noteLines: Int, subtasks: Int) {
+        var subtasks = 0
+        var subtaskLines = Set<Int>()
+        var pending = item.children
+        while let index = pending.popLast() {
+            let subtask = document.items[index]
+            subtasks += 1
+            subtaskLines.formUnion(subtask.line...max(subtask.line, subtask.lastLine))
+            pending += subtask.children
+        }
+        guard item.lastLine > item.line else { return (0, subtasks) }
+        let notes = (item.line + 1...item.lastLine).filter { !subtaskLines.contains($0) && !EditStyle.isBlankOrQuoteOnly($0, in: document.source) }
+        return (notes.count, subtasks)
+    }
+
     static func deletion(of item: TaskItem, in document: Document) -> Range<Int> {
         let source = document.source
         let firstLine = source.line(containing: item.markerRange.lowerBound)

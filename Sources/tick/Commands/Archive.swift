@@ -106,11 +106,11 @@ extension Tick {
             }
             let path = try session.insideRoot(session.root.absolute(fileName), as: name)
             if FileManager.default.fileExists(atPath: session.root.absolute(path)) {
-                throw TickFailure.cannotWrite("\(path) exists already; pick another name")
+                throw TickFailure.badData("\(path) exists already; pick another name (tick never replaces a file)")
             }
             let title = ((components.last.map(String.init) ?? trimmed) as NSString).deletingPathExtension
             if let clash = session.documents.first(where: { $0.name.lowercased() == title.lowercased() || $0.path.lowercased() == path.lowercased() }) {
-                throw TickFailure.cannotWrite("a list named '\(clash.name)' exists already (\(clash.path)); pick another name")
+                throw TickFailure.badData("a list named '\(clash.name)' exists already in \(clash.path); pick another name")
             }
             let text = NewList.text(name: title, color: chosenColor, icon: chosenIcon)
             try session.run(paths: [], dryRun: write.dryRun) { _ in

@@ -34,21 +34,26 @@ extension Tick {
             try session.run(paths: [sourcePath, destinationPath], dryRun: write.dryRun) { inputs in
                 let (document, target) = try session.locate(spec, list: search.list, in: inputs.documents)
                 var outcome = EditOutcome()
+                let newLine: Int
                 if document.path == destinationPath {
                     guard let move = MoveItem.move(target.index, in: document, to: placement) else {
                         outcome.notes.append("\(document.address(of: target)) is already there; nothing to move")
                         return outcome
                     }
-                    outcome.files.append(.replace(path: document.path, bytes: try EditSession.apply(move.splices, to: document)))
+                    let bytes = try EditSession.apply(move.splices, to: document)
+                    outcome.files.append(.replace(path: document.path, bytes: bytes))
+                    newLine = EditSession.line(of: move.itemOffset, in: bytes)
                     if let created = move.createdSection { outcome.notes.append("created section '## \(created)' in \(document.path)") }
                 } else {
                     guard let other = inputs.document(destinationPath) else { throw TickFailure.noInput("\(destinationPath) cannot be read") }
                     let move = MoveItem.move(target.index, from: document, to: other, at: placement)
-                    outcome.files.append(.replace(path: other.path, bytes: try EditSession.apply(move.destination, to: other)))
+                    let bytes = try EditSession.apply(move.destination, to: other)
+                    outcome.files.append(.replace(path: other.path, bytes: bytes))
                     outcome.files.append(.replace(path: document.path, bytes: try EditSession.apply(move.source, to: document)))
+                    newLine = EditSession.line(of: move.itemOffset, in: bytes)
                     if let created = move.createdSection { outcome.notes.append("created section '## \(created)' in \(other.path)") }
                 }
-                outcome.messages.append("moved \(document.describe(target)) to \(destinationPath)")
+                outcome.messages.append("moved \(document.describe(target)) to \(destinationPath):\(newLine)")
                 return outcome
             }
         }
@@ -56,6 +61,15 @@ extension Tick {
 
     /// `tick rm ITEM...`: removes items with their notes and subtasks.
     struct Remove: TickCommand {
+        /// ", with its 2 note lines and 1 subtask", or nothing when the item
+        /// had neither.
+        static func carried(_ item: TaskItem, in document: Document) -> String {
+            let (notes, subtasks) = RemoveItem.carried(item, in: document)
+            let parts = [notes == 0 ? nil : "\(notes) note line\(notes == 1 ? "" : "s")",
+                         subtasks == 0 ? nil : "\(subtasks) subtask\(subtasks == 1 ? "" : "s")"].compactMap { $0 }
+            return parts.isEmpty ? "" : ", with its " + parts.joined(separator: " and ")
+        }
+
         static let configuration = CommandConfiguration(
             commandName: "rm",
             abstract: "Remove items with their notes and subtasks.",
@@ -88,7 +102,7 @@ extension Tick {
                     guard let document = inputs.document(path) else { continue }
                     let splices = RemoveItem.splices(chosen[path]!.map(\.index), in: document)
                     outcome.files.append(.replace(path: path, bytes: try EditSession.apply(splices, to: document)))
-                    for item in chosen[path]! { outcome.messages.append("removed \(document.describe(item))") }
+                    for item in chosen[path]! { outcome.messages.append("removed \(document.describe(item))" + Self.carried(item, in: document)) }
                 }
                 return outcome
             }

@@ -65,6 +65,16 @@ struct ListLoader {
         }
         let (documents, warnings) = root.loadAll()
         for warning in warnings { Terminal.warning(warning) }
-        return documents[try ListLookup.resolve(name, in: documents)]
+        do {
+            return documents[try ListLookup.resolve(name, in: documents)]
+        } catch {
+            // Lists that are not UTF-8 were skipped: naming one is refused by
+            // `document(named:)` saying why, not with "no list named".
+            guard case .unknown = error else { throw error }
+            let known = Set(documents.map(\.path))
+            let skipped = root.listFiles().paths.filter { !known.contains($0) }.compactMap { try? root.load($0) }
+            if let index = try? ListLookup.resolve(name, in: skipped) { return skipped[index] }
+            throw error
+        }
     }
 }

@@ -36,7 +36,7 @@ struct ResultOptions: ParsableArguments {
     var limit: Int?
 
     func validate() throws {
-        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, not \(limit)") }
+        if let limit, limit < 1 { throw ValidationError("--limit must be a positive number of items, not \(limit)") }
     }
 
     /// Orders, limits and groups `items`. Without `--sort`, `items` keep

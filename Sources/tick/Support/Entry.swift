@@ -11,7 +11,7 @@ extension Tick {
         // is set up on another core while the command line is parsed.
         DispatchQueue.global().async(group: backgroundWork) { TaskDate.prepareCalendar() }
         let command: ParsableCommand
-        let arguments = movingGlobalOptions(Array(CommandLine.arguments.dropFirst()))
+        let arguments = joiningNegativeValues(movingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
         if let failure = unknownCommand(in: arguments) {
             finishBackgroundWork()
             Terminal.error(failure.message)
@@ -66,6 +66,27 @@ extension Tick {
         }
         guard !leading.isEmpty, index < arguments.count, names.contains(arguments[index]) else { return arguments }
         return [arguments[index]] + leading + arguments[(index + 1)...]
+    }
+
+    /// `--limit -1` as `--limit=-1`: the parser would take `-1` for an
+    /// option and say the value is missing, where the user needs to hear
+    /// that the limit must be positive (the option's own check says so).
+    static func joiningNegativeValues(_ arguments: [String]) -> [String] {
+        var joined: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--" { return joined + arguments[index...] }
+            if argument == "--limit", index + 1 < arguments.count, arguments[index + 1].hasPrefix("-"),
+               arguments[index + 1].dropFirst().first?.isNumber == true {
+                joined.append("--limit=" + arguments[index + 1])
+                index += 2
+                continue
+            }
+            joined.append(argument)
+            index += 1
+        }
+        return joined
     }
 
     /// The options of plain `tick` that take a value.
