@@ -27,7 +27,7 @@ extension Tick {
                 return
             }
             let display = output.display
-            display.print(ListsView.home(workspace, today: today).map { line in
+            display.print(ListsView.home(workspace, today: today, width: display.width).map { line in
                 (display.width.map { line.truncated(to: $0) } ?? line).rendered(display.depth)
             })
         }
@@ -54,7 +54,7 @@ extension Tick {
                 return
             }
             let display = output.display
-            display.print(ListsView.lines(workspace, details: true).map { line in
+            display.print(ListsView.lines(workspace, details: true, width: display.width).map { line in
                 (display.width.map { line.truncated(to: $0) } ?? line).rendered(display.depth)
             })
         }

@@ -21,13 +21,20 @@ enum ListingLine {
 }
 
 /// Lays out item rows in aligned columns (title, due, tags, list) that fit
-/// the terminal width: the title gives way first (down to 24 columns), then
-/// the tags, then the list name, then the title again. Empty columns take no
-/// room; lines never end in spaces.
+/// the terminal width. The title keeps the most room: a long list name gives
+/// way first (down to 12 columns), then the tags (down to 12), then the title
+/// (down to 24), then the list name again (down to 8), then the tags (cut,
+/// then dropped), then the list name (cut, then dropped), then the title down
+/// to its minimum (12), then the due date. Empty columns take no room; lines
+/// never end in spaces.
 enum ItemTable {
     static let gap = 2
     static let minimumTitle = 12
     static let comfortableTitle = 24
+    /// How far a list name or the tags give way before the title does.
+    static let sideColumn = 12
+    /// How far they give way before the title goes below `comfortableTitle`.
+    static let shortSideColumn = 8
 
     static func render(_ lines: [ListingLine], width: Int?, depth: ColorDepth) -> [String] {
         var output: [String] = []
@@ -89,25 +96,29 @@ enum ItemTable {
                          list: max(list, other.list), longestPrefix: max(longestPrefix, other.longestPrefix))
         }
 
-        /// Gives way in turn: the title down to a comfortable width, then
-        /// the tags, then the list name, then the title down to its minimum,
-        /// then the due date.
+        /// Gives way in turn, as the type's comment says, until the row
+        /// fits in `width` (or nothing is left to give).
         mutating func fit(in width: Int) {
             func total() -> Int {
                 main + [due, tags, list].filter { $0 > 0 }.reduce(0) { $0 + $1 + gap }
             }
-            func shrinkMain(to floor: Int) {
-                if total() > width { main = max(min(main, floor), main - (total() - width)) }
+            /// Shrinks a column by the excess, not below `floor` (a column
+            /// already narrower is left alone); below `dropBelow` it goes.
+            func shrink(_ column: WritableKeyPath<ColumnWidths, Int>, to floor: Int, dropBelow: Int = 0) {
+                let current = self[keyPath: column]
+                guard total() > width, current > 0 else { return }
+                let shrunk = max(min(current, floor), current - (total() - width))
+                self[keyPath: column] = shrunk < dropBelow ? 0 : shrunk
             }
-            shrinkMain(to: longestPrefix + comfortableTitle)
-            if total() > width, tags > 0 {
-                let excess = total() - width
-                tags = excess >= tags + gap ? 0 : max(tags - excess, 0)
-            }
-            if total() > width, list > 0 { list = max(min(list, 8), list - (total() - width)) }
-            shrinkMain(to: longestPrefix + minimumTitle)
-            if total() > width, due > 0 { due = max(min(due, 5), due - (total() - width)) }
-            shrinkMain(to: longestPrefix + 4)   // a very narrow terminal: fit, however little is left
+            shrink(\.list, to: sideColumn)
+            shrink(\.tags, to: sideColumn)
+            shrink(\.main, to: longestPrefix + comfortableTitle)
+            shrink(\.list, to: shortSideColumn)
+            shrink(\.tags, to: 0, dropBelow: shortSideColumn)
+            shrink(\.list, to: 0, dropBelow: 4)
+            shrink(\.main, to: longestPrefix + minimumTitle)
+            shrink(\.due, to: 5)
+            shrink(\.main, to: longestPrefix + 4)   // a very narrow terminal: fit, however little is left
         }
     }
 

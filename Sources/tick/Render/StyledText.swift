@@ -154,6 +154,30 @@ struct StyledText: Sendable {
         return result
     }
 
+    /// The text cut to at most `width` columns from its start, beginning
+    /// with `…` when cut: for paths, whose end says most.
+    func truncatedAtStart(to width: Int) -> StyledText {
+        guard self.width > width else { return self }
+        guard width > 0 else { return StyledText() }
+        var kept: [(text: String, style: TextStyle)] = []
+        var remaining = width - 1
+        outer: for span in spans.reversed() {
+            var piece: [Character] = []
+            for character in span.text.reversed() {
+                let characterWidth = DisplayWidth.of(character)
+                if characterWidth > remaining { kept.append((String(piece.reversed()), span.style)); break outer }
+                piece.append(character)
+                remaining -= characterWidth
+            }
+            kept.append((String(piece.reversed()), span.style))
+        }
+        var ellipsisStyle = kept.last?.style ?? .plain
+        ellipsisStyle.link = nil
+        var result = StyledText("…", ellipsisStyle)
+        for (text, style) in kept.reversed() { result.append(text, style) }
+        return result
+    }
+
     /// The text padded with spaces to `width` columns.
     func padded(to width: Int) -> StyledText {
         let missing = width - self.width

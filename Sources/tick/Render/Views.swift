@@ -153,27 +153,35 @@ enum ListView {
 /// The lists with their icons, colors and counts, and the home screen.
 enum ListsView {
     /// One line per list: icon, name in its color, open count; with
-    /// `details`, also the done count and the path.
-    static func lines(_ workspace: Workspace, details: Bool) -> [StyledText] {
+    /// `details`, also the done count and the path. To fit `width`, the
+    /// counts are never cut: long names and paths are shortened (a name at
+    /// its end, a path at its start), the longer of the two first.
+    static func lines(_ workspace: Workspace, details: Bool, width: Int? = nil) -> [StyledText] {
         let lists = workspace.listsInOrder
-        let nameWidth = lists.map { DisplayWidth.of($0.name) }.max() ?? 0
         let counts = lists.map { document in
             (open: document.items.filter { $0.status.isOpen }.count, done: document.items.filter { $0.status == .done }.count)
         }
         let openWidth = counts.map { String($0.open).count }.max() ?? 1
         let doneWidth = counts.map { String($0.done).count }.max() ?? 1
+        var nameWidth = lists.map { DisplayWidth.of(TerminalText.safe($0.name)) }.max() ?? 0
+        var pathWidth = details ? lists.map { DisplayWidth.of(TerminalText.safe($0.path)) }.max() ?? 0 : 0
+        if let width {
+            // Icon and space, the gap after the name, the counts and their words.
+            let fixed = 3 + 2 + openWidth + (details ? " open  ".count + doneWidth + " done  ".count : 0)
+            (nameWidth, pathWidth) = shared(max(0, width - fixed), between: nameWidth, and: pathWidth)
+        }
         var lines: [StyledText] = []
         for (document, count) in zip(lists, counts) {
             let icon = Icons.emoji(for: document.icon)
             var line = StyledText(icon).padded(to: 2) + StyledText(" ")
-            line.append(ItemStyle.listName(document).padded(to: nameWidth + 2))
+            line.append(ItemStyle.listName(document).truncated(to: nameWidth).padded(to: nameWidth + 2))
             let open = String(count.open)
             line.append(String(repeating: " ", count: openWidth - open.count) + open, count.open > 0 ? .strong : .dimmed)
             if details {
                 line.append(" open  ", .dimmed)
                 let done = String(count.done)
                 line.append(String(repeating: " ", count: doneWidth - done.count) + done + " done  ", .dimmed)
-                line.append(document.path, .dimmed)
+                line.append(StyledText(document.path, .dimmed).truncatedAtStart(to: pathWidth))
             }
             lines.append(line)
         }
@@ -181,8 +189,23 @@ enum ListsView {
         return lines
     }
 
+    /// Widths for two columns that share `room`: both whole when they fit;
+    /// else the shorter keeps its width up to half of the room and the
+    /// longer takes the rest. Neither goes below 4 columns (the line is then
+    /// cut at the terminal's edge).
+    private static func shared(_ room: Int, between first: Int, and second: Int) -> (Int, Int) {
+        guard first + second > room else { return (first, second) }
+        let half = room / 2
+        if first <= second {
+            let kept = min(first, max(half, 4))
+            return (kept, max(min(second, room - kept), min(second, 4)))
+        }
+        let kept = min(second, max(room - half, 4))
+        return (max(min(first, room - kept), min(first, 4)), kept)
+    }
+
     /// The home screen: the four smart-group counts as a 2×2 block, then the lists.
-    static func home(_ workspace: Workspace, today: TaskDate) -> [StyledText] {
+    static func home(_ workspace: Workspace, today: TaskDate, width: Int? = nil) -> [StyledText] {
         let colors: [SmartGroup: RGB] = [.today: .blue, .scheduled: .red, .all: .gray, .overdue: .orange]
         let counts = SmartGroup.homeGroups.map { group in
             (group, workspace.items.filter { group.contains($0.item, today: today) }.count)
@@ -199,7 +222,7 @@ enum ListsView {
             cell(counts[2]) + StyledText("    ") + cell(counts[3]),
             StyledText(),
         ]
-        lines += self.lines(workspace, details: false)
+        lines += self.lines(workspace, details: false, width: width)
         return lines
     }
 }
