@@ -33,6 +33,7 @@ extension Tick {
         func execute() throws {
             if section != nil && under != nil { throw TickFailure.usage("use --section or --under, not both") }
             if text.isEmpty { throw TickFailure.usage("missing TEXT: the item's text, e.g. tick add \(list) \"Buy bread\"") }
+            if let section { try OptionValue.oneLine(section, option: "--section") }
             let session = try EditSession(folder: folder)
             let title = try session.normalizedTitle(text.joined(separator: " "), option: "TEXT")
             let dueDate = try due.map { try session.date($0, option: "--due") }

@@ -95,7 +95,7 @@ extension Tick {
         func execute() throws {
             let trimmed = name.trimmingCharacters(in: .whitespaces)
             guard !trimmed.isEmpty, !trimmed.hasSuffix("/") else { throw TickFailure.usage("NAME is empty; give the list a name") }
-            guard !trimmed.contains(where: { $0 == "\n" || $0 == "\r" }) else { throw TickFailure.usage("NAME must be one line") }
+            try OptionValue.oneLine(trimmed, option: "NAME")
             let chosenColor = try color.map(OptionValue.color)
             let chosenIcon = try icon.map(OptionValue.icon)
             let session = try EditSession(folder: folder)

@@ -26,6 +26,7 @@ extension Tick {
         @Option(name: .long, help: ArgumentHelp("Move it under this heading (created at the end when missing).", valueName: "heading")) var section: String?
 
         func execute() throws {
+            if let section { try OptionValue.oneLine(section, option: "--section") }
             let session = try EditSession(folder: folder)
             let sourcePath = try session.locate(item, list: search.list).document.path
             let destinationPath = try session.listPath(destination)

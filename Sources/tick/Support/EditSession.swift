@@ -324,9 +324,7 @@ struct EditSession {
     func normalizedTitle(_ text: String, option: String) throws -> String {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { throw TickFailure.usage("\(option) is empty; give the item's text") }
-        guard !trimmed.contains(where: { $0 == "\n" || $0 == "\r" }) else {
-            throw TickFailure.usage("\(option) must be one line; put notes under the item in the file")
-        }
+        try OptionValue.oneLine(trimmed, option: option)
         do {
             return try TypedDates.normalize(trimmed, today: today)
         } catch {
@@ -363,6 +361,27 @@ extension Terminal {
 
 /// Shared parsing of option values for change commands.
 enum OptionValue {
+    /// `text`, a value that becomes text in a file (a title, a heading, a
+    /// tag, a list's name), when it is one line of printable text: a line
+    /// break or any other control character (tab aside) would write lines
+    /// or bytes the user never saw, so it is refused (exit 64).
+    @discardableResult
+    static func oneLine(_ text: String, option: String) throws -> String {
+        if let scalar = text.unicodeScalars.first(where: isForbidden) {
+            let code = String(format: "U+%04X", scalar.value)
+            let what = scalar == "\n" || scalar == "\r" || scalar.value == 0x2028 || scalar.value == 0x2029 ? "a line break" : "a control character"
+            throw TickFailure.usage("\(option) holds \(what) (\(code)); give one line of plain text")
+        }
+        return text
+    }
+
+    /// C0 and C1 controls other than tab, DEL, and the Unicode line and
+    /// paragraph separators.
+    private static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        return (value < 0x20 && value != 0x09) || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029
+    }
+
     static func priority(_ text: String) throws -> Priority {
         let word = text.hasPrefix("!") ? String(text.dropFirst()) : text
         guard let priority = Priority(word: word) else {
@@ -372,6 +391,7 @@ enum OptionValue {
     }
 
     static func color(_ text: String) throws -> String {
+        try oneLine(text, option: "--color")
         guard ListColor.isValid(text) else {
             throw TickFailure.usage("unknown color '\(text)'; use one of \(ListColor.names.joined(separator: ", ")) or #rrggbb")
         }
@@ -379,6 +399,7 @@ enum OptionValue {
     }
 
     static func icon(_ text: String) throws -> String {
+        try oneLine(text, option: "--icon")
         guard !text.isEmpty, !text.contains(where: { $0.isWhitespace }) else {
             throw TickFailure.usage("icon '\(text)' must be one word, a symbol name like cart or an emoji")
         }
@@ -386,6 +407,7 @@ enum OptionValue {
     }
 
     static func tag(_ text: String) throws -> String {
+        try oneLine(text, option: "--tag")
         let tag = text.hasPrefix("#") ? String(text.dropFirst()) : text
         let valid = !tag.isEmpty && tag.unicodeScalars.allSatisfy { scalar in
             scalar.value >= 0x80 || CharacterSet.alphanumerics.contains(scalar) || "_-/".unicodeScalars.contains(scalar)

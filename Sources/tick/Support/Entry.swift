@@ -30,6 +30,9 @@ extension Tick {
         }
         for warning in CacheRepairs.takeWarnings() { Terminal.warning(warning) }
         finishBackgroundWork()
+        // Output `print` buffered is written now, where a failure can still
+        // be reported (exit 73), not by `exit`, which ignores it.
+        Terminal.flushStandardOutput()
     }
 
     /// Work started on other threads for this process (setting up the
@@ -126,6 +129,7 @@ extension Tick {
 
     private static func exitWithUsageError(_ error: Error) -> Never {
         finishBackgroundWork()
+        Terminal.flushStandardOutput()
         let code = exitCode(for: error)
         if code == .success || error is ExitCode { exit(withError: error) }
         Terminal.error(oneLine(message(for: error)))

@@ -1,7 +1,7 @@
 import ArgumentParser
-import Foundation
+@preconcurrency import Foundation
 #if canImport(Glibc)
-import Glibc
+@preconcurrency import Glibc
 #endif
 import TickKit
 
@@ -119,12 +119,31 @@ enum Terminal {
 
     /// Writes all of `buffer` to `descriptor` with `write(2)`, after whatever
     /// `print` buffered. A closed pipe ends the process as SIGPIPE would
-    /// (`endWithBrokenPipe`); other errors drop the rest, as there is nowhere
-    /// left to report them. (Foundation's `FileHandle.write` traps on a closed
-    /// pipe when SIGPIPE is ignored, as it is while a cache is saved.)
+    /// (`endWithBrokenPipe`); any other failure to write standard output
+    /// (a full disk, `/dev/full`, an I/O error) ends it with exit 73
+    /// (`endWithWriteError`). A failure to write standard error is dropped,
+    /// as there is nowhere left to report it. (Foundation's `FileHandle.write`
+    /// traps on a closed pipe when SIGPIPE is ignored, as it is while a cache
+    /// is saved.)
     static func writeAll(_ buffer: UnsafeBufferPointer<UInt8>, to descriptor: Int32) {
+        flushStandardOutput()
+        guard let code = FileIO.writeAll(UnsafeRawBufferPointer(buffer), to: descriptor) else { return }
+        if code == EPIPE { endWithBrokenPipe() }
+        if descriptor == STDOUT_FILENO { endWithWriteError(code) }
+    }
+
+    /// Writes out what `print` buffered, and ends the process as
+    /// `writeAll` does when standard output cannot take it (now or at an
+    /// earlier buffered write). Every command's output passes here before
+    /// the process exits.
+    static func flushStandardOutput() {
+        if fflush(stdout) != 0 {
+            let code = errno
+            if code == EPIPE { endWithBrokenPipe() }
+            endWithWriteError(code)
+        }
+        if ferror(stdout) != 0 { endWithWriteError(nil) }
         fflush(nil)
-        if FileIO.writeAll(UnsafeRawBufferPointer(buffer), to: descriptor) == EPIPE { endWithBrokenPipe() }
     }
 
     /// Standard output was closed (`tick query … | head`): once a cache
@@ -135,6 +154,19 @@ enum Terminal {
         signal(SIGPIPE, SIG_DFL)
         raise(SIGPIPE)
         exit(141)
+    }
+
+    /// Standard output cannot be written (a full disk, `/dev/full`): one
+    /// line on standard error and exit 73 (SPEC §7), once a cache being
+    /// saved is complete. What stdio still holds for standard output is
+    /// dropped, so that `exit` does not try to write it again.
+    static func endWithWriteError(_ code: Int32?) -> Never {
+        BackgroundSaves.wait()
+        let reason = code.map { String(cString: strerror($0)) } ?? "write error"
+        // Straight to the descriptor: `writeError` would flush standard output first.
+        let message = Array("tick: cannot write the output to standard output: \(reason)\n".utf8)
+        _ = message.withUnsafeBytes { FileIO.writeAll($0, to: STDERR_FILENO) }
+        _exit(73)
     }
 
     static func writeError(_ text: String) {
