@@ -243,4 +243,68 @@ import Glibc
         #expect(try notes.text("list.md") == "- [x] one done:2026-11-21\n")
         #expect(Self.mode(path).st_mode & 0o777 == 0o600)
     }
+
+    // MARK: 13.16 errors
+
+    /// Runs tick as nobody when the tests run as root (root reads every file).
+    static let asSomeoneElse: [String] = geteuid() == 0 ? nobody : []
+
+    @Test func checkFindsAPathInTheNotesFolderFromAnyCurrentFolder() throws {
+        let notes = try NotesFixture(["bad.md": "- [ ] x due:2026-02-30\n"])
+        let result = try TickProcess.run(["--dir", notes.root.path, "check", "bad.md"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("bad.md:1:13: warning: invalid date"), "\(result.stdout)")
+    }
+
+    @Test func wholeFolderCheckReportsAnUnreadableFileAndGoesOn() throws {
+        let notes = try NotesFixture(["a.md": "- [ ] fine\n", "bad.md": "- [ ] x due:2026-02-30\n"])
+        chmod(notes.url("a.md").path, 0)
+        let result = try TickProcess.run(["check", "--dir", notes.root.path], wrapper: Self.asSomeoneElse)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout == "a.md:1:1: error: cannot read it: Permission denied; not checked\n"
+                + "bad.md:1:13: warning: invalid date '2026-02-30' for due; write YYYY-MM-DD, e.g. 2026-11-24\n", "\(result.stdout)")
+    }
+
+    @Test func doneInAFolderThatCannotBeReadExits66() throws {
+        let notes = try NotesFixture(["sub/b.md": "- [ ] milk\n"])
+        chmod(notes.url("sub").path, 0)
+        defer { chmod(notes.url("sub").path, 0o755) }
+        let result = try TickProcess.run(["done", "sub/b.md:1", "--dir", notes.root.path], wrapper: Self.asSomeoneElse)
+        #expect(result.status == 66, "\(result.stderr)")
+        #expect(result.stderr == "tick: cannot read sub/b.md: Permission denied\n")
+    }
+
+    @Test func aFileNameBeginningWithADashIsAUsageErrorPointingAtDoubleDash() throws {
+        let notes = try NotesFixture(["-dash.md": "- [ ] milk\n"])
+        for item in ["-dash.md:1", "-fix.md:1"] {
+            let result = try notes.tick("done", item)
+            #expect(result.status == 64, "\(item): \(result.stdout)")
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr == "tick: '\(item)' begins with '-' and was read as options; to name a file or item that begins with '-', put it after --, as in: tick done -- \(item)\n")
+        }
+        let after = try TickProcess.run(["--dir", notes.root.path, "--today", "2026-11-21", "done", "--", "-dash.md:1"])
+        #expect(after.status == 0, "\(after.stderr)")
+        #expect(try notes.text("-dash.md") == "- [x] milk done:2026-11-21\n")
+        #expect(try notes.tick("done", "--help").status == 0)
+    }
+
+    @Test func staleCacheTemporariesAreRemovedWhenTheCacheIsSaved() throws {
+        let notes = try NotesFixture(["a.md": "- [ ] milk\n"])
+        let cacheHome = ScratchFolders.make("tick-stale-\(UUID().uuidString)").path
+        let folder = cacheHome + "/tick"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let gone = folder + "/folder-1.cache.2147483646.tmp"   // no process has that PID
+        let old = folder + "/folder-2.cache.\(getpid()).tmp"     // alive, but an hour old
+        let fresh = folder + "/folder-3.cache.\(getpid()).tmp"   // a save under way
+        let other = folder + "/notes.txt"
+        for path in [gone, old, fresh, other] { #expect(FileManager.default.createFile(atPath: path, contents: Data("x".utf8))) }
+        var times = [timespec(tv_sec: time(nil) - 3600, tv_nsec: 0), timespec(tv_sec: time(nil) - 3600, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, old, &times, 0) == 0)
+        let result = try TickProcess.run(["all", "--dir", notes.root.path], environment: ["XDG_CACHE_HOME": cacheHome])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: gone))
+        #expect(!FileManager.default.fileExists(atPath: old))
+        #expect(FileManager.default.fileExists(atPath: fresh))
+        #expect(FileManager.default.fileExists(atPath: other))
+    }
 }

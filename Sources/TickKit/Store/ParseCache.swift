@@ -309,6 +309,29 @@ public struct ParseCache: Sendable {
         }
         close(descriptor)
         if !complete || rename(temporary, path) != 0 { unlink(temporary) }
+        Self.removeStaleTemporaries(in: folder)
+    }
+
+    /// Removes the temporary files (`*.cache.PID.tmp`) that saves killed
+    /// halfway left in the cache folder: those of a process that is gone,
+    /// and any older than ten minutes (its PID may have been given to
+    /// another process since). A save under way is a live process with a
+    /// fresh file, and is left alone.
+    static func removeStaleTemporaries(in folder: String, now: time_t = time(nil)) {
+        guard let directory = opendir(folder) else { return }
+        defer { closedir(directory) }
+        let descriptor = dirfd(directory)
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+        while let entry = readdir(directory) {
+            let name = String(cString: (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self))
+            let parts = name.split(separator: ".")
+            guard parts.count >= 4, parts.last == "tmp", parts[parts.count - 3] == "cache",
+                  let pid = pid_t(parts[parts.count - 2]), pid > 0 else { continue }
+            var status = stat()
+            guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
+            let gone = kill(pid, 0) != 0 && errno == ESRCH
+            if gone || now - status.st_mtim.tv_sec > 600 { unlinkat(descriptor, name, 0) }
+        }
     }
 
     /// Writes `buffers` one after another with `writev`, up to 512 at a

@@ -10,7 +10,9 @@ extension Tick {
             abstract: "Report problems in lists: invalid dates, unknown priorities, malformed front matter.",
             discussion: """
                 Prints one line per problem as path:line:col: warning: message, and exits 1 when
-                there is any (0 when all is well). Without PATH, checks the whole notes folder.
+                there is any (0 when all is well). Without PATH, checks the whole notes folder; a
+                file in it that cannot be read is a problem (path:1:1: error: ...), and the rest
+                is still checked. A PATH is looked for in the notes folder, then the current folder.
 
                 Examples:
                   tick check
@@ -26,17 +28,26 @@ extension Tick {
 
         func execute() throws {
             var problems: [JSONValue] = []
-            for (shownPath, document) in try documents() {
-                for diagnostic in document.diagnostics {
-                    if json {
-                        problems.append(.object([
-                            ("path", .string(shownPath)), ("line", .int(diagnostic.line)), ("column", .int(diagnostic.column)),
-                            ("severity", .string("warning")), ("message", .string(diagnostic.message)),
-                        ]))
-                    } else {
-                        print(TerminalText.safe("\(shownPath):\(diagnostic.line):\(diagnostic.column): warning: \(diagnostic.message)"))
-                        problems.append(.null)
+            func report(_ path: String, _ line: Int, _ column: Int, _ severity: String, _ message: String) {
+                if json {
+                    problems.append(.object([
+                        ("path", .string(path)), ("line", .int(line)), ("column", .int(column)),
+                        ("severity", .string(severity)), ("message", .string(message)),
+                    ]))
+                } else {
+                    print(TerminalText.safe("\(path):\(line):\(column): \(severity): \(message)"))
+                    problems.append(.null)
+                }
+            }
+            for (shownPath, checked) in try documents() {
+                switch checked {
+                case .success(let document):
+                    for diagnostic in document.diagnostics {
+                        report(shownPath, diagnostic.line, diagnostic.column, "warning", diagnostic.message)
                     }
+                case .failure(let error):
+                    // A file of a folder that cannot be read is a problem to report, not the end of the check.
+                    report(shownPath, 1, 1, "error", "cannot read it: \(error.reason ?? String(cString: strerror(error.code))); not checked")
                 }
             }
             if json {
@@ -46,29 +57,37 @@ extension Tick {
             if !problems.isEmpty { throw ExitCode(1) }
         }
 
-        /// The documents to check, each with the path to print for it.
-        private func documents() throws -> [(String, Document)] {
+        /// The documents to check, each with the path to print for it; a
+        /// file of a folder that cannot be read comes as its read error.
+        ///
+        /// A PATH is looked for in the notes folder first, then in the
+        /// current folder (so `tick --dir n check work.md` checks n/work.md
+        /// from anywhere, and a path typed from inside the folder still
+        /// works). A named file that does not exist or cannot be read ends
+        /// the check (66).
+        private func documents() throws -> [(String, Result<Document, FileIO.ReadError>)] {
             if paths.isEmpty {
                 let root = try folder.folder()
                 let (files, warnings) = root.listFiles()
                 for warning in warnings { Terminal.warning(warning) }
-                return try files.map { ($0, try root.load($0)) }
+                return Array(zip(files, root.loadEach(files)))
             }
-            var result: [(String, Document)] = []
+            let root = try? folder.folder()
+            var result: [(String, Result<Document, FileIO.ReadError>)] = []
             for path in paths {
+                let candidates = path.hasPrefix("/") || root == nil ? [path] : [root!.absolute(path), path]
                 var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                    throw TickFailure.noInput("\(path) does not exist")
+                guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0, isDirectory: &isDirectory) }) else {
+                    throw TickFailure.noInput("\(path) does not exist (in the notes folder or the current folder)")
                 }
                 if isDirectory.boolValue {
-                    let subfolder = try NotesFolder(path: path)
+                    let subfolder = try NotesFolder(path: found)
                     let prefix = path.hasSuffix("/") ? path : path + "/"
-                    for file in subfolder.listFiles().paths {
-                        result.append((prefix + file, try subfolder.load(file)))
-                    }
+                    let files = subfolder.listFiles().paths
+                    for (file, loaded) in zip(files, subfolder.loadEach(files)) { result.append((prefix + file, loaded)) }
                 } else {
-                    let bytes = try FileIO.read(path)
-                    result.append((path, DocumentParser.parse(bytes, path: path)))
+                    let bytes = try FileIO.read(found)
+                    result.append((path, .success(DocumentParser.parse(bytes, path: path))))
                 }
             }
             return result

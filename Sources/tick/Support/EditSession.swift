@@ -125,14 +125,19 @@ struct EditSession {
         if name.hasPrefix("/") { candidates = [name] } else {
             candidates = [root.absolute(name), FileManager.default.currentDirectoryPath + "/" + name]
         }
+        var unreadable: Int32? = nil
         for candidate in candidates {
             let standardized = URL(fileURLWithPath: candidate).standardizedFileURL.path
-            var isDirectory: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: standardized, isDirectory: &isDirectory)
-            if mustExist && (!exists || isDirectory.boolValue) { continue }
+            var status = stat()
+            let exists = stat(standardized, &status) == 0
+            if !exists && (errno == EACCES || errno == EPERM) && unreadable == nil { unreadable = errno }
+            if mustExist && (!exists || (status.st_mode & S_IFMT) == S_IFDIR) { continue }
             guard NotesFolder.isListFile(standardized) else { continue }
             return try insideRoot(standardized, as: name)
         }
+        // A path that is there but cannot be reached (a folder on the way
+        // may not be read) is a file that cannot be read, not an unknown name.
+        if mustExist, let unreadable { throw TickFailure.noInput("cannot read \(name): \(String(cString: strerror(unreadable)))") }
         return nil
     }
 

@@ -11,17 +11,30 @@ extension Tick {
         // is set up on another core while the command line is parsed.
         DispatchQueue.global().async(group: backgroundWork) { TaskDate.prepareCalendar() }
         let command: ParsableCommand
-        let arguments = joiningNegativeValues(movingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
+        let rawArguments = Array(CommandLine.arguments.dropFirst())
+        let arguments = joiningNegativeValues(movingGlobalOptions(rawArguments))
         if let failure = unknownCommand(in: arguments) {
             finishBackgroundWork()
             Terminal.error(failure.message)
             exit(withError: ExitCode(failure.code))
         }
+        func refuseDashedName() {
+            // The parser asks for help (an `h` in the name) or refuses an
+            // unknown short option: say what the argument was read as.
+            guard let dashed = dashedName(in: rawArguments) else { return }
+            let names = Set(configuration.subcommands.map { $0._commandName })
+            let subcommand = rawArguments.first { names.contains($0) } ?? "COMMAND"
+            finishBackgroundWork()
+            Terminal.error("'\(dashed)' begins with '-' and was read as options; to name a file or item that begins with '-', put it after --, as in: tick \(subcommand) -- \(dashed)")
+            exit(withError: ExitCode(64))
+        }
         do {
             command = try parseAsRoot(arguments)
         } catch {
+            refuseDashedName()
             exitWithUsageError(error)
         }
+        if String(describing: type(of: command)) == "HelpCommand" { refuseDashedName() }
         do {
             var runnable = command
             try runnable.run()
@@ -43,6 +56,19 @@ extension Tick {
     private static func finishBackgroundWork() {
         backgroundWork.wait()
         BackgroundSaves.wait()
+    }
+
+    /// An argument before any `--` that begins with one '-' yet holds '.',
+    /// ':' or '/' (`-dash.md:1`): a file name or item, never a cluster of
+    /// short options, unless the user asked for help outright. The parser
+    /// reads it as options (`-h` among them prints help), so the command
+    /// line is refused with a pointer to `--` instead.
+    static func dashedName(in arguments: [String]) -> String? {
+        let before = arguments.prefix { $0 != "--" }
+        if before.contains(where: { ["-h", "--help", "help"].contains($0) }) { return nil }
+        return before.first { argument in
+            argument.hasPrefix("-") && !argument.hasPrefix("--") && argument.count > 1 && argument.contains(where: { ".:/".contains($0) })
+        }
     }
 
     /// Options every subcommand shares may also come before its name
