@@ -203,4 +203,81 @@ struct NewUserTests {
         let home = try tick(["rm", "dripping kitchen tap"], folder)
         #expect(home.stdout.hasSuffix("  Fix the dripping kitchen tap, with its 2 note lines\n"))
     }
+
+    // MARK: 14.8 reopen undoes a recurring done
+
+    @Test("done prints the new addresses: the item's, moved down a line, and its next occurrence's")
+    func donePrintsTheNewAddresses() throws {
+        let folder = try examples()
+        let run = try tick(["done", "work.md:22", "status update", "^q4plan"], folder)
+        #expect(run.status == 0)
+        #expect(run.stdout == """
+            done work.md:23  Migrate the staging database
+            done work.md:17  Post the weekly status update
+              its next occurrence was added above it as work.md:16
+            done work.md:7  Write the Q4 planning doc
+
+            """)
+        let lines = try read("work.md", folder).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[15] == "- [ ] Post the weekly status update every:week due:2026-12-01")
+        #expect(lines[16] == "- [x] Post the weekly status update every:week due:2026-11-24 done:2026-11-21")
+        #expect(lines[6].hasPrefix("- [x] Write the Q4 planning doc"))
+        #expect(lines[22] == "1. [x] Migrate the staging database !high due:2026-12-02 done:2026-11-21")
+    }
+
+    @Test("reopen by title after a recurring done picks the done item and removes the occurrence done added")
+    func reopenUndoesARecurringDone() throws {
+        let folder = try examples()
+        let original = try read("work.md", folder)
+        #expect(try tick(["done", "status update"], folder).status == 0)
+        let run = try tick(["reopen", "status update"], folder)
+        #expect(run.status == 0)
+        #expect(run.stderr == "")
+        #expect(run.stdout == """
+            reopened work.md:16  Post the weekly status update
+              removed its next occurrence, which done had added above it: - [ ] Post the weekly status update every:week due:2026-12-01
+
+            """)
+        #expect(try read("work.md", folder) == original)
+        // Nothing done is left to reopen: the open item is left as it is.
+        let again = try tick(["reopen", "status update"], folder)
+        #expect(again.status == 0)
+        #expect(again.stderr == "tick: note: work.md:16 is already open; left as it is\n")
+        #expect(try read("work.md", folder) == original)
+    }
+
+    @Test("reopen on a later day matches the occurrence by the done date (its created date was that day)")
+    func reopenOnALaterDayStillFindsTheOccurrence() throws {
+        let text = "# Chores\n\n- [ ] Water the plants every:week due:2026-11-20 created:2026-11-01 #home\n  By the window.\n"
+        let folder = try TemporaryFolder(["chores.md": text])
+        #expect(try TickRunner.run(["done", "plants", "--dir", folder.path, "--today", "2026-11-21"]).status == 0)
+        #expect(try read("chores.md", folder).contains("- [ ] Water the plants every:week due:2026-11-27 created:2026-11-21 #home\n"))
+        let run = try TickRunner.run(["reopen", "chores.md:4", "--dir", folder.path, "--today", "2026-11-25"])
+        #expect(run.status == 0)
+        #expect(run.stdout.hasPrefix("reopened chores.md:3  Water the plants\n  removed its next occurrence"))
+        #expect(try read("chores.md", folder) == text)
+    }
+
+    @Test("reopen leaves an occurrence that was changed since, and says so")
+    func reopenLeavesAChangedOccurrence() throws {
+        let folder = try examples()
+        #expect(try tick(["done", "status update"], folder).status == 0)
+        #expect(try tick(["edit", "work.md:16", "--priority", "high"], folder).status == 0)
+        let run = try tick(["reopen", "status update"], folder)
+        #expect(run.status == 0)
+        #expect(run.stdout == "reopened work.md:17  Post the weekly status update\n")
+        #expect(run.stderr == "tick: note: work.md:16 above it is an open copy that changed since done added it; left as it is (`tick rm work.md:16` removes it)\n")
+        let lines = try read("work.md", folder).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[15] == "- [ ] Post the weekly status update every:week due:2026-12-01 !high")
+        #expect(lines[16] == "- [ ] Post the weekly status update every:week due:2026-11-24")
+    }
+
+    @Test("a title that matches an open and a done item names the done one for reopen, the open one otherwise")
+    func reopenPrefersCompletedMatches() throws {
+        let document = parse("- [ ] Call Ana\n- [x] Call Ana done:2026-11-20\n- [-] Call Ana again\n")
+        #expect(try ItemLookup.resolve("call ana", in: [document]).item == 0)
+        #expect(try ItemLookup.resolve("call ana", in: [document], preferringCompleted: true).item == 1)
+        #expect(throws: ItemLookup.Failure.self) { try ItemLookup.resolve("ana", in: [document], preferringCompleted: true) }
+        #expect(try ItemLookup.resolve("ana", in: [document]).item == 0)
+    }
 }

@@ -112,4 +112,18 @@ public enum NextOccurrence {
         if metadata.created != nil { changes.append(.setDate(.created, today)) }
         return changes
     }
+
+    /// The open item right above done `item` that `done` added as its next
+    /// occurrence: a one-line item directly above it whose line is byte for
+    /// byte the line `done` adds for `item` (counting from `item`'s done
+    /// date, else `today`). Nil when there is none, or it was changed since.
+    public static func added(above item: TaskItem, in document: Document, today: TaskDate) -> TaskItem? {
+        guard item.status == .done, item.metadata.every != nil else { return nil }
+        let start = document.source.line(containing: StatusEdit.lineStart(of: item, in: document))
+        guard start > 1, let above = document.items.last(where: { $0.line == start - 1 }),
+              above.status == .open, above.lastLine == above.line, above.children.isEmpty,
+              let expected = line(for: item, in: document, today: item.metadata.done?.dayOnly ?? today)
+        else { return nil }
+        return Array(document.source.bytes[document.source.rangeWithEnding(ofLine: above.line)]) == expected ? above : nil
+    }
 }

@@ -1,5 +1,6 @@
 /// Finds the item a user named: `PATH:LINE`, `^id`, or text that matches
-/// exactly one item's title (case-insensitive substring; open items first).
+/// exactly one item's title (case-insensitive substring; open items first,
+/// or done and cancelled ones first for `reopen`).
 public enum ItemLookup {
     /// Where an item is: indices into the documents and their items.
     public struct Location: Hashable, Sendable {
@@ -16,7 +17,10 @@ public enum ItemLookup {
         case ambiguous(String, candidates: [String])
     }
 
-    public static func resolve(_ spec: String, in documents: [Document]) throws(Failure) -> Location {
+    /// With `preferringCompleted`, a title matching several items picks
+    /// among the done and cancelled ones first (`reopen`: reopening an open
+    /// item does nothing), else among the open ones.
+    public static func resolve(_ spec: String, in documents: [Document], preferringCompleted: Bool = false) throws(Failure) -> Location {
         // PATH:LINE
         if let colon = spec.lastIndex(of: ":"), let line = Int(spec[spec.index(after: colon)...]) {
             let path = String(spec[..<colon])
@@ -41,8 +45,8 @@ public enum ItemLookup {
         let wanted = spec.lowercased()
         let matches = all(in: documents) { $0.title.lowercased().contains(wanted) }
         let exact = matches.filter { documents[$0.document].items[$0.item].title.lowercased() == wanted }
-        for group in [exact.filter { isOpen($0, documents) }, exact,
-                      matches.filter { isOpen($0, documents) }, matches] where !group.isEmpty {
+        let preferred = { (location: Location) in isOpen(location, documents) != preferringCompleted }
+        for group in [exact.filter(preferred), exact, matches.filter(preferred), matches] where !group.isEmpty {
             if group.count == 1 { return group[0] }
             throw .ambiguous(spec, candidates: describe(group, documents))
         }

@@ -91,12 +91,13 @@ enum StatusChange {
         let today = session.today
         let chosen = intent(today)
         // Resolve every item before anything is written: a bad name changes nothing.
-        let paths = try specs.map { try session.locate($0, list: search.list).document.path }
+        let reopening = chosen == .reopen
+        let paths = try specs.map { try session.locate($0, list: search.list, preferringCompleted: reopening).document.path }
         try session.run(paths: paths, dryRun: write.dryRun) { inputs in
             var byPath: [String: [TaskItem]] = [:]
             var order: [String] = []
             for spec in specs {
-                let (document, item) = try session.locate(spec, list: search.list, in: inputs.documents)
+                let (document, item) = try session.locate(spec, list: search.list, in: inputs.documents, preferringCompleted: reopening)
                 if byPath[document.path] == nil { order.append(document.path) }
                 if !(byPath[document.path] ?? []).contains(where: { $0.index == item.index }) {
                     byPath[document.path, default: []].append(item)
@@ -105,7 +106,11 @@ enum StatusChange {
             var outcome = EditOutcome()
             for path in order {
                 guard let document = inputs.document(path) else { continue }
+                let named = Set(byPath[path]!.map(\.index))
                 var splices: [Splice] = []
+                var lines = LineShifts()
+                // What to say about each item, with its line to be given its new number.
+                var reports: [(item: TaskItem, lines: [(text: String, line: Int?)])] = []
                 for item in byPath[path]! {
                     if case .done = chosen, item.status != .done, let date = NextOccurrence.unwritableDate(for: item, today: today) {
                         throw TickFailure.badData("the next occurrence of \(document.address(of: item)) would fall on \(date.isoString), "
@@ -117,13 +122,36 @@ enum StatusChange {
                         continue
                     }
                     splices += edit
-                    outcome.messages.append("\(Self.word(chosen)) \(document.describe(item))")
+                    var report: [(text: String, line: Int?)] = [("\(Self.word(chosen)) \(document.path):", item.line)]
                     if case .done = chosen, item.metadata.every != nil {
                         if NextOccurrence.line(for: item, in: document, today: today) != nil {
-                            outcome.messages.append("  its next occurrence was added above it")
+                            let above = item.line   // the new line goes in just above the item's
+                            lines.inserted(before: above)
+                            report.append(("  its next occurrence was added above it as \(document.path):", -above))
                         } else {
                             outcome.notes.append("cannot read the rule '\(item.metadata.every!)' of \(document.address(of: item)); no next occurrence was added")
                         }
+                    }
+                    if reopening, let occurrence = NextOccurrence.added(above: item, in: document, today: today),
+                       !named.contains(occurrence.index) {
+                        splices.append(Splice.delete(document.source.rangeWithEnding(ofLine: occurrence.line)))
+                        lines.removed(occurrence.line)
+                        let text = String(decoding: document.source.bytes[document.source.range(ofLine: occurrence.line)], as: UTF8.self)
+                        report.append(("  removed its next occurrence, which done had added above it: \(text.trimmingCharacters(in: .whitespaces))", nil))
+                    } else if reopening, item.status == .done, item.metadata.every != nil,
+                              let copy = document.items.last(where: { $0.line == item.line - 1 }),
+                              copy.status.isOpen, copy.title == item.title {
+                        outcome.notes.append("\(document.address(of: copy)) above it is an open copy that changed since done added it; "
+                            + "left as it is (`tick rm \(document.address(of: copy))` removes it)")
+                    }
+                    reports.append((item, report))
+                }
+                for (item, report) in reports {
+                    for (index, entry) in report.enumerated() {
+                        guard let line = entry.line else { outcome.messages.append(entry.text); continue }
+                        // A negative line is an inserted line's place: the line it was inserted before.
+                        let number = line < 0 ? lines.newLine(ofInsertionBefore: -line) : lines.newLine(of: line)
+                        outcome.messages.append(entry.text + "\(number)" + (index == 0 ? "  \(item.title)" : ""))
                     }
                 }
                 if !splices.isEmpty {
@@ -149,4 +177,22 @@ enum StatusChange {
         case .reopen: "reopened"
         }
     }
+}
+
+/// Where lines end up after one-line insertions and removals in a file:
+/// the new numbers `done` and `reopen` print.
+struct LineShifts {
+    private var insertions: [Int] = []   // old line numbers a line was inserted before
+    private var removals: [Int] = []     // old line numbers removed
+
+    mutating func inserted(before line: Int) { insertions.append(line) }
+    mutating func removed(_ line: Int) { removals.append(line) }
+
+    /// The new number of old line `line` (not a removed one).
+    func newLine(of line: Int) -> Int {
+        line + insertions.filter { $0 <= line }.count - removals.filter { $0 < line }.count
+    }
+
+    /// The new number of the line inserted before old line `line`.
+    func newLine(ofInsertionBefore line: Int) -> Int { newLine(of: line) - 1 }
 }

@@ -168,7 +168,8 @@ struct EditSession {
     ///
     /// `PATH:LINE` reads only that file (from `documents` when it is there);
     /// other names search `documents`, by default the whole folder.
-    func locate(_ spec: String, list: String?, in documents: [Document]? = nil) throws -> (document: Document, item: TaskItem) {
+    func locate(_ spec: String, list: String?, in documents: [Document]? = nil,
+                preferringCompleted: Bool = false) throws -> (document: Document, item: TaskItem) {
         if let (path, line) = Self.address(spec), let relative = try filePath(path, mustExist: true) {
             let document = try documents?.first(where: { $0.path == relative }) ?? self.document(at: relative)
             let listMatches = try list.map { try listPath($0) == relative } ?? true
@@ -191,7 +192,7 @@ struct EditSession {
             searched = searched.filter { $0.path == path }
         }
         do {
-            let location = try ItemLookup.resolve(spec, in: searched)
+            let location = try ItemLookup.resolve(spec, in: searched, preferringCompleted: preferringCompleted)
             let document = searched[location.document]
             return (document, document.items[location.item])
         } catch {
