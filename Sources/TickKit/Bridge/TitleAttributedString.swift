@@ -54,32 +54,40 @@ extension AttributedString {
     /// source byte range and, for a metadata token, its field and value.
     ///
     /// With `includingTokens: false` the tokens are left out and white space
-    /// collapsed, giving the display title's characters.
+    /// collapsed as `TitleWhiteSpace` says: its characters are exactly the
+    /// display title's (`[TitleRun].displayTitle`, the JSON `title`).
     public init(title runs: [TitleRun], includingTokens: Bool = true) {
         self.init()
-        let shown = includingTokens ? runs : runs.filter { $0.token == nil }
-        for run in shown {
-            var piece = AttributedString(run.text)
-            piece.tick.inlineStyles = run.styles
-            piece.tick.sourceRange = run.range
-            #if canImport(Darwin)
-            // Foundation's presentation intents exist on Apple platforms only;
-            // on Linux the styles travel in `tick.inlineStyles`.
-            var intent: InlinePresentationIntent = []
-            if run.styles.contains(.emphasis) { intent.insert(.emphasized) }
-            if run.styles.contains(.strong) { intent.insert(.stronglyEmphasized) }
-            if run.styles.contains(.code) { intent.insert(.code) }
-            if run.styles.contains(.strikethrough) { intent.insert(.strikethrough) }
-            if !intent.isEmpty { piece.inlinePresentationIntent = intent }
-            #endif
-            if let url = run.url.flatMap(URL.init(string:)) { piece.link = url }
-            if let token = run.token {
-                piece.tick.metadataField = token.field.key
-                piece.tick.metadataValue = Self.describe(token.value)
-            }
-            append(piece)
+        if includingTokens {
+            for run in runs { append(Self.piece(run.text, of: run)) }
+        } else {
+            // The display title's own pieces (`TitleWhiteSpace`'s rule), each
+            // with its run's attributes.
+            for piece in runs.displayPieces { append(Self.piece(piece.text, of: runs[piece.run])) }
         }
-        if !includingTokens { self = Self.collapsingWhiteSpace(self) }
+    }
+
+    /// `text` with the attributes of `run`.
+    private static func piece(_ text: String, of run: TitleRun) -> AttributedString {
+        var piece = AttributedString(text)
+        piece.tick.inlineStyles = run.styles
+        piece.tick.sourceRange = run.range
+        #if canImport(Darwin)
+        // Foundation's presentation intents exist on Apple platforms only;
+        // on Linux the styles travel in `tick.inlineStyles`.
+        var intent: InlinePresentationIntent = []
+        if run.styles.contains(.emphasis) { intent.insert(.emphasized) }
+        if run.styles.contains(.strong) { intent.insert(.stronglyEmphasized) }
+        if run.styles.contains(.code) { intent.insert(.code) }
+        if run.styles.contains(.strikethrough) { intent.insert(.strikethrough) }
+        if !intent.isEmpty { piece.inlinePresentationIntent = intent }
+        #endif
+        if let url = run.url.flatMap(URL.init(string:)) { piece.link = url }
+        if let token = run.token {
+            piece.tick.metadataField = token.field.key
+            piece.tick.metadataValue = describe(token.value)
+        }
+        return piece
     }
 
     private static func describe(_ value: MetadataValue) -> String {
@@ -88,29 +96,5 @@ extension AttributedString {
         case .date(let date): date.isoString
         case .text(let text): text
         }
-    }
-
-    /// Collapses runs of white space to one space and trims the ends,
-    /// keeping the attributes of the characters that stay.
-    private static func collapsingWhiteSpace(_ input: AttributedString) -> AttributedString {
-        var output = AttributedString()
-        var pendingSpace: AttributedString? = nil
-        for run in input.runs {
-            let slice = input[run.range]
-            for character in slice.characters.indices {
-                let piece = AttributedString(input[character..<slice.characters.index(after: character)])
-                if slice.characters[character].isWhitespace {
-                    if !output.characters.isEmpty, pendingSpace == nil {
-                        var space = piece
-                        space.characters.replaceSubrange(space.characters.startIndex..<space.characters.endIndex, with: " ")
-                        pendingSpace = space
-                    }
-                } else {
-                    if let space = pendingSpace { output.append(space); pendingSpace = nil }
-                    output.append(piece)
-                }
-            }
-        }
-        return output
     }
 }

@@ -41,7 +41,9 @@ enum TitleParser {
     /// What `walk` and `SummarySink` would do, in one pass over the title:
     /// at each word start a token is tried (as `MetadataScanner.tokens`
     /// does) and folded into the metadata; other words are copied straight
-    /// into the string's storage, white space collapsed. The display title
+    /// into the string's storage, white space collapsed (`TitleWhiteSpace`'s
+    /// rule, written out for speed; pinned equal to it by the tests of the
+    /// shortcut against the full walk). The display title
     /// is never longer than the title: every byte written is a byte of the
     /// title, or one space standing for white space skipped before it.
     /// (Valid UTF-8 matters: then every piece between tokens is whole
@@ -97,7 +99,7 @@ enum TitleParser {
                     let byte = bytes[wordEnd]
                     let stop = byte < 64 ? (stopLow &>> UInt64(byte)) & 1 : byte < 128 ? (stopHigh &>> UInt64(byte &- 64)) & 1 : 0
                     if stop != 0 {
-                        if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { break }
+                        if TitleWhiteSpace.contains(byte) { break }
                         // Any other stop byte is one of `interestingBytes`.
                         guard isPlainByte(bytes, title, wordEnd) else { plain = false; return "" }
                     }
@@ -195,7 +197,7 @@ enum TitleParser {
     /// `summarizePlain` stops while measuring a word.
     private static let stopBytes: (low: UInt64, high: UInt64) = {
         var (low, high) = interestingBytes
-        for byte: UInt8 in [0x20, 0x09, 0x0A, 0x0D] { low |= 1 << UInt64(byte) }
+        for byte in TitleWhiteSpace.bytes { low |= 1 << UInt64(byte) }
         return (low, high)
     }()
 
@@ -247,20 +249,20 @@ enum TitleParser {
         }
     }
 
-    /// Keeps the display title's bytes (white space collapsed) and the tokens.
+    /// Keeps the display title's bytes (white space collapsed by
+    /// `TitleWhiteSpace`) and the tokens.
     private struct SummarySink: Sink {
         let bytes: UnsafeBufferPointer<UInt8>
         var display: [UInt8] = []
         var metadata = ItemMetadata()
-        var pendingSpace = false
+        var collapser = TitleWhiteSpace.Collapser()
 
         private mutating func append<C: Collection>(_ text: C) where C.Element == UInt8 {
             for byte in text {
-                if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
-                    pendingSpace = !display.isEmpty
-                } else {
-                    if pendingSpace { display.append(0x20); pendingSpace = false }
-                    display.append(byte)
+                switch collapser.take(byte) {
+                case .skip: break
+                case .keep: display.append(byte)
+                case .spaceThenKeep: display.append(0x20); display.append(byte)
                 }
             }
         }

@@ -34,11 +34,16 @@ extension Tick {
             let path = try session.listPath(list)
             let reverse = self.reverse
             if !write && !writing.dryRun {
+                // The preview is what --write would write: the same splices
+                // applied in memory, the result shown as `tick show` shows it.
                 let document = try session.document(at: path)
-                let listed = document.items.map { ListedItem(document: document, item: $0, listRank: 0) }
-                for entry in SortKey.sort(listed, by: keys, reverse: reverse) {
-                    print(TerminalText.safe(String(repeating: "  ", count: entry.item.depth) + "\(entry.address)  \(entry.item.title)"))
-                }
+                guard document.isValidUTF8 else { throw TickFailure(WriteFailure.notUTF8(path: document.path)) }
+                let splices = SortList.splices(document, by: keys, reverse: reverse)
+                let sorted = DocumentParser.parse(try EditSession.apply(splices, to: document), path: path)
+                let display = Display(choice: .auto, environment: ProcessInfo.processInfo.environment)
+                display.print(ListView.source(sorted, items: Workspace(documents: [sorted]).items, today: session.today,
+                                              showNotes: false))
+                Terminal.note("nothing was written; --write writes this order, --dry-run shows it as a diff")
                 return
             }
             try session.run(paths: [path], dryRun: writing.dryRun) { inputs in

@@ -33,31 +33,12 @@ enum ItemStyle {
         var base = TextStyle.plain
         if !item.status.isOpen { base.dim = true }
         if item.status == .cancelled { base.strikethrough = true }
+        let runs = item.runs
         var result = StyledText()
-        var pendingSpace = false
-        var pendingRun = -1
-        var hasText = false
-        // The same white-space rule as `[TitleRun].displayTitle`.
-        for (runIndex, run) in item.runs.enumerated() where run.token == nil {
-            let style = style(of: run, base: base)
-            var piece = ""
-            for character in run.text {
-                if character == " " || character == "\t" || character == "\n" {
-                    if hasText || !piece.isEmpty { pendingSpace = true; pendingRun = runIndex }
-                } else {
-                    if pendingSpace {
-                        if pendingRun == runIndex { piece.append(" ") } else {
-                            result.append(piece, style)
-                            piece = ""
-                            result.append(" ", base)
-                        }
-                        pendingSpace = false
-                    }
-                    piece.append(character)
-                }
-            }
-            if !piece.isEmpty { hasText = true }
-            result.append(piece, style)
+        // The display title's own pieces (`TitleWhiteSpace`'s rule); a space
+        // joining two runs takes neither run's style.
+        for piece in runs.displayPieces {
+            result.append(piece.text, piece.isJoiningSpace ? base : style(of: runs[piece.run], base: base))
         }
         return result
     }
