@@ -1,5 +1,7 @@
 /// Dates people type in the text of a new item or title (`due:friday`,
-/// `📅 tomorrow`, `[due:: +3d]`), rewritten as ISO dates (SPEC §4, §5).
+/// `📅 tomorrow`, `[due:: +3d]`, `due:next week`), rewritten as ISO dates
+/// (SPEC §4, §5). A value may run over the words after it when together
+/// they make a date (`due:dec 5`); the words become one ISO date.
 public enum TypedDates {
     /// A date token whose value is no date people write; its text for the message.
     public struct BadDate: Error, Equatable, CustomStringConvertible {
@@ -25,13 +27,26 @@ public enum TypedDates {
             }
             return date.isoString
         }
+        /// The longest date that starts with `first` and runs on over at
+        /// most two of the words after `start` (`next week`, `dec 5 2027`,
+        /// `in 3 days`): the resolved text and how many words it took.
+        func longest(_ first: String, after start: Int, shown: String) throws(BadDate) -> (String, Int) {
+            for extra in stride(from: 2, through: 1, by: -1) where start + extra < words.count {
+                let following = words[(start + 1)...(start + extra)]
+                guard following.allSatisfy({ !$0.isEmpty }) else { continue }
+                let value = ([first] + following).joined(separator: " ")
+                if let date = DateExpression.resolve(value, today: today) { return (date.isoString, extra) }
+            }
+            return (try resolve(first, shown), 0)
+        }
         while index < words.count {
             let word = words[index]
-            // key:value
+            // key:value, the value perhaps of several words (due:next week)
             if let colon = word.firstIndex(of: ":"), keys.contains(String(word[..<colon])), word.index(after: colon) < word.endIndex,
                word[word.index(after: colon)] != ":" {
                 let value = String(word[word.index(after: colon)...])
-                words[index] = String(word[...colon]) + (try resolve(value, word))
+                let (date, extra) = try longest(value, after: index, shown: word)
+                words.replaceSubrange(index...(index + extra), with: [String(word[...colon]) + date])
             }
             // [key:: value], the value running to the first `]` (it may hold spaces: next week)
             else if word.hasPrefix("["), let marker = word.range(of: "::"),
@@ -50,16 +65,18 @@ public enum TypedDates {
                     }
                 }
             }
-            // 📅 value, or 📅value
+            // 📅 value, or 📅value, the value perhaps of several words (📅 next friday)
             else if let signifier = signifiers.first(where: { word.unicodeScalars.starts(with: $0.unicodeScalars) }) {
                 var rest = Substring(word).unicodeScalars.dropFirst(signifier.unicodeScalars.count)
                 if rest.first == "\u{FE0F}" { rest = rest.dropFirst() }
                 let head = String(String.UnicodeScalarView(word.unicodeScalars.prefix(word.unicodeScalars.count - rest.count)))
                 if rest.isEmpty, index + 1 < words.count, !words[index + 1].isEmpty {
-                    words[index + 1] = try resolve(words[index + 1], word + " " + words[index + 1])
+                    let (date, extra) = try longest(words[index + 1], after: index + 1, shown: word + " " + words[index + 1])
+                    words.replaceSubrange((index + 1)...(index + 1 + extra), with: [date])
                     index += 1
                 } else if !rest.isEmpty {
-                    words[index] = head + (try resolve(String(String.UnicodeScalarView(rest)), word))
+                    let (date, extra) = try longest(String(String.UnicodeScalarView(rest)), after: index, shown: word)
+                    words.replaceSubrange(index...(index + extra), with: [head + date])
                 }
             }
             index += 1

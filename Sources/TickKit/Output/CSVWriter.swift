@@ -45,10 +45,19 @@ public enum CSVWriter {
         fields.map(quoted).joined(separator: ",") + "\r\n"
     }
 
-    /// A field, quoted when RFC 4180 requires it.
+    /// A field, quoted when RFC 4180 requires it. A field that starts with
+    /// `=`, `+`, `-`, `@`, a tab or a carriage return, which a spreadsheet
+    /// would run as a formula, is neutralised as OWASP recommends ("CSV
+    /// Injection"): a single quote is put before it and the field quoted.
     public static func quoted(_ field: String) -> String {
+        if let first = field.unicodeScalars.first, formulaStarts.contains(first) {
+            return "\"'" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
         let needsQuotes = field.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
         guard needsQuotes else { return field }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
+
+    /// The first characters that make a spreadsheet read a cell as a formula.
+    static let formulaStarts: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]
 }

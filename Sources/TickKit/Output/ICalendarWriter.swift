@@ -124,19 +124,27 @@ public enum ICalendarWriter {
         }
     }
 
-    /// A TEXT value escaped as RFC 5545 §3.3.11 requires.
+    /// A TEXT value escaped as RFC 5545 §3.3.11 requires. Line breaks
+    /// become `\\n`; control characters TEXT does not allow (every one but
+    /// the tab: ESC, DEL, the other C0 controls, and the C1 controls) are
+    /// dropped.
     public static func escaped(_ text: String) -> String {
-        var output = ""
-        for character in text {
-            switch character {
-            case "\\": output += "\\\\"
-            case ";": output += "\\;"
-            case ",": output += "\\,"
-            case "\n", "\r\n", "\r": output += "\\n"
-            default: output.append(character)
+        var output = String.UnicodeScalarView()
+        var previous: Unicode.Scalar? = nil
+        for scalar in text.unicodeScalars {
+            defer { previous = scalar }
+            switch scalar {
+            case "\\": output.append(contentsOf: "\\\\".unicodeScalars)
+            case ";": output.append(contentsOf: "\\;".unicodeScalars)
+            case ",": output.append(contentsOf: "\\,".unicodeScalars)
+            case "\r": output.append(contentsOf: "\\n".unicodeScalars)
+            case "\n": if previous != "\r" { output.append(contentsOf: "\\n".unicodeScalars) }
+            case "\t": output.append(scalar)
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value): break
+            default: output.append(scalar)
             }
         }
-        return output
+        return String(output)
     }
 
     /// One content line, folded so that no line exceeds 75 octets (the CRLF

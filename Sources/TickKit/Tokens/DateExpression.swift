@@ -1,8 +1,12 @@
 import Foundation
 
-/// Dates as people type them: ISO `YYYY-MM-DD`, `today`, `tomorrow`,
-/// `yesterday`, weekday names (the next such day after today), `+3d` `-1w`
-/// `+2m` `+1y`, `in 3 days`, `next week` (next Monday), `eow`, `eom`.
+/// Dates as people type them, the one reader of typed dates (queries,
+/// `--due`, date tokens typed into `add` and `edit`): ISO `YYYY-MM-DD` with
+/// an optional `THH:MM`, `today`, `tomorrow`, `yesterday`, weekday names and
+/// `next <weekday>` (the next such day after today), `+3d` `-1w` `+2m`
+/// `+1y`, `in 3 days`, `next week` (next Monday), `next month` (its first
+/// day), `eow`, `eom`, and month-name dates (`dec 5`, `5 dec`, `december
+/// 5`, `dec 5 2027`). docs/QUERY.md lists them for users.
 public enum DateExpression {
     /// Resolves `text` against `today`; nil when it is not a date, or is a
     /// date after `TaskDate.lastWritable` (see `problem(with:today:)`).
@@ -19,7 +23,7 @@ public enum DateExpression {
         case .date, .tooFar:
             return "'\(shown)' is too far away; tick writes dates up to \(TaskDate.lastWritable.dayOnly.isoString)"
         case .none:
-            return "'\(shown)' is not a date; write YYYY-MM-DD, today, tomorrow, a weekday, +3d, -1w, in 3 days, next week, eow or eom"
+            return "'\(shown)' is not a date; write YYYY-MM-DD, today, tomorrow, friday, next friday, +3d, in 3 days, next week, eom or dec 5 (see docs/QUERY.md)"
         }
     }
 
@@ -36,8 +40,9 @@ public enum DateExpression {
     /// `text` as a date, however far away; `.tooFar` for an offset above
     /// `maximumOffset`.
     private static func resolveAny(_ text: String, today: TaskDate) -> Resolution? {
-        let input = text.trimmingCharacters(in: .whitespaces).lowercased()
-        if let date = TaskDate(iso: input) { return .date(date) }
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let date = TaskDate(iso: trimmed.uppercased()) { return .date(date) }   // 2026-12-05, 2026-12-05T14:30
+        let input = trimmed.lowercased()
         switch input {
         case "today", "now": return .date(today)
         case "tomorrow", "tmr": return .date(today.adding(1, .day))
@@ -72,8 +77,13 @@ public enum DateExpression {
             guard sign == "-" ? date <= today : date >= today else { return .tooFar }
             return .date(date)
         }
+        let words = input.replacingOccurrences(of: ",", with: " ").split(separator: " ")
+        // next friday: the next such day after today, as `friday`
+        if words.count == 2, words[0] == "next", let weekday = weekdayNumber(String(words[1])) {
+            return .date(nextWeekday(weekday, after: today))
+        }
+        if let date = monthDayDate(words, today: today) { return .date(date) }
         // in 3 days / in 2 weeks / in 1 month / in 1 year
-        let words = input.split(separator: " ")
         if words.count == 3, words[0] == "in", !words[1].isEmpty, words[1].utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
             let unit: (Calendar.Component, Int)
             switch words[2] {
@@ -86,6 +96,45 @@ public enum DateExpression {
             guard let count = Int(words[1]), count <= maximumOffset else { return .tooFar }
             return .date(today.adding(count * unit.1, unit.0))
         }
+        return nil
+    }
+
+    /// `dec 5`, `5 dec`, `december 5th`, with an optional four-digit year
+    /// after them (`dec 5 2027`); without a year, the first such day that is
+    /// not before `today` (the year rolls forward when the date has passed).
+    static func monthDayDate(_ words: [Substring], today: TaskDate) -> TaskDate? {
+        guard words.count == 2 || words.count == 3 else { return nil }
+        let month: Int, dayWord: Substring
+        if let number = monthNumber(words[0]) {
+            (month, dayWord) = (number, words[1])
+        } else if let number = monthNumber(words[1]) {
+            (month, dayWord) = (number, words[0])
+        } else {
+            return nil
+        }
+        var digits = dayWord
+        for suffix in ["st", "nd", "rd", "th"] where digits.hasSuffix(suffix) { digits = digits.dropLast(2) }
+        guard (1...2).contains(digits.count), digits.allSatisfy(\.isASCII), let day = Int(digits), day >= 1 else { return nil }
+        if words.count == 3 {
+            guard words[2].count == 4, words[2].allSatisfy(\.isASCII), let year = Int(words[2]),
+                  day <= TaskDate.daysIn(month: month, year: year) else { return nil }
+            return TaskDate(year: year, month: month, day: day)
+        }
+        // Eight years always hold a February 29.
+        for year in today.year...today.year + 8 where day <= TaskDate.daysIn(month: month, year: year) {
+            let date = TaskDate(year: year, month: month, day: day)
+            if date >= today { return date }
+        }
+        return nil
+    }
+
+    /// 1 ... 12 from an English month name or its abbreviation (`sept` too).
+    static func monthNumber(_ word: Substring) -> Int? {
+        let names = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
+                     "october", "november", "december"]
+        if let full = names.firstIndex(where: { $0 == word }) { return full + 1 }
+        if word == "sept" { return 9 }
+        if word.count == 3, let prefix = names.firstIndex(where: { $0.hasPrefix(word) }) { return prefix + 1 }
         return nil
     }
 
