@@ -92,6 +92,19 @@ import Glibc
         #expect(try notes.text("r/.real/list.md") == "- [ ] pay rent\n")
     }
 
+    @Test func aFolderLinkSwappedToOutsideBeforeANewFileIsMadeLeavesTheOutsideAlone() throws {
+        let notes = try NotesFixture(["r/list.md": "- [x] paid\n- [ ] open\n", "r/.real/keep.txt": "", "outside/keep.txt": ""])
+        #expect(symlink(".real", notes.url("r/sub").path) == 0)
+        let result = try Self.runPaused(["archive", "list.md", "--to", "sub/new.md"], at: "TICK_TEST_WAIT_BEFORE_CREATE", in: notes,
+                                        dir: notes.url("r").path) {
+            Self.swapLink(notes.url("r/sub").path, to: notes.url("outside").path)
+        }
+        #expect([65, 75].contains(result.status), "exit \(result.status): \(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: notes.url("outside").path) == ["keep.txt"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: notes.url("r/.real").path) == ["keep.txt"])
+        #expect(try notes.text("r/list.md") == "- [x] paid\n- [ ] open\n")
+    }
+
     @Test func aLinkInsideTheFolderToAListInsideItIsStillEdited() throws {
         let notes = try NotesFixture(["real.md": "- [ ] inside\n"])
         #expect(symlink("real.md", notes.url("a.md").path) == 0)

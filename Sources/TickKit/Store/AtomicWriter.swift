@@ -160,10 +160,11 @@ public enum AtomicWriter {
         let parent = (relativePath as NSString).deletingLastPathComponent
         let name = (relativePath as NSString).lastPathComponent
         var folder: Int32 = -1
-        for _ in 0..<1000 {
+        for attempt in 0..<1000 {
             let named = parent.isEmpty ? root : root + "/" + parent
             guard let real = FileLock.realPath(named) else { throw .cannotWrite(path: path, reason: WriteFailure.reason(errno)) }
             guard real == root || real.hasPrefix(root + "/") else { throw .outside(path: path) }
+            if attempt == 0 { TestSeam.wait("TICK_TEST_WAIT_BEFORE_CREATE") }
             folder = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             guard folder >= 0 else { throw .cannotWrite(path: path, reason: WriteFailure.reason(errno)) }
             var replaced = false
@@ -179,6 +180,14 @@ public enum AtomicWriter {
             if !replaced { break }
         }
         guard folder >= 0 else { throw .changedOnDisk(path: path) }
+        // The folder as named must still be the folder opened: else the new
+        // file would be made where its name no longer leads.
+        var opened = stat(), viaName = stat()
+        let named = parent.isEmpty ? root : root + "/" + parent
+        guard fstat(folder, &opened) == 0, stat(named, &viaName) == 0, FileLock.sameFile(opened, viaName) else {
+            close(folder)
+            throw .changedOnDisk(path: path)
+        }
         signal(SIGXFSZ, SIG_IGN)
         let mask = umask(0)
         umask(mask)
