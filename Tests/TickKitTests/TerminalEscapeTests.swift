@@ -28,6 +28,7 @@ import Testing
                   Note \(h) line
                 - [ ] Link [click](https://example.com/\u{9B}x) and [safe](https://example.com/a) \(h)
                 - [x] Finished \(h) done:2026-11-20
+                - [ ] Bad date due:\(esc)[2Jx for check
 
                 """,
         ])
@@ -35,8 +36,8 @@ import Testing
 
     /// Every read command, in both color modes, with and without notes.
     static let commands: [[String]] = [
-        [], ["all"], ["all", "--notes"], ["today"], ["upcoming"], ["lists"], ["completed"], ["query", "open or done"],
-        ["query", "open", "--group", "list"], ["query", "open", "--group", "section"], ["show", "heading.md"],
+        [], ["all"], ["query", "open", "--notes"], ["today"], ["scheduled"], ["overdue"], ["lists"], ["completed"], ["query", "open or done"],
+        ["query", "open", "--group-by", "list"], ["query", "open", "--group-by", "section"], ["show", "heading.md"],
         ["show", "heading.md", "--notes"], ["show", "front.md"], ["check"],
         // Errors and warnings that quote list names and titles.
         ["show", "nosuch"], ["done", "e"],
@@ -62,8 +63,12 @@ import Testing
         let notes = try Self.fixture()
         for command in Self.commands {
             for color in ["never", "always"] {
-                let result = try TickProcess.run(command + ["--dir", notes.root.path, "--today", "2026-11-21", "--color", color],
+                // `check` and edits print no colors and take no --color.
+                let colorOption = ["check", "done"].contains(command.first ?? "") ? [] : ["--color", color]
+                let result = try TickProcess.run(command + ["--dir", notes.root.path, "--today", "2026-11-21"] + colorOption,
                                                  environment: ["COLUMNS": "200"])
+                let expected: Int32 = command == ["check"] ? 1 : command.first == "show" && command.last == "nosuch" || command.first == "done" ? 65 : 0
+                #expect(result.status == expected, "tick \(command): exit \(result.status): \(result.stderr)")
                 let out = Self.strayControls(result.stdout, colored: color == "always")
                 let err = Self.strayControls(result.stderr, colored: false)
                 #expect(out.isEmpty, "tick \(command) --color \(color): stdout holds \(out): \(result.stdout.debugDescription)")
