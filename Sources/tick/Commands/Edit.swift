@@ -58,8 +58,10 @@ extension Tick {
                 if bytes == document.source.bytes {
                     outcome.notes.append("\(document.address(of: target)) already reads so; nothing to change")
                 } else {
-                    let edited = DocumentParser.parse(bytes, path: document.path).items.first { $0.line == target.line }
+                    let written = DocumentParser.parse(bytes, path: document.path)
+                    let edited = written.items.first { $0.line == target.line }
                     outcome.messages.append("edited \(document.address(of: target))  \(edited?.text ?? target.text)")
+                    outcome.warnings = EditOutcome.unreadableTokens(in: written, line: target.line)
                 }
                 return outcome
             }

@@ -13,6 +13,17 @@ struct EditOutcome {
     var files: [FileOutput] = []
     var messages: [String] = []
     var notes: [String] = []
+    /// Printed as warnings on standard error; the change is still made.
+    var warnings: [String] = []
+
+    /// Warnings for the tokens tick cannot read on `line` of `document`
+    /// (a changed item's title line: `!hgih`, `every:fortnight`), from the
+    /// parser's own diagnostics, which name the nearest valid token.
+    static func unreadableTokens(in document: Document, line: Int) -> [String] {
+        document.diagnostics.filter { $0.line == line }.map { diagnostic in
+            "\(document.path):\(diagnostic.line):\(diagnostic.column): \(diagnostic.message); written as typed"
+        }
+    }
 }
 
 /// The documents an edit reads, as they are under the locks (or, for a dry
@@ -186,6 +197,7 @@ struct EditSession {
             for path in unique { try requireUTF8(documents.first { $0.path == path }) }
             let outcome = try compute(EditInputs(documents: documents))
             for note in outcome.notes { Terminal.note(note) }
+            for warning in outcome.warnings { Terminal.warning(warning) }
             for file in outcome.files {
                 switch file {
                 case .replace(let path, let bytes):
@@ -244,6 +256,7 @@ struct EditSession {
             throw error
         }
         for note in outcome.notes { Terminal.note(note) }
+        for warning in outcome.warnings { Terminal.warning(warning) }
         for message in outcome.messages { print(message) }
     }
 
