@@ -45,7 +45,7 @@ extension Tick {
             if noDue { changes.append(.remove(.due)) }
             if let color { changes.append(.setText(.color, try OptionValue.color(color))) }
             if let icon { changes.append(.setText(.icon, try OptionValue.icon(icon))) }
-            for name in untag { changes.append(.removeTag(try OptionValue.tag(name))) }
+            for name in untag { changes.append(.removeTag(try OptionValue.tag(name, option: "--untag"))) }
             for name in tag { changes.append(.addTag(try OptionValue.tag(name))) }
 
             let path = try session.locate(item, list: search.list).document.path

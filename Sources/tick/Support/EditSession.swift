@@ -382,8 +382,8 @@ enum OptionValue {
         return text
     }
 
-    static func tag(_ text: String) throws -> String {
-        try oneLine(text, option: "--tag")
+    static func tag(_ text: String, option: String = "--tag") throws -> String {
+        try oneLine(text, option: option)
         let tag = text.hasPrefix("#") ? String(text.dropFirst()) : text
         let valid = !tag.isEmpty && tag.unicodeScalars.allSatisfy { scalar in
             scalar.value >= 0x80 || CharacterSet.alphanumerics.contains(scalar) || "_-/".unicodeScalars.contains(scalar)
