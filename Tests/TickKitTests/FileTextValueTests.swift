@@ -41,6 +41,7 @@ struct FileTextValueTests {
     @Test("--tag, --color and --icon with control characters are refused")
     func tokenValuesWithControls() throws {
         try expectRefused(["edit", "work.md:7", "--tag", "x\u{85}y"], option: "--tag")
+        try expectRefused(["edit", "work.md:7", "--untag", "x\ny"], option: "--untag")
         try expectRefused(["edit", "work.md:7", "--color", "red\n"], option: "--color")
         try expectRefused(["edit", "work.md:7", "--icon", "cart\u{1B}"], option: "--icon")
         try expectRefused(["new", "Home", "--icon", "a\u{9B}b"], option: "--icon")

@@ -96,10 +96,23 @@ struct MetadataScanner {
               (index + 1..<end).allSatisfy({ InlineScanner.isASCIILetter(bytes[$0]) }) else { return nil }
         let word = string(index + 1..<end)
         guard let priority = Priority(word: word), word.lowercased() != "none" else {
-            diagnostics.append((index, "unknown priority '!\(word)'; use !lowest, !low, !normal, !medium, !high or !urgent"))
+            let hint = NearestWord.hint(word, among: Self.priorityWords) { "!" + $0 }
+            diagnostics.append((index, "unknown priority '!\(word)'\(hint); use !lowest, !low, !normal, !medium, !high or !urgent"))
             return nil
         }
         return MetadataToken(field: .priority, dialect: .tick, range: index..<end, valueRange: index + 1..<end, value: .priority(priority))
+    }
+
+    /// The priority words, for "did you mean" hints.
+    static let priorityWords = ["lowest", "low", "normal", "medium", "high", "urgent", "highest"]
+
+    /// " (did you mean every:X?)" for a rule word that is a slip of a valid one
+    /// (`wek`), or a word for two weeks (`fortnight`); else "".
+    static func recurrenceHint(_ raw: String) -> String {
+        if ["fortnight", "fortnightly", "biweekly"].contains(raw.lowercased()) { return " (did you mean every:2w?)" }
+        let words = ["day", "week", "month", "year", "weekday", "daily", "weekly", "monthly", "yearly",
+                     "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+        return NearestWord.hint(raw, among: words) { "every:" + $0 }
     }
 
     private func tagToken(at index: Int, limit: Int) -> MetadataToken? {
@@ -192,13 +205,13 @@ struct MetadataScanner {
         switch field {
         case .priority:
             guard let priority = Priority(word: raw) else {
-                diagnostics.append((valueRange.lowerBound, "unknown priority '\(raw)'; use lowest, low, normal, medium, high or urgent"))
+                diagnostics.append((valueRange.lowerBound, "unknown priority '\(raw)'\(NearestWord.hint(raw, among: Self.priorityWords)); use lowest, low, normal, medium, high or urgent"))
                 return nil
             }
             value = .priority(priority)
         case .color:
             guard ListColor.isValid(raw) else {
-                diagnostics.append((valueRange.lowerBound, "unknown color '\(raw)'; use a name like red or green, or #rrggbb"))
+                diagnostics.append((valueRange.lowerBound, "unknown color '\(raw)'\(NearestWord.hint(raw, among: ListColor.names)); use a name like red or green, or #rrggbb"))
                 return nil
             }
             value = .text(raw)
@@ -208,7 +221,7 @@ struct MetadataScanner {
                 return nil
             }
             guard dialect != .tick || RecurrenceRule(raw) != nil else {
-                diagnostics.append((valueRange.lowerBound, "unknown recurrence 'every:\(raw)'; use day, week, month, year, weekday, a weekday name or a count like 2w"))
+                diagnostics.append((valueRange.lowerBound, "unknown recurrence 'every:\(raw)'\(Self.recurrenceHint(raw)); use day, week, month, year, weekday, a weekday name or a count like 2w"))
                 return nil
             }
             value = .text(raw)

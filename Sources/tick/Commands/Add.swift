@@ -59,8 +59,10 @@ extension Tick {
                 let bytes = try EditSession.apply([insertion.splice], to: document)
                 let line = EditSession.line(of: insertion.itemOffset, in: bytes)
                 var outcome = EditOutcome(files: [.replace(path: path, bytes: bytes)])
-                let added = DocumentParser.parse(bytes, path: path).items.first { $0.line == line }
+                let written = DocumentParser.parse(bytes, path: path)
+                let added = written.items.first { $0.line == line }
                 outcome.messages.append("added \(path):\(line)  \(added?.title ?? finalTitle)")
+                outcome.warnings = EditOutcome.unreadableTokens(in: written, line: line)
                 if let created = insertion.createdSection { outcome.notes.append("created section '## \(created)' in \(path)") }
                 return outcome
             }

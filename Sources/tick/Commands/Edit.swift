@@ -45,7 +45,7 @@ extension Tick {
             if noDue { changes.append(.remove(.due)) }
             if let color { changes.append(.setText(.color, try OptionValue.color(color))) }
             if let icon { changes.append(.setText(.icon, try OptionValue.icon(icon))) }
-            for name in untag { changes.append(.removeTag(try OptionValue.tag(name))) }
+            for name in untag { changes.append(.removeTag(try OptionValue.tag(name, option: "--untag"))) }
             for name in tag { changes.append(.addTag(try OptionValue.tag(name))) }
 
             let path = try session.locate(item, list: search.list).document.path
@@ -58,8 +58,10 @@ extension Tick {
                 if bytes == document.source.bytes {
                     outcome.notes.append("\(document.address(of: target)) already reads so; nothing to change")
                 } else {
-                    let edited = DocumentParser.parse(bytes, path: document.path).items.first { $0.line == target.line }
+                    let written = DocumentParser.parse(bytes, path: document.path)
+                    let edited = written.items.first { $0.line == target.line }
                     outcome.messages.append("edited \(document.address(of: target))  \(edited?.text ?? target.text)")
+                    outcome.warnings = EditOutcome.unreadableTokens(in: written, line: target.line)
                 }
                 return outcome
             }

@@ -13,6 +13,17 @@ struct EditOutcome {
     var files: [FileOutput] = []
     var messages: [String] = []
     var notes: [String] = []
+    /// Printed as warnings on standard error; the change is still made.
+    var warnings: [String] = []
+
+    /// Warnings for the tokens tick cannot read on `line` of `document`
+    /// (a changed item's title line: `!hgih`, `every:fortnight`), from the
+    /// parser's own diagnostics, which name the nearest valid token.
+    static func unreadableTokens(in document: Document, line: Int) -> [String] {
+        document.diagnostics.filter { $0.line == line }.map { diagnostic in
+            "\(document.path):\(diagnostic.line):\(diagnostic.column): \(diagnostic.message); written as typed"
+        }
+    }
 }
 
 /// The documents an edit reads, as they are under the locks (or, for a dry
@@ -229,6 +240,7 @@ struct EditSession {
             for path in unique { try requireUTF8(documents.first { $0.path == path }) }
             let outcome = try compute(EditInputs(documents: documents))
             for note in outcome.notes { Terminal.note(note) }
+            for warning in outcome.warnings { Terminal.warning(warning) }
             for file in outcome.files {
                 switch file {
                 case .replace(let path, let bytes):
@@ -287,6 +299,7 @@ struct EditSession {
             throw error
         }
         for note in outcome.notes { Terminal.note(note) }
+        for warning in outcome.warnings { Terminal.warning(warning) }
         for message in outcome.messages { print(TerminalText.safeLines(message)) }
     }
 
@@ -412,8 +425,8 @@ enum OptionValue {
         return text
     }
 
-    static func tag(_ text: String) throws -> String {
-        try oneLine(text, option: "--tag")
+    static func tag(_ text: String, option: String = "--tag") throws -> String {
+        try oneLine(text, option: option)
         let tag = text.hasPrefix("#") ? String(text.dropFirst()) : text
         let valid = !tag.isEmpty && tag.unicodeScalars.allSatisfy { scalar in
             scalar.value >= 0x80 || CharacterSet.alphanumerics.contains(scalar) || "_-/".unicodeScalars.contains(scalar)
