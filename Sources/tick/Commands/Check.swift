@@ -9,7 +9,7 @@ extension Tick {
             commandName: "check",
             abstract: "Report problems in lists: invalid dates, unknown priorities, malformed front matter.",
             discussion: """
-                Prints one line per problem as path:line:col: warning: message, and exits 1 when
+                Prints one line per problem as path:line:col: warning: message, and exits 1 when \
                 there is any (0 when all is well). Without PATH, checks the whole notes folder.
 
                 Examples:
