@@ -1,13 +1,18 @@
 import ArgumentParser
 
+/// The `tick` command. Help text (every command's `discussion`) is written
+/// as paragraphs, each one line in the string (a backslash ends each source
+/// line), so that argument-parser wraps it to the terminal; lines indented
+/// by two spaces (examples, tables) are printed as they are and must fit 80
+/// columns. The USAGE line is wrapped by `wrappingUsage` (Entry.swift).
 @main
 struct Tick: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tick",
         abstract: "Your Markdown notes as to-do lists: see, query and change them from the terminal.",
         discussion: """
-            Every *.md file below the notes folder is a list; every `- [ ] item` in it is an item.
-            tick changes only the bytes a command is about, so `git diff` shows one changed line.
+            Every *.md file below the notes folder is a list; every `- [ ] item` in it is an item. \
+            tick changes only the bytes a command is about, so `git diff` shows one changed line. \
             Plain `tick` shows the home screen.
 
             Examples:

@@ -194,7 +194,8 @@ struct DocumentedExamplesTests {
     static func subcommands() throws -> [String] {
         let help = try TickRunner.run(["help"]).stdout
         guard let start = help.range(of: "SUBCOMMANDS:\n") else { return [] }
-        return help[start.upperBound...].split(separator: "\n").compactMap { line in
+        let block = help[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }
+        return block.compactMap { line in
             guard line.hasPrefix("  "), !line.hasPrefix("   ") else { return nil }
             return line.split(separator: " ").first.map(String.init)
         }

@@ -280,4 +280,61 @@ struct NewUserTests {
         #expect(throws: ItemLookup.Failure.self) { try ItemLookup.resolve("ana", in: [document], preferringCompleted: true) }
         #expect(try ItemLookup.resolve("ana", in: [document]).item == 0)
     }
+
+    // MARK: 14.10 help wraps to the terminal
+
+    /// Every help page (`tick help` and each subcommand's) at `columns`.
+    func helpPages(columns: Int) throws -> [(name: String, lines: [String])] {
+        try ([""] + DocumentedExamplesTests.subcommands()).map { name in
+            let run = try TickRunner.run(["help"] + (name.isEmpty ? [] : [name]), environment: ["COLUMNS": "\(columns)"])
+            #expect(run.status == 0)
+            return (name, run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+        }
+    }
+
+    /// Pairs of prose lines (not indented) that follow each other in one
+    /// paragraph of the text above USAGE, where the first is shorter than
+    /// `minimum` columns: a paragraph broken by hand, not wrapped.
+    func raggedBreaks(_ lines: [String], minimum: Int) -> [String] {
+        let prose = lines.prefix { !$0.hasPrefix("USAGE:") }
+        var found: [String] = []
+        for (line, next) in zip(prose, prose.dropFirst()) {
+            let isProse = { (text: String) in !text.isEmpty && !text.hasPrefix(" ") }
+            if isProse(line), isProse(next), DisplayWidth.of(line) < minimum { found.append(line) }
+        }
+        return found
+    }
+
+    @Test("help at 80 columns: no line is wider than 80, and paragraphs are wrapped, not broken by hand")
+    func helpFitsEightyColumns() throws {
+        let pages = try helpPages(columns: 80)
+        #expect(pages.count > 20)
+        for (name, lines) in pages {
+            for line in lines where DisplayWidth.of(line) > 80 {
+                Issue.record("tick help \(name): \(DisplayWidth.of(line)) columns: \(line)")
+            }
+            #expect(raggedBreaks(lines, minimum: 40) == [], "tick help \(name)")
+        }
+    }
+
+    @Test("help at 200 columns: a paragraph is one line until it fills the width")
+    func helpParagraphsReflowToTheWidth() throws {
+        for (name, lines) in try helpPages(columns: 200) {
+            #expect(raggedBreaks(lines, minimum: 150) == [], "tick help \(name)")
+        }
+    }
+
+    @Test("the USAGE line breaks between arguments, lined up under the first")
+    func usageLineWraps() {
+        let usage = "USAGE: tick done [--dir <dir>] [--today <date>] [--dry-run] [--list <list>] [<items> ...] [--no-date]"
+        #expect(Tick.wrappingUsage("x\n" + usage + "\ny", width: 80) == """
+            x
+            USAGE: tick done [--dir <dir>] [--today <date>] [--dry-run] [--list <list>]
+                             [<items> ...] [--no-date]
+            y
+            """)
+        #expect(Tick.wrappingUsage(usage, width: 200) == usage)
+        #expect(Tick.wrappingUsage("USAGE: tick query <expr> ... [--json]", width: 36) == "USAGE: tick query <expr> ...\n                  [--json]")
+        #expect(Tick.wrappingUsage("USAGE: tick query [--dir <dir>] <expr> ...", width: 36) == "USAGE: tick query [--dir <dir>]\n                  <expr> ...")
+    }
 }

@@ -10,12 +10,13 @@ extension Tick {
             commandName: "add",
             abstract: "Add an open item after the last item of a list, section or parent item.",
             discussion: """
-                Tokens in TEXT are read as in the file (due:friday becomes an ISO date) and written
-                in the list's dialect (due:D, 📅 D or [due:: D]); dates may be ISO, today, friday,
-                next friday, +3d, in 3 days, next week, dec 5 and more (all forms: docs/QUERY.md,
-                "Typing dates"), in TEXT as after --due. The new item copies the bullet,
-                indentation, numbering and line ending of the items around it. Prints the new
-                item's PATH:LINE.
+                Tokens in TEXT are read as in the file (due:friday becomes an ISO date) and written \
+                in the list's dialect. Dates may be ISO, today, friday, next friday, +3d, in 3 \
+                days, next week, dec 5 and more (all forms: docs/QUERY.md, "Typing dates"), in \
+                TEXT as after --due. The new item copies the bullet, indentation, numbering and \
+                line ending of the items around it. Prints the new item's PATH:LINE.
+
+                  due:D   📅 D   [due:: D]      (tick, Obsidian Tasks, Dataview)
 
                 Examples:
                   tick add groceries "Buy bread due:tomorrow #errand"

@@ -9,10 +9,10 @@ extension Tick {
             commandName: "archive",
             abstract: "Move done and cancelled items to a ## Done section at the end, or to another file.",
             discussion: """
-                Moves every top-level item that is done or cancelled (with its notes and subtasks)
-                that is not already under a Done heading. Without --to they go to the end of the
-                list's ## Done section, which is created at the end of the file when missing; with
-                --to they go to the end of FILE (a list inside the notes folder, created when
+                Moves every top-level item that is done or cancelled (with its notes and subtasks) \
+                that is not already under a Done heading. Without --to they go to the end of the \
+                list's ## Done section, which is created at the end of the file when missing; with \
+                --to they go to the end of FILE (a list inside the notes folder, created when \
                 missing).
 
                 Examples:
@@ -78,7 +78,7 @@ extension Tick {
             commandName: "new",
             abstract: "Create a new list: NAME.md with front matter and a level-1 heading.",
             discussion: """
-                NAME may include folders inside the notes folder (they are created); it may not
+                NAME may include folders inside the notes folder (they are created); it may not \
                 lead outside it. An existing file is never replaced.
 
                 Examples:

@@ -9,9 +9,9 @@ extension Tick {
             commandName: "check",
             abstract: "Report problems in lists: invalid dates, unknown priorities, malformed front matter.",
             discussion: """
-                Prints one line per problem as path:line:col: warning: message, and exits 1 when
-                there is any (0 when all is well). Without PATH, checks the whole notes folder; a
-                file in it that cannot be read is a problem (path:1:1: error: ...), and the rest
+                Prints one line per problem as path:line:col: warning: message, and exits 1 when \
+                there is any (0 when all is well). Without PATH, checks the whole notes folder; a \
+                file in it that cannot be read is a problem (path:1:1: error: ...), and the rest \
                 is still checked. A PATH is looked for in the notes folder, then the current folder.
 
                 Examples:

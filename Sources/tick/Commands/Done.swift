@@ -10,10 +10,13 @@ extension Tick {
             commandName: "done",
             abstract: "Mark items done, with today's date; a recurring item gets its next occurrence.",
             discussion: """
-                ITEM is PATH:LINE, ^id, or part of exactly one item's title. The done date goes at
-                the end of the title line (before a trailing ^id) in the item's dialect: done:DATE,
-                ✅ DATE or [completion:: DATE]. An item with every: (🔁, [repeat:: ]) first gets a
-                new open copy above it, due on the next date of its rule.
+                ITEM is PATH:LINE, ^id, or part of exactly one item's title. The done date goes at \
+                the end of the title line (before a trailing ^id) in the item's dialect. An item \
+                with a recurrence rule first gets a new open copy above it, due on the next date \
+                of its rule.
+
+                  done:DATE    ✅ DATE         [completion:: DATE]    (tick, Obsidian, Dataview)
+                  every:week   🔁 every week   [repeat:: every week]
 
                 Examples:
                   tick done groceries.md:12
@@ -40,6 +43,10 @@ extension Tick {
             commandName: "reopen",
             abstract: "Open items again: the box becomes [ ] and the done or cancelled date goes.",
             discussion: """
+                A title names done and cancelled items first. Reopening a done recurring item \
+                also removes the next occurrence that done added right above it, when that line \
+                is unchanged.
+
                 Examples:
                   tick reopen groceries.md:16
                   tick reopen Eggs --list groceries

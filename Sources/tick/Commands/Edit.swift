@@ -9,8 +9,8 @@ extension Tick {
             commandName: "edit",
             abstract: "Change an item's title, due date, priority, color, icon or tags.",
             discussion: """
-                Only the bytes of the tokens named change: an existing token keeps its place and
-                dialect, a new one goes at the end of the title (before a trailing ^id) in the
+                Only the bytes of the tokens named change: an existing token keeps its place and \
+                dialect, a new one goes at the end of the title (before a trailing ^id) in the \
                 item's dialect, and a removed one takes one adjacent space with it.
 
                 Examples:

@@ -14,9 +14,9 @@ extension Tick {
             commandName: "export",
             abstract: "Write items as JSON, iCalendar to-dos (VTODO) or CSV.",
             discussion: """
-                Without a query, every item of every status is written, in list order. The iCalendar
-                output is RFC 5545 (CRLF lines, folded at 75 octets); the CSV output is RFC 4180 with a
-                header row. With --today (or TICK_TODAY) set, DTSTAMP is that day, so output is
+                Without a query, every item of every status is written, in list order. The iCalendar \
+                output is RFC 5545 (CRLF lines, folded at 75 octets); the CSV output is RFC 4180 with a \
+                header row. With --today (or TICK_TODAY) set, DTSTAMP is that day, so output is \
                 reproducible.
 
                 Examples:

@@ -8,7 +8,7 @@ extension Tick {
             commandName: "home",
             abstract: "Show the home screen: the Today, Scheduled, All and Overdue counts, then every list.",
             discussion: """
-                This is what plain `tick` shows. Lists come in their order (front matter `order:`,
+                This is what plain `tick` shows. Lists come in their order (front matter `order:`, \
                 then name), each with its icon, color and number of open items.
 
                 Examples:

@@ -9,8 +9,8 @@ extension Tick {
             commandName: "mv",
             abstract: "Move an item, with its notes and subtasks, to another list or section.",
             discussion: """
-                The item goes where `tick add` would put a new item, re-indented as a whole to
-                its new depth and given its new neighbours' bullet or number. Its tokens are kept
+                The item goes where `tick add` would put a new item, re-indented as a whole to \
+                its new depth and given its new neighbours' bullet or number. Its tokens are kept \
                 as written.
 
                 Examples:

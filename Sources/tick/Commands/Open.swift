@@ -15,8 +15,8 @@ extension Tick {
             commandName: "open",
             abstract: "Open an item's file in $VISUAL or $EDITOR at the item's line.",
             discussion: """
-                ITEM is PATH:LINE, ^id, or text that matches one item's title. The editor is $VISUAL,
-                else $EDITOR, else vi, started as `EDITOR +LINE PATH` (VS Code as `code -g PATH:LINE`,
+                ITEM is PATH:LINE, ^id, or text that matches one item's title. The editor is $VISUAL, \
+                else $EDITOR, else vi, started as `EDITOR +LINE PATH` (VS Code as `code -g PATH:LINE`, \
                 Sublime Text and Zed as `subl PATH:LINE`).
 
                 Examples:

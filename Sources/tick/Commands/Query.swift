@@ -8,14 +8,15 @@ extension Tick {
             commandName: "query",
             abstract: "Show the items that match a query.",
             discussion: """
-                Quote the query so that the shell leaves < and > alone. Conditions side by side mean
-                `and`; `not` binds tighter than `and`, which binds tighter than `or`. Items of every
+                Quote the query so that the shell leaves < and > alone. Conditions side by side mean \
+                `and`; `not` binds tighter than `and`, which binds tighter than `or`. Items of every \
                 status match unless the query says otherwise. See docs/QUERY.md for the whole language.
 
                   open | done | cancelled | in-progress      every (recurring)
                   due < today   due <= +7d   due = tomorrow   has due | no due
                   priority >= high   #work   tag = work   list = groceries
-                  path ~ projects/   section ~ "next up"   "milk"   title ~ "/regex/i"   text ~ word
+                  path ~ projects/   section ~ "next up"   "milk"
+                  title ~ "/regex/i"   text ~ word
 
                 Examples:
                   tick query 'open due < today'

@@ -9,7 +9,7 @@ extension Tick {
             commandName: "show",
             abstract: "Show one list in file order, with its sections and subtasks.",
             discussion: """
-                LIST is a path, a path without .md, a file name, or the list's name (any case).
+                LIST is a path, a path without .md, a file name, or the list's name (any case). \
                 Subtasks are indented under their items; --notes prints each item's notes under it.
 
                 Examples:

@@ -62,7 +62,7 @@ extension Tick {
             commandName: "today",
             abstract: "Show what is due today or earlier and still open: the overdue items first.",
             discussion: """
-                Open and in-progress items due on or before today; overdue ones first, then list order.
+                Open and in-progress items due on or before today; overdue ones first, then list order. \
                 A query after the command narrows the group.
 
                 Examples:

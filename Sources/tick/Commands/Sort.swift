@@ -9,9 +9,9 @@ extension Tick {
             commandName: "sort",
             abstract: "Sort a list's items in the file, whole blocks at a time.",
             discussion: """
-                Reorders sibling items (with their notes and subtasks) inside each Markdown list of
-                the file; subtasks are sorted the same way. Headings, paragraphs and blank lines
-                stay where they are, and so do the numbers of an ordered list. Without --write
+                Reorders sibling items (with their notes and subtasks) inside each Markdown list of \
+                the file; subtasks are sorted the same way. Headings, paragraphs and blank lines \
+                stay where they are, and so do the numbers of an ordered list. Without --write \
                 (or --dry-run), prints the items in the new order and changes nothing.
 
                 Keys: manual, title, priority, due, created, done, list; several as due,priority.

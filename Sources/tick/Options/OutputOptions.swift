@@ -58,7 +58,7 @@ struct Display {
         width = Display.terminalWidth(isTerminal: isTerminal, environment: environment)
     }
 
-    private static func terminalWidth(isTerminal: Bool, environment: [String: String]) -> Int? {
+    static func terminalWidth(isTerminal: Bool, environment: [String: String]) -> Int? {
         if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
         guard isTerminal else { return nil }
         var size = winsize()

@@ -118,6 +118,50 @@ extension Tick {
         return joined
     }
 
+    /// The width help is wrapped to, as the library finds it: COLUMNS, else
+    /// the terminal's width, else 80.
+    static var helpWidth: Int { Display.terminalWidth(isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment) ?? 80 }
+
+    /// `message` with its `USAGE:` line broken between arguments (never
+    /// inside `[--dir <dir>]`) to fit `width`, the next lines lined up
+    /// under the first argument. (The library wraps everything else.)
+    static func wrappingUsage(_ message: String, width: Int) -> String {
+        message.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            guard line.hasPrefix("USAGE: "), DisplayWidth.of(String(line)) > width else { return String(line) }
+            // Words outside brackets; "..." stays with the word before it.
+            var words: [String] = []
+            var depth = 0
+            var current = ""
+            for character in line {
+                if character == " " && depth == 0 {
+                    if current == "...", !words.isEmpty { words[words.count - 1] += " ..." } else if !current.isEmpty { words.append(current) }
+                    current = ""
+                    continue
+                }
+                if character == "[" || character == "<" { depth += 1 }
+                if character == "]" || character == ">" { depth = max(0, depth - 1) }
+                current.append(character)
+            }
+            if current == "...", !words.isEmpty { words[words.count - 1] += " ..." } else if !current.isEmpty { words.append(current) }
+            // "USAGE:", "tick", the subcommand's name: the head the rest lines up under.
+            let headCount = min(words.count, words.count > 2 && !words[2].hasPrefix("[") && !words[2].hasPrefix("<") ? 3 : 2)
+            let head = words[..<headCount].joined(separator: " ")
+            let indent = String(repeating: " ", count: min(DisplayWidth.of(head) + 1, max(0, width / 2)))
+            var lines: [String] = []
+            var text = head
+            for word in words[headCount...] {
+                if DisplayWidth.of(text) + 1 + DisplayWidth.of(word) > width, text != head, text != indent {
+                    lines.append(text)
+                    text = indent + word
+                } else {
+                    text += (text == indent ? "" : " ") + word
+                }
+            }
+            lines.append(text)
+            return lines.joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+
     /// The options of plain `tick` that take a value.
     static let globalValueOptions: Set<String> = ["--dir", "--today", "--color"]
 
@@ -157,7 +201,14 @@ extension Tick {
         finishBackgroundWork()
         Terminal.flushStandardOutput()
         let code = exitCode(for: error)
-        if code == .success || error is ExitCode { exit(withError: error) }
+        if code == .success, !(error is ExitCode) {
+            // Help, version, completion scripts: printed as the library
+            // prints them, with the USAGE line wrapped to the screen.
+            let message = fullMessage(for: error)
+            if !message.isEmpty { print(wrappingUsage(message, width: helpWidth)) }
+            exit(withError: ExitCode.success)
+        }
+        if error is ExitCode { exit(withError: error) }
         Terminal.error(oneLine(message(for: error)))
         exit(withError: ExitCode(code.rawValue))
     }
