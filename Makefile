@@ -41,12 +41,15 @@ run: build
 # when pip cannot install it).
 # The CommonMark corpus tests compare tick with the cmark-gfm command
 # (Debian's cmark-gfm package) and fetch the spec's examples with pip.
+# The ignore-rule tests compare tick with git (tick itself never runs git).
 test-deps:
 	@python3 -c 'import icalendar' 2>/dev/null || python3 -m pip install --quiet icalendar 2>/dev/null || \
 		pip3 install --quiet icalendar 2>/dev/null || \
 		echo "warning: could not install Python's icalendar; the iCalendar checks will be skipped"
 	@command -v cmark-gfm >/dev/null 2>&1 || { echo "installing cmark-gfm with apt-get"; \
 		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cmark-gfm; }
+	@command -v git >/dev/null 2>&1 || { echo "installing git with apt-get"; \
+		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq git; }
 
 test: deps test-deps
 	$(SWIFT) build --build-tests

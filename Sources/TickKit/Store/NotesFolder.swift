@@ -27,7 +27,7 @@ public struct FileStamp: Hashable, Sendable {
 ///
 /// Every `*.md` and `*.markdown` file below the root is a list; hidden
 /// folders and `node_modules` are skipped, and so, inside a git work tree,
-/// are the files git ignores (git itself is asked). Symbolic links are
+/// are the files git's ignore rules name (read in-process: `IgnoreRules`). Symbolic links are
 /// followed, but never out of the root and never round a loop.
 public struct NotesFolder: Sendable {
     /// The root, absolute and with symbolic links resolved.
@@ -105,7 +105,6 @@ public struct NotesFolder: Sendable {
     /// its `stat` (size, modification time, inode) taken during the walk.
     public func listFileEntries() -> (files: [(path: String, stamp: FileStamp)], warnings: [String]) {
         var warnings: [String] = []
-        let ignored = gitIgnoredPaths()
         /// Every list file found, in walk order.
         var found: [(path: String, stamp: FileStamp)] = []
         /// Where each folder's files went in `found`, for telling which
@@ -116,7 +115,7 @@ public struct NotesFolder: Sendable {
         // every core (a big notes folder has thousands of files to `stat`),
         // and what they hold is merged in order, so the result does not
         // depend on timing.
-        var level = [WalkedFolder(relative: "", real: root, ancestors: [root], throughLink: false)]
+        var level = [WalkedFolder(relative: "", real: root, ancestors: [root], throughLink: false, ignoring: IgnoreRules.forRoot(root))]
         var walked = 0
         while !level.isEmpty {
             if walked + level.count > 100_000 {
@@ -124,7 +123,7 @@ public struct NotesFolder: Sendable {
                 level = Array(level.prefix(max(0, 100_000 - walked)))
             }
             walked += level.count
-            let contents = Parallel.map(level.count) { index in read(level[index], ignored: ignored) }
+            let contents = Parallel.map(level.count) { index in read(level[index]) }
             var next: [WalkedFolder] = []
             for (folder, held) in zip(level, contents) {
                 warnings += held.warnings
@@ -133,7 +132,7 @@ public struct NotesFolder: Sendable {
                     sawLink = sawLink || subfolder.isLink
                     next.append(WalkedFolder(relative: subfolder.relative, real: subfolder.real,
                                              ancestors: folder.ancestors.union([subfolder.real]),
-                                             throughLink: folder.throughLink || subfolder.isLink))
+                                             throughLink: folder.throughLink || subfolder.isLink, ignoring: subfolder.ignoring))
                 }
                 sawLink = sawLink || !held.linkedFiles.isEmpty
                 found += held.files
@@ -204,11 +203,14 @@ public struct NotesFolder: Sendable {
         /// Real paths of this folder and the folders above it: a link to one of them is a loop.
         var ancestors: Set<String>
         var throughLink: Bool
+        /// The ignore rules in force in this folder (before its own
+        /// `.gitignore`); nil outside a git work tree.
+        var ignoring: IgnoreRules?
     }
 
     /// What one folder holds, in name order.
     private struct FolderContents {
-        var folders: [(relative: String, real: String, isLink: Bool)] = []
+        var folders: [(relative: String, real: String, isLink: Bool, ignoring: IgnoreRules?)] = []
         /// List files, by path relative to the root, with their stamps.
         var files: [(path: String, stamp: FileStamp)] = []
         /// The real paths of the files that are links, by index in `files`.
@@ -219,7 +221,7 @@ public struct NotesFolder: Sendable {
 
     /// What one folder holds, in name order: its subfolders, its list files
     /// with their stamps, and warnings about what is skipped.
-    private func read(_ folder: WalkedFolder, ignored: Set<String>) -> FolderContents {
+    private func read(_ folder: WalkedFolder) -> FolderContents {
         var held = FolderContents()
         guard let directory = opendir(folder.real) else {
             held.warnings.append("cannot read folder \(folder.relative.isEmpty ? "." : folder.relative); skipped")
@@ -227,21 +229,30 @@ public struct NotesFolder: Sendable {
         }
         defer { closedir(directory) }
         let descriptor = dirfd(directory)
-        for (name, type) in Self.names(in: directory) {
+        let names = Self.names(in: directory)
+        // Inside a git work tree, the folder's own `.gitignore` joins the rules.
+        var ignoring = folder.ignoring
+        if let rules = ignoring, names.contains(where: { $0.name == ".gitignore" }) {
+            ignoring = rules.adding(gitignoreIn: folder.real)
+        }
+        for (name, type) in names {
             if name.utf8.first == UInt8(ascii: ".") || name == "node_modules" { continue }
             // A regular file that is not a list needs no `stat`.
             if type == UInt8(DT_REG), !Self.isListFile(name) { continue }
             let relative = folder.relative.isEmpty ? name : folder.relative + "/" + name
-            if !ignored.isEmpty, ignored.contains(relative) || ignored.contains(relative + "/") { continue }
             if type == UInt8(DT_DIR) {
                 // readdir said what it is (a folder's stamp is not needed).
-                held.folders.append((relative, folder.real + "/" + name, false))
+                if let ignoring, ignoring.isIgnored(name, isDirectory: true) { continue }
+                held.folders.append((relative, folder.real + "/" + name, false, ignoring?.descending(into: name)))
                 continue
             }
             var info = stat()
             // Relative to the open folder: no path lookup from the root for each file.
             guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
             var kind = info.st_mode & S_IFMT
+            // As git does, a link is matched as a file, never as a folder.
+            if let ignoring, kind == S_IFDIR || kind == S_IFLNK || Self.isListFile(name),
+               ignoring.isIgnored(name, isDirectory: kind == S_IFDIR) { continue }
             var real: String? = nil
             if kind == S_IFLNK {
                 let resolved = Self.resolved(folder.real + "/" + name)
@@ -257,7 +268,7 @@ public struct NotesFolder: Sendable {
                 real = resolved
             }
             if kind == S_IFDIR {
-                held.folders.append((relative, real ?? folder.real + "/" + name, real != nil))
+                held.folders.append((relative, real ?? folder.real + "/" + name, real != nil, ignoring?.descending(into: name)))
             } else if kind == S_IFREG, Self.isListFile(name) {
                 if let real { held.linkedFiles[held.files.count] = real }
                 held.files.append((relative, FileStamp(info)))
@@ -289,43 +300,6 @@ public struct NotesFolder: Sendable {
         if lhs.throughLink != rhs.throughLink { return !lhs.throughLink }
         if lhs.relative.count != rhs.relative.count { return lhs.relative.count < rhs.relative.count }
         return lhs.relative < rhs.relative
-    }
-
-    /// Paths git ignores below the root (folders end with `/`); empty when
-    /// the root is not in a git work tree, when git is not installed, and
-    /// when the root itself is ignored.
-    func gitIgnoredPaths() -> Set<String> {
-        guard Self.findGitDirectory(from: root) else { return [] }
-        guard let output = Self.run(["git", "-C", root, "ls-files", "--others", "--ignored", "--exclude-standard", "--directory", "-z"])
-        else { return [] }
-        let paths = Set(output.split(separator: 0).map { String(decoding: $0, as: UTF8.self) })
-        // When the root itself is ignored, git answers "./": the user named the
-        // folder explicitly, so its files are read.
-        return paths.contains("./") ? [] : paths
-    }
-
-    private static func findGitDirectory(from folder: String) -> Bool {
-        var current = folder
-        while true {
-            if access(current + "/.git", F_OK) == 0 { return true }
-            let parent = (current as NSString).deletingLastPathComponent
-            if parent == current || parent.isEmpty { return false }
-            current = parent
-        }
-    }
-
-    /// Runs a command and returns its standard output, or nil when it fails.
-    static func run(_ arguments: [String]) -> [UInt8]? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? Array(data) : nil
     }
 
     /// Reads and parses one list, by its path relative to the root.
