@@ -18,8 +18,10 @@ public enum StatusEdit {
     /// The splices that apply `intent` to `item`; empty when the item is
     /// already in that state. `today` is the date the next occurrence of a
     /// recurring item counts from when its rule says `when done` or it has
-    /// no date.
-    public static func splices(_ intent: Intent, item: TaskItem, in document: Document, today: TaskDate) -> [Splice] {
+    /// no date. With `repeating` false a recurring item is completed without
+    /// a next occurrence (`tick done --no-repeat`).
+    public static func splices(_ intent: Intent, item: TaskItem, in document: Document, today: TaskDate,
+                               repeating: Bool = true) -> [Splice] {
         let target: TaskStatus
         var changes: [TokenEdit.Change] = []
         switch intent {
@@ -38,7 +40,7 @@ public enum StatusEdit {
         if item.status == target || (target == .open && item.status == .inProgress) { return [] }
         var splices = [boxSplice(item, target)]
         splices += TokenEdit.splices(changes, item: item, in: document)
-        if target == .done, item.metadata.every != nil, let next = NextOccurrence.line(for: item, in: document, today: today) {
+        if target == .done, repeating, item.metadata.every != nil, let next = NextOccurrence.line(for: item, in: document, today: today) {
             splices.append(Splice.insert(next, at: lineStart(of: item, in: document)))
         }
         return splices
@@ -58,28 +60,65 @@ public enum StatusEdit {
 ///
 /// It is the item's title line (indentation, marker and quote markers
 /// included) with an open box, its done, cancelled and block-id tokens
-/// removed, a created date set to today, and its due, scheduled and start
-/// dates advanced by the rule (month ends clamp). Notes and subtasks are not
-/// copied.
+/// removed, a created date set to today when it had one, and its dates
+/// moved as Obsidian Tasks moves them: the reference date (due, else
+/// scheduled, else start) goes to the rule's next date after it (after
+/// today for `when done`), and the other dates keep their distance in days
+/// from it. An item without any of those dates gets a due date, the rule's
+/// next date after today. Notes and subtasks are not copied.
 public enum NextOccurrence {
-    /// The bytes of the new line, line ending included; nil when the rule
-    /// does not parse.
+    /// Why a completed recurring item gets no next occurrence.
+    public enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The rule cannot be read: the text and why.
+        case unreadableRule(String, String)
+        /// A next date would fall after 9999-12-31 (or before 1583).
+        case noNextDate(String)
+
+        public var description: String {
+            switch self {
+            case .unreadableRule(let rule, let why): "cannot read the recurrence rule '\(rule)': \(why)"
+            case .noNextDate(let rule): "the rule '\(rule)' has no next date on or before 9999-12-31"
+            }
+        }
+    }
+
+    /// The bytes of the new line, line ending included; nil when there is
+    /// none (see `make`).
     public static func line(for item: TaskItem, in document: Document, today: TaskDate) -> [UInt8]? {
-        guard let text = item.metadata.every, let rule = RecurrenceRule(text) else { return nil }
-        let whenDone = text.lowercased().contains("when done")
+        try? make(for: item, in: document, today: today).get()
+    }
+
+    /// The unreadable rule of the item's title line, as the parser reported
+    /// it: such an item has no `every`, and completing it must not end the
+    /// series silently.
+    public static func unreadableRule(of item: TaskItem, in document: Document) -> Diagnostic? {
+        document.diagnostics.first { $0.line == item.line && $0.message.hasPrefix(RecurrenceRule.diagnosticPrefix) }
+    }
+
+    /// The new line, or why there is none.
+    public static func make(for item: TaskItem, in document: Document, today: TaskDate) -> Result<[UInt8], Failure> {
+        guard let text = item.metadata.every else { return .failure(.unreadableRule("", "the item has no rule")) }
+        let rule: RecurrenceRule
+        switch RecurrenceRule.parse(text) {
+        case .success(let parsed): rule = parsed
+        case .failure(let error): return .failure(.unreadableRule(text, error.description))
+        }
         let metadata = item.metadata
         var changes: [TokenEdit.Change] = [.remove(.done), .remove(.cancelled), .remove(.blockID)]
         let fields: [MetadataField] = [.due, .scheduled, .start]
         let present = fields.filter { metadata.date($0) != nil }
         if let reference = present.first.flatMap({ metadata.date($0) }) {
-            let referenceNext = rule.next(after: whenDone ? today : reference)
-            let shift = reference.days(until: referenceNext)
+            guard let referenceNext = rule.next(after: rule.whenDone ? today : reference) else { return .failure(.noNextDate(text)) }
             for field in present {
                 let old = metadata.date(field)!
-                changes.append(.setDate(field, whenDone ? old.adding(shift, .day) : rule.next(after: old)))
+                let distance = reference.dayOnly.days(until: old.dayOnly)
+                let moved = referenceNext.dayOnly.adding(distance, .day)
+                guard moved <= RecurrenceRule.lastDate else { return .failure(.noNextDate(text)) }
+                changes.append(.setDate(field, TaskDate(year: moved.year, month: moved.month, day: moved.day, minuteOfDay: old.minuteOfDay)))
             }
         } else {
-            changes.append(.setDate(.due, rule.next(after: today)))
+            guard let due = rule.next(after: today) else { return .failure(.noNextDate(text)) }
+            changes.append(.setDate(.due, due))
         }
         if metadata.created != nil { changes.append(.setDate(.created, today)) }
 
@@ -89,8 +128,10 @@ public enum NextOccurrence {
         var splices = TokenEdit.splices(changes, item: item, in: document)
         if item.status != .open { splices.append(StatusEdit.boxSplice(item, .open)) }
         let shifted = splices.map { Splice($0.range.lowerBound - start..<$0.range.upperBound - start, $0.replacement) }
-        guard var line = try? Splice.apply(shifted, to: Array(source.bytes[start..<end])) else { return nil }
+        guard var line = try? Splice.apply(shifted, to: Array(source.bytes[start..<end])) else {
+            return .failure(.unreadableRule(text, "the line cannot be copied"))
+        }
         if source.ending(ofLine: item.line).isEmpty { line += Array(source.lineEnding.utf8) }
-        return line
+        return .success(line)
     }
 }

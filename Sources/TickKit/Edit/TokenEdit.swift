@@ -66,23 +66,6 @@ public enum TokenFormat {
     }
 }
 
-extension RecurrenceRule {
-    /// The English of a tick-dialect rule (`2w` is `2 weeks`), for the other dialects.
-    static func english(_ text: String) -> String {
-        guard let rule = RecurrenceRule(text) else { return text }
-        func unit(_ word: String) -> String { rule.count == 1 ? word : "\(rule.count) \(word)s" }
-        switch rule.unit {
-        case .day: return unit("day")
-        case .week: return unit("week")
-        case .month: return unit("month")
-        case .year: return unit("year")
-        case .weekday: return "weekday"
-        case .weekdayNamed(let day):
-            return ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"][day - 1]
-        }
-    }
-}
-
 /// Changes to the metadata tokens (and the text) of one item's title line,
 /// as byte splices that lie inside the title.
 ///

@@ -203,8 +203,8 @@ struct MetadataScanner {
             }
             value = .text(raw)
         case .recurrence:
-            guard dialect != .tick || RecurrenceRule(raw) != nil else {
-                diagnostics.append((valueRange.lowerBound, "unknown recurrence 'every:\(raw)'; use day, week, month, year, weekday, a weekday name or a count like 2w"))
+            if case .failure(let error) = RecurrenceRule.parse(raw) {
+                diagnostics.append((valueRange.lowerBound, RecurrenceRule.diagnostic(raw, error)))
                 return nil
             }
             value = .text(raw)
@@ -274,9 +274,11 @@ struct MetadataScanner {
         let valueStart = position
         switch signifier.field {
         case .recurrence:
-            // The rule runs over words of letters, digits, `,` and `!` up to the next token.
-            // Each is a whole word in the file: one that runs on into markup
-            // (`week*soon*`) is not a rule word, so the rule ends before it.
+            // The rule runs over words of its grammar (`every`, numbers,
+            // ordinals, units, weekday and month names, `on`, `the`, `and`,
+            // `when done`, commas) up to the first other word, which is title
+            // text again. Each is a whole word in the file: one that runs on
+            // into markup (`week*soon*`) is not a rule word, so the rule ends before it.
             var valueEnd = valueStart
             var wordStart = valueStart
             while wordStart < limit {
@@ -284,19 +286,24 @@ struct MetadataScanner {
                 let isRuleWord = end > wordStart && isWordEnd(end) && (wordStart..<end).allSatisfy {
                     let byte = bytes[$0]
                     return byte < 0x80 && (InlineScanner.isASCIILetter(byte) || (byte >= 0x30 && byte <= 0x39)
-                                           || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "!"))
-                }
-                guard isRuleWord, !(bytes[wordStart] == UInt8(ascii: "!") && wordStart > valueStart) else { break }
+                                           || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "."))
+                } && RecurrenceRule.isRuleWord(Substring(string(wordStart..<end)))
+                guard isRuleWord else { break }
                 valueEnd = end
                 wordStart = end
                 while wordStart < limit, isSpace(wordStart) { wordStart += 1 }
             }
-            guard valueEnd > valueStart else {
-                diagnostics.append((index, "🔁 needs a rule, e.g. 🔁 every week"))
+            let rule = string(valueStart..<valueEnd)
+            if case .failure(let error) = RecurrenceRule.parse(rule) {
+                // Name the word the rule stopped at: it is the likelier mistake.
+                let stop = wordEnd(from: wordStart, limit: limit)
+                let shown = stop > wordStart ? string(valueStart..<stop) : rule
+                let reason = stop > wordStart ? RecurrenceRule.ParseError(description: "'\(string(wordStart..<stop))' is not a word of the grammar") : error
+                diagnostics.append((valueStart, RecurrenceRule.diagnostic(shown, reason)))
                 return nil
             }
             return MetadataToken(field: .recurrence, dialect: .emoji, range: index..<valueEnd, valueRange: valueStart..<valueEnd,
-                                 value: .text(string(valueStart..<valueEnd)))
+                                 value: .text(rule))
         case .blockID:
             let end = wordEnd(from: valueStart, limit: limit)
             guard end > valueStart, isWordEnd(end), (valueStart..<end).allSatisfy({ Self.isIDByte(bytes[$0]) }) else { return nil }

@@ -13,12 +13,15 @@ extension Tick {
                 ITEM is PATH:LINE, ^id, or part of exactly one item's title. The done date goes at
                 the end of the title line (before a trailing ^id) in the item's dialect: done:DATE,
                 ✅ DATE or [completion:: DATE]. An item with every: (🔁, [repeat:: ]) first gets a
-                new open copy above it, due on the next date of its rule.
+                new open copy above it, with its dates moved by its rule. An item whose rule tick
+                cannot read (tick check reports it) is not completed: fix the rule, or give
+                --no-repeat to complete it without a next occurrence.
 
                 Examples:
                   tick done groceries.md:11
                   tick done ^q4plan "status update" --dry-run
                   tick done milk --no-date
+                  tick done "water plants" --no-repeat
                 """)
 
         @OptionGroup var folder: FolderOptions
@@ -26,9 +29,10 @@ extension Tick {
         @OptionGroup var search: ItemSearchOptions
         @Argument(help: "The items: PATH:LINE, ^id or title text.") var items: [String] = []
         @Flag(name: .long, help: "Do not add a done date.") var noDate = false
+        @Flag(name: .long, help: "Complete a recurring item without adding its next occurrence.") var noRepeat = false
 
         func execute() throws {
-            try StatusChange.run(items, folder: folder, write: write, search: search) { today in
+            try StatusChange.run(items, folder: folder, write: write, search: search, repeating: !noRepeat) { today in
                 .done(date: noDate ? nil : today)
             }
         }
@@ -85,7 +89,7 @@ extension Tick {
 /// The shared work of done, reopen and cancel.
 enum StatusChange {
     static func run(_ specs: [String], folder: FolderOptions, write: WriteOptions, search: ItemSearchOptions,
-                    intent: (TaskDate) -> StatusEdit.Intent) throws {
+                    repeating: Bool = true, intent: (TaskDate) -> StatusEdit.Intent) throws {
         guard !specs.isEmpty else { throw TickFailure.usage("name at least one ITEM: PATH:LINE, ^id or title text") }
         let session = try EditSession(folder: folder)
         let today = session.today
@@ -107,19 +111,27 @@ enum StatusChange {
                 guard let document = inputs.document(path) else { continue }
                 var splices: [Splice] = []
                 for item in byPath[path]! {
-                    let edit = StatusEdit.splices(chosen, item: item, in: document, today: today)
+                    if case .done = chosen, repeating, item.status != .done {
+                        // A series never ends silently: no next occurrence, no completion.
+                        if let problem = NextOccurrence.unreadableRule(of: item, in: document) {
+                            throw TickFailure.badData("\(document.address(of: item)):\(problem.column): \(problem.message); "
+                                + "nothing was changed: fix the rule, or use --no-repeat to complete it without a next occurrence")
+                        }
+                        if item.metadata.every != nil, case .failure(let failure) = NextOccurrence.make(for: item, in: document, today: today) {
+                            throw TickFailure.badData("\(document.address(of: item)): \(failure); nothing was changed: "
+                                + "use --no-repeat to complete it without a next occurrence")
+                        }
+                    }
+                    let edit = StatusEdit.splices(chosen, item: item, in: document, today: today, repeating: repeating)
                     if edit.isEmpty {
                         outcome.notes.append("\(document.address(of: item)) is already \(Self.state(chosen)); left as it is")
                         continue
                     }
                     splices += edit
                     outcome.messages.append("\(Self.word(chosen)) \(document.describe(item))")
-                    if case .done = chosen, item.metadata.every != nil {
-                        if NextOccurrence.line(for: item, in: document, today: today) != nil {
-                            outcome.messages.append("  its next occurrence was added above it")
-                        } else {
-                            outcome.notes.append("cannot read the rule '\(item.metadata.every!)' of \(document.address(of: item)); no next occurrence was added")
-                        }
+                    if case .done = chosen, item.metadata.every != nil || NextOccurrence.unreadableRule(of: item, in: document) != nil {
+                        outcome.messages.append(repeating ? "  its next occurrence was added above it"
+                                                          : "  no next occurrence was added (--no-repeat)")
                     }
                 }
                 if !splices.isEmpty {
