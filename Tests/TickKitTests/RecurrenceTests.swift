@@ -284,7 +284,7 @@ struct RecurrenceTokenTests {
     }
 
     @Test("unreadable rules in the tick and Dataview dialects are diagnostics too, and the item is not recurring",
-          arguments: ["- [ ] a every:fortnight", "- [ ] a [repeat:: every week on Mondya]", "- [ ] a [repeat:: every 0 days]"])
+          arguments: ["- [ ] a every:fortnight", "- [ ] a [repeat:: every week on Mondya]", "- [ ] a (repeat:: every 0 days)"])
     func invalidRulesInOtherDialects(_ line: String) {
         let document = DocumentParser.parse(line + "\n", path: "x.md")
         #expect(document.items[0].metadata.every == nil)
@@ -298,6 +298,35 @@ struct RecurrenceTokenTests {
         #expect(document.items[0].metadata.every == "every week on Monday")
         #expect(document.items[0].title == "take out the trash")
         #expect(document.diagnostics.isEmpty)
+    }
+
+    @Test("Dataview fields in parentheses are read like the bracket form")
+    func dataviewParentheses() {
+        let document = DocumentParser.parse("- [ ] Pay (due:: 2021-08-22) (priority:: high) (repeat:: every month on the last)\n", path: "x.md")
+        let item = document.items[0]
+        #expect(item.metadata.due == date("2021-08-22"))
+        #expect(item.metadata.priority == .high)
+        #expect(item.metadata.every == "every month on the last")
+        #expect(item.title == "Pay")
+        #expect(document.diagnostics.isEmpty)
+    }
+
+    @Test("a Dataview id with characters outside letters, digits, - and _ is refused with a diagnostic, like 🆔")
+    func dataviewIDCharacters() {
+        let bad = DocumentParser.parse("- [ ] Task [id:: A*bcd0f]\n", path: "x.md")
+        #expect(bad.items[0].metadata.id == nil)
+        #expect(bad.diagnostics.first?.message.contains("invalid id 'A*bcd0f'") == true)
+        let good = DocumentParser.parse("- [ ] Task [id:: abc_1-2]\n", path: "x.md")
+        #expect(good.items[0].metadata.id == "abc_1-2")
+        #expect(good.diagnostics.isEmpty)
+    }
+
+    @Test("[priority:: highest] reads as urgent, and urgent is written as highest in a Dataview field")
+    func dataviewPriorityWords() {
+        let document = DocumentParser.parse("- [ ] Task [priority:: highest]\n", path: "x.md")
+        #expect(document.items[0].metadata.priority == .urgent)
+        #expect(TokenFormat.priority(.urgent, dialect: .dataview) == "[priority:: highest]")
+        #expect(TokenFormat.priority(.lowest, dialect: .dataview) == "[priority:: lowest]")
     }
 }
 
@@ -387,5 +416,13 @@ struct RecurrenceCommandTests {
         let result = try TickProcess.run(["done"] + lines + ["--dir", notes.root.path, "--today", "2026-11-21"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try notes.text("chores.md") == after)
+    }
+
+    @Test("tick edit --priority urgent writes [priority:: highest] in a Dataview list")
+    func dataviewUrgentIsHighest() throws {
+        let notes = try NotesFixture(["tasks.md": "- [ ] Call [due:: 2026-11-24]\n"])
+        let result = try notes.tick("edit", "tasks.md:1", "--priority", "urgent")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try notes.text("tasks.md") == "- [ ] Call [due:: 2026-11-24] [priority:: highest]\n")
     }
 }

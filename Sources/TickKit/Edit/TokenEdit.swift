@@ -40,8 +40,14 @@ public enum TokenFormat {
         switch dialect {
         case .tick: "!" + priority.name
         case .emoji: priority.emoji
-        case .dataview: "[priority:: \(priority.name)]"
+        case .dataview: "[priority:: \(dataviewWord(priority))]"
         }
+    }
+
+    /// The word of a priority in a Dataview field: Obsidian Tasks' words,
+    /// so `urgent` is `highest` (`lowest` and the others are the same).
+    static func dataviewWord(_ priority: Priority) -> String {
+        priority == .urgent ? "highest" : priority.name
     }
 
     /// A token for a field with a textual value (dates as ISO text).
@@ -132,7 +138,8 @@ public enum TokenEdit {
                 } else if let token = existing.first(where: { !isRemoved($0) }) {
                     switch token.dialect {
                     case .emoji: replacements.append(Splice(token.range, priority.emoji ?? ""))
-                    case .tick, .dataview: replacements.append(Splice(token.valueRange, priority.name))
+                    case .tick: replacements.append(Splice(token.valueRange, priority.name))
+                    case .dataview: replacements.append(Splice(token.valueRange, TokenFormat.dataviewWord(priority)))
                     }
                 } else if let text = TokenFormat.priority(priority, dialect: dialect) {
                     appended.append(text)

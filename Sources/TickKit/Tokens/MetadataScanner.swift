@@ -66,7 +66,7 @@ struct MetadataScanner {
             var colon = index
             while colon < limit, isKeyByte(bytes[colon]) { colon += 1 }
             return colon < limit && bytes[colon] == UInt8(ascii: ":")
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "^"), UInt8(ascii: "["), 0xE2, 0xF0:
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "^"), UInt8(ascii: "["), UInt8(ascii: "("), 0xE2, 0xF0:
             return true
         default:
             return false
@@ -81,7 +81,7 @@ struct MetadataScanner {
         case UInt8(ascii: "!"): return priorityToken(at: index, limit: limit)
         case UInt8(ascii: "#"): return tagToken(at: index, limit: limit)
         case UInt8(ascii: "^"): return blockIDToken(at: index, limit: limit)
-        case UInt8(ascii: "["): return dataviewToken(at: index, limit: limit)
+        case UInt8(ascii: "["), UInt8(ascii: "("): return dataviewToken(at: index, limit: limit)
         case UInt8(ascii: "a")...UInt8(ascii: "z"): return keyValueToken(at: index, limit: limit)
         case 0xE2, 0xF0: return emojiToken(at: index, limit: limit)
         default: return nil
@@ -208,6 +208,13 @@ struct MetadataScanner {
                 return nil
             }
             value = .text(raw)
+        case .blockID where dialect == .dataview:
+            // Like `🆔` and `^id`: letters, digits, `-` and `_` only.
+            guard valueRange.allSatisfy({ Self.isIDByte(bytes[$0]) }) else {
+                diagnostics.append((valueRange.lowerBound, "invalid id '\(raw)'; an id is letters, digits, '-' and '_'"))
+                return nil
+            }
+            value = .text(raw)
         default:
             value = .text(raw)
         }
@@ -216,8 +223,9 @@ struct MetadataScanner {
 
     // MARK: Dataview
 
-    /// `[key:: value]`
+    /// `[key:: value]`, or `(key:: value)` (Dataview's inline field in parentheses).
     private mutating func dataviewToken(at index: Int, limit: Int) -> MetadataToken? {
+        let close = bytes[index] == UInt8(ascii: "(") ? UInt8(ascii: ")") : UInt8(ascii: "]")
         var position = index + 1
         while position < limit, bytes[position] == 0x20 { position += 1 }
         let keyStart = position
@@ -230,8 +238,8 @@ struct MetadataScanner {
         position += 2
         while position < limit, bytes[position] == 0x20 { position += 1 }
         let valueStart = position
-        while position < limit, bytes[position] != UInt8(ascii: "]"), bytes[position] != UInt8(ascii: "[") { position += 1 }
-        guard position < limit, bytes[position] == UInt8(ascii: "]"), isWordEnd(position + 1) else { return nil }
+        while position < limit, bytes[position] != close, bytes[position] != bytes[index] { position += 1 }
+        guard position < limit, bytes[position] == close, isWordEnd(position + 1) else { return nil }
         var valueEnd = position
         while valueEnd > valueStart, bytes[valueEnd - 1] == 0x20 { valueEnd -= 1 }
         guard valueEnd > valueStart else { return nil }
