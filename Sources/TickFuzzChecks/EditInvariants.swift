@@ -122,7 +122,8 @@ public enum EditInvariants {
         switch kind {
         case 0...7:
             let item = target!
-            let recurring = kind == 0 && item.status != .done && item.metadata.every.flatMap(RecurrenceRule.init) != nil
+            // A next occurrence is inserted only when one can be made (a readable rule, a date before 10000).
+            let recurring = kind == 0 && item.status != .done && NextOccurrence.line(for: item, in: document, today: today) != nil
             let lineStart = document.source.lineStarts[document.source.line(containing: item.markerRange.lowerBound) - 1]
             let bomEnd = lineStart == 0 && before.starts(with: bom) ? 3 : lineStart
             for splice in splices where !(recurring && splice.range.isEmpty && (splice.range.lowerBound == lineStart || splice.range.lowerBound == bomEnd)) {

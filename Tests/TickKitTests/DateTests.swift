@@ -38,13 +38,13 @@ struct DateTests {
     @Test("recurrence advances from the old date and clamps month ends")
     func recurrenceClampsMonthEnds() {
         let january31 = TaskDate(year: 2026, month: 1, day: 31)
-        #expect(RecurrenceRule("month")?.next(after: january31).isoString == "2026-02-28")
-        #expect(RecurrenceRule("every month")?.next(after: TaskDate(year: 2028, month: 1, day: 31)).isoString == "2028-02-29")
-        #expect(RecurrenceRule("2w")?.next(after: today).isoString == "2026-12-05")
-        #expect(RecurrenceRule("every 2 weeks")?.next(after: today).isoString == "2026-12-05")
-        #expect(RecurrenceRule("monday")?.next(after: today).isoString == "2026-11-23")
-        #expect(RecurrenceRule("weekday")?.next(after: TaskDate(year: 2026, month: 11, day: 20)).isoString == "2026-11-23")
-        #expect(RecurrenceRule("year")?.next(after: TaskDate(year: 2028, month: 2, day: 29)).isoString == "2029-02-28")
+        #expect(RecurrenceRule("month")?.next(after: january31)?.isoString == "2026-02-28")
+        #expect(RecurrenceRule("every month")?.next(after: TaskDate(year: 2028, month: 1, day: 31))?.isoString == "2028-02-29")
+        #expect(RecurrenceRule("2w")?.next(after: today)?.isoString == "2026-12-05")
+        #expect(RecurrenceRule("every 2 weeks")?.next(after: today)?.isoString == "2026-12-05")
+        #expect(RecurrenceRule("monday")?.next(after: today)?.isoString == "2026-11-23")
+        #expect(RecurrenceRule("weekday")?.next(after: TaskDate(year: 2026, month: 11, day: 20))?.isoString == "2026-11-23")
+        #expect(RecurrenceRule("year")?.next(after: TaskDate(year: 2028, month: 2, day: 29))?.isoString == "2029-02-28")
         #expect(RecurrenceRule("fortnightly") == nil)
     }
 

@@ -136,6 +136,8 @@ struct DocumentedExamplesTests {
         "tick done groceries.md:12": .changes([.line("groceries.md", containing: "Buy **milk**", has: "- [x]", lacks: nil)]),
         "tick done ^q4plan \"status update\" --dry-run": .diff("work.md", line: "+- [x] Post the weekly status update"),
         "tick done milk --no-date": .changes([.line("groceries.md", containing: "Buy **milk**", has: "- [x]", lacks: "done:")]),
+        "tick done \"council tax\" --no-repeat":
+            .changes([.line("home.md", containing: "Pay the council tax", has: "- [x]", lacks: "📅 2026-12-28")]),
         "tick reopen Eggs --list groceries": .changes([.line("groceries.md", containing: "Eggs", has: "- [ ] Eggs", lacks: "done:")]),
         "tick cancel work.md:15": .changes([.line("work.md", containing: "Submit expenses", has: "- [-]", lacks: nil)]),
         "tick cancel \"feature flags\" --no-date":

@@ -207,7 +207,7 @@ import Testing
             // occurrence is the one insertion at the line's start).
             let lineStart = EditStyle.blockStart(item, in: document.source)
             let recurring = kind == 0 && item.metadata.every != nil && item.status != .done
-                && RecurrenceRule(item.metadata.every!) != nil
+                && NextOccurrence.line(for: item, in: document, today: Self.today) != nil
             for splice in splices where !(recurring && splice.range == lineStart..<lineStart) {
                 #expect(splice.range.lowerBound >= item.boxRange.lowerBound && splice.range.upperBound <= item.titleRange.upperBound, "\(context)")
             }

@@ -129,7 +129,7 @@ struct FuzzRegressionTests {
 
     @Test("a new title right after an emoji rule goes first, so the rule does not read it")
     func titleAfterAnEmojiRule() throws {
-        let document = parse("- [ ] 🔁 every week[x] old words\n")
+        let document = parse("- [ ] 🔁 every week monday[x] old words\n")
         let rule = try #require(document.items[0].metadata.every)
         #expect(document.items[0].title.hasSuffix("old words"))
         let after = try Splice.apply(TokenEdit.splices([.replaceText("New")], item: document.items[0], in: document), to: document.source.bytes)
@@ -146,7 +146,10 @@ struct FuzzRegressionTests {
         let document = parse("- [ ] Water 🔁 daily*if hot* then due:2026-11-24\n")
         #expect(document.items[0].metadata.every == nil)
         #expect(document.items[0].metadata.due == TaskDate(year: 2026, month: 11, day: 24))
-        #expect(parse("- [ ] a 🔁 every week*b* c\n").items[0].metadata.every == "every")
+        // The rule stops before `week*b*`; `every` alone cannot be read: no rule, a diagnostic.
+        let runOn = parse("- [ ] a 🔁 every week*b* c\n")
+        #expect(runOn.items[0].metadata.every == nil)
+        #expect(runOn.diagnostics.count == 1)
         #expect(parse("- [ ] a 🔁 every week *b* c\n").items[0].metadata.every == "every week")
         #expect(parse("- [ ] a 📅 2026-11-24*b* c\n").items[0].metadata.due == nil)
         #expect(parse("- [ ] a 🆔 abc*b* c\n").items[0].metadata.id == nil)

@@ -14,17 +14,22 @@ struct NumberBoundsTests {
         #expect(document.items[2].metadata.every == "1000d")
         let messages = document.diagnostics.map(\.message)
         #expect(messages.count == 2)
-        #expect(messages.allSatisfy { $0.contains("the largest count is \(RecurrenceRule.maximumCount)") })
+        #expect(messages.allSatisfy { $0.hasPrefix(RecurrenceRule.diagnosticPrefix) }, "\(messages)")
+        #expect(messages.last?.contains("between 1 and \(RecurrenceRule.maximumInterval)") == true, "\(messages)")
         #expect(RecurrenceRule("every 99999999999999999999999 days") == nil)
-        #expect(RecurrenceRule.exceedsMaximum("every 99999999999999999999999 days"))
+        #expect(RecurrenceRule("every \(RecurrenceRule.maximumInterval + 1) days") == nil)
     }
 
-    @Test("done on an item with a huge recurrence count completes it without a trap")
+    @Test("done on an item with a huge recurrence count refuses without a trap, and --no-repeat completes it")
     func doneWithHugeCountDoesNotTrap() throws {
-        let notes = try NotesFixture(["a.md": "- [ ] a every:9223372036854775807w due:2026-01-01\n"])
+        let text = "- [ ] a every:9223372036854775807w due:2026-01-01\n"
+        let notes = try NotesFixture(["a.md": text])
         let check = try notes.tick("check")
-        #expect(check.status == 1 && check.stdout.contains("a.md:1:15: warning: recurrence"))
-        let done = try notes.tick("done", "a.md:1")
+        #expect(check.status == 1 && check.stdout.contains("a.md:1:15: warning: \(RecurrenceRule.diagnosticPrefix)"), "\(check.stdout)")
+        let refused = try notes.tick("done", "a.md:1")
+        #expect(refused.status == 65 && refused.stderr.contains("--no-repeat"), "\(refused.stderr)")
+        #expect(try notes.text("a.md") == text)
+        let done = try notes.tick("done", "a.md:1", "--no-repeat")
         #expect(done.status == 0, "\(done.stderr)")
         #expect(try notes.text("a.md") == "- [x] a every:9223372036854775807w due:2026-01-01 done:2026-11-21\n")
     }
@@ -35,7 +40,7 @@ struct NumberBoundsTests {
         let notes = try NotesFixture(["a.md": text])
         let done = try notes.tick("done", "a.md:1")
         #expect(done.status == 65)
-        #expect(done.stderr.contains("10000-01-01") && done.stderr.contains("9999-12-31"))
+        #expect(done.stderr.contains("no next date") && done.stderr.contains("9999-12-31") && done.stderr.contains("--no-repeat"), "\(done.stderr)")
         #expect(done.stderr.split(separator: "\n").count == 1)
         #expect(try notes.text("a.md") == text)
         #expect(!notes.allFiles().contains { $0.contains(".tmp") })
@@ -46,7 +51,7 @@ struct NumberBoundsTests {
         let document = parse("- [ ] b due:9999-12-31 every:day\n")
         let today = TaskDate(year: 2026, month: 11, day: 21)
         #expect(NextOccurrence.line(for: document.items[0], in: document, today: today) == nil)
-        #expect(NextOccurrence.unwritableDate(for: document.items[0], today: today) == TaskDate(year: 10000, month: 1, day: 1))
+        #expect(NextOccurrence.make(for: document.items[0], in: document, today: today) == .failure(.noNextDate("day")))
         #expect(StatusEdit.splices(.done(date: today), item: document.items[0], in: document, today: today).count == 2)
     }
 

@@ -18,8 +18,10 @@ public enum StatusEdit {
     /// The splices that apply `intent` to `item`; empty when the item is
     /// already in that state. `today` is the date the next occurrence of a
     /// recurring item counts from when its rule says `when done` or it has
-    /// no date.
-    public static func splices(_ intent: Intent, item: TaskItem, in document: Document, today: TaskDate) -> [Splice] {
+    /// no date. With `repeating` false a recurring item is completed without
+    /// a next occurrence (`tick done --no-repeat`).
+    public static func splices(_ intent: Intent, item: TaskItem, in document: Document, today: TaskDate,
+                               repeating: Bool = true) -> [Splice] {
         let target: TaskStatus
         var changes: [TokenEdit.Change] = []
         switch intent {
@@ -38,7 +40,7 @@ public enum StatusEdit {
         if item.status == target || (target == .open && item.status == .inProgress) { return [] }
         var splices = [boxSplice(item, target)]
         splices += TokenEdit.splices(changes, item: item, in: document)
-        if target == .done, item.metadata.every != nil, let next = NextOccurrence.line(for: item, in: document, today: today) {
+        if target == .done, repeating, item.metadata.every != nil, let next = NextOccurrence.line(for: item, in: document, today: today) {
             splices.append(Splice.insert(next, at: lineStart(of: item, in: document)))
         }
         return splices
@@ -58,59 +60,79 @@ public enum StatusEdit {
 ///
 /// It is the item's title line (indentation, marker and quote markers
 /// included) with an open box, its done, cancelled and block-id tokens
-/// removed, a created date set to today, and its due, scheduled and start
-/// dates advanced by the rule (month ends clamp). Notes and subtasks are not
-/// copied.
+/// removed, a created date set to today when it had one, and its dates
+/// moved as Obsidian Tasks moves them: the reference date (due, else
+/// scheduled, else start) goes to the rule's next date after it (after
+/// today for `when done`), and the other dates keep their distance in days
+/// from it. An item without any of those dates gets a due date, the rule's
+/// next date after today. Notes and subtasks are not copied.
 public enum NextOccurrence {
-    /// The bytes of the new line, line ending included; nil when the rule
-    /// does not parse or a date of the new line would fall after
-    /// `TaskDate.lastWritable` (see `unwritableDate`).
+    /// Why a completed recurring item gets no next occurrence.
+    public enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The rule cannot be read: the text and why.
+        case unreadableRule(String, String)
+        /// A next date would fall after 9999-12-31 (or before 1583).
+        case noNextDate(String)
+
+        public var description: String {
+            switch self {
+            case .unreadableRule(let rule, let why): "cannot read the recurrence rule '\(rule)': \(why)"
+            case .noNextDate(let rule): "the rule '\(rule)' has no next date on or before 9999-12-31"
+            }
+        }
+    }
+
+    /// The bytes of the new line, line ending included; nil when there is
+    /// none (see `make`).
     public static func line(for item: TaskItem, in document: Document, today: TaskDate) -> [UInt8]? {
-        guard let changes = changes(for: item, today: today), unwritableDate(in: changes) == nil else { return nil }
+        try? make(for: item, in: document, today: today).get()
+    }
+
+    /// The unreadable rule of the item's title line, as the parser reported
+    /// it: such an item has no `every`, and completing it must not end the
+    /// series silently.
+    public static func unreadableRule(of item: TaskItem, in document: Document) -> Diagnostic? {
+        document.diagnostics.first { $0.line == item.line && $0.message.hasPrefix(RecurrenceRule.diagnosticPrefix) }
+    }
+
+    /// The new line, or why there is none.
+    public static func make(for item: TaskItem, in document: Document, today: TaskDate) -> Result<[UInt8], Failure> {
+        guard let text = item.metadata.every else { return .failure(.unreadableRule("", "the item has no rule")) }
+        let rule: RecurrenceRule
+        switch RecurrenceRule.parse(text) {
+        case .success(let parsed): rule = parsed
+        case .failure(let error): return .failure(.unreadableRule(text, error.description))
+        }
+        let metadata = item.metadata
+        var changes: [TokenEdit.Change] = [.remove(.done), .remove(.cancelled), .remove(.blockID)]
+        let fields: [MetadataField] = [.due, .scheduled, .start]
+        let present = fields.filter { metadata.date($0) != nil }
+        if let reference = present.first.flatMap({ metadata.date($0) }) {
+            guard let referenceNext = rule.next(after: rule.whenDone ? today : reference) else { return .failure(.noNextDate(text)) }
+            for field in present {
+                let old = metadata.date(field)!
+                let distance = reference.dayOnly.days(until: old.dayOnly)
+                let moved = referenceNext.dayOnly.adding(distance, .day)
+                guard moved <= RecurrenceRule.lastDate else { return .failure(.noNextDate(text)) }
+                changes.append(.setDate(field, TaskDate(year: moved.year, month: moved.month, day: moved.day, minuteOfDay: old.minuteOfDay)))
+            }
+        } else {
+            guard let due = rule.next(after: today) else { return .failure(.noNextDate(text)) }
+            changes.append(.setDate(.due, due))
+        }
+        if metadata.created != nil { changes.append(.setDate(.created, today)) }
+
         let source = document.source
         let start = StatusEdit.lineStart(of: item, in: document)
         let end = source.rangeWithEnding(ofLine: item.line).upperBound
         var splices = TokenEdit.splices(changes, item: item, in: document)
         if item.status != .open { splices.append(StatusEdit.boxSplice(item, .open)) }
         let shifted = splices.map { Splice($0.range.lowerBound - start..<$0.range.upperBound - start, $0.replacement) }
-        guard var line = try? Splice.apply(shifted, to: Array(source.bytes[start..<end])) else { return nil }
-        if source.ending(ofLine: item.line).isEmpty { line += Array(source.lineEnding.utf8) }
-        return line
-    }
-
-    /// A date the next occurrence of `item` would have that no file can
-    /// hold (after `TaskDate.lastWritable`); nil when there is none or the
-    /// rule does not parse.
-    public static func unwritableDate(for item: TaskItem, today: TaskDate) -> TaskDate? {
-        changes(for: item, today: today).flatMap(unwritableDate(in:))
-    }
-
-    private static func unwritableDate(in changes: [TokenEdit.Change]) -> TaskDate? {
-        for case .setDate(_, let date) in changes where !date.isWritable { return date }
-        return nil
-    }
-
-    /// The token changes that turn `item`'s title line into its next
-    /// occurrence's; nil when the rule does not parse.
-    private static func changes(for item: TaskItem, today: TaskDate) -> [TokenEdit.Change]? {
-        guard let text = item.metadata.every, let rule = RecurrenceRule(text) else { return nil }
-        let whenDone = text.lowercased().contains("when done")
-        let metadata = item.metadata
-        var changes: [TokenEdit.Change] = [.remove(.done), .remove(.cancelled), .remove(.blockID)]
-        let fields: [MetadataField] = [.due, .scheduled, .start]
-        let present = fields.filter { metadata.date($0) != nil }
-        if let reference = present.first.flatMap({ metadata.date($0) }) {
-            let referenceNext = rule.next(after: whenDone ? today : reference)
-            let shift = reference.days(until: referenceNext)
-            for field in present {
-                let old = metadata.date(field)!
-                changes.append(.setDate(field, whenDone ? old.adding(shift, .day) : rule.next(after: old)))
-            }
-        } else {
-            changes.append(.setDate(.due, rule.next(after: today)))
+        guard var line = try? Splice.apply(shifted, to: Array(source.bytes[start..<end])) else {
+            return .failure(.unreadableRule(text, "the line cannot be copied"))
         }
-        if metadata.created != nil { changes.append(.setDate(.created, today)) }
-        return changes
+        if source.ending(ofLine: item.line).isEmpty { line += Array(source.lineEnding.utf8) }
+        return .success(line)
     }
 
     /// The open item right above done `item` that `done` added as its next

@@ -40,8 +40,14 @@ public enum TokenFormat {
         switch dialect {
         case .tick: "!" + priority.name
         case .emoji: priority.emoji
-        case .dataview: "[priority:: \(priority.name)]"
+        case .dataview: "[priority:: \(dataviewWord(priority))]"
         }
+    }
+
+    /// The word of a priority in a Dataview field: Obsidian Tasks' words,
+    /// so `urgent` is `highest` (`lowest` and the others are the same).
+    static func dataviewWord(_ priority: Priority) -> String {
+        priority == .urgent ? "highest" : priority.name
     }
 
     /// A token for a field with a textual value (dates as ISO text).
@@ -62,23 +68,6 @@ public enum TokenFormat {
                 return "[repeat:: " + (value.lowercased().hasPrefix("every") ? value : "every " + RecurrenceRule.english(value)) + "]"
             }
             return "[" + dataviewKey(field) + ":: " + value + "]"
-        }
-    }
-}
-
-extension RecurrenceRule {
-    /// The English of a tick-dialect rule (`2w` is `2 weeks`), for the other dialects.
-    static func english(_ text: String) -> String {
-        guard let rule = RecurrenceRule(text) else { return text }
-        func unit(_ word: String) -> String { rule.count == 1 ? word : "\(rule.count) \(word)s" }
-        switch rule.unit {
-        case .day: return unit("day")
-        case .week: return unit("week")
-        case .month: return unit("month")
-        case .year: return unit("year")
-        case .weekday: return "weekday"
-        case .weekdayNamed(let day):
-            return ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"][day - 1]
         }
     }
 }
@@ -149,7 +138,8 @@ public enum TokenEdit {
                 } else if let token = existing.first(where: { !isRemoved($0) }) {
                     switch token.dialect {
                     case .emoji: replacements.append(Splice(token.range, priority.emoji ?? ""))
-                    case .tick, .dataview: replacements.append(Splice(token.valueRange, priority.name))
+                    case .tick: replacements.append(Splice(token.valueRange, priority.name))
+                    case .dataview: replacements.append(Splice(token.valueRange, TokenFormat.dataviewWord(priority)))
                     }
                 } else if let text = TokenFormat.priority(priority, dialect: dialect) {
                     appended.append(text)

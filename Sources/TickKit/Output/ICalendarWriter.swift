@@ -89,7 +89,7 @@ public enum ICalendarWriter {
         }
         if let every = metadata.every {
             // A recurrence set is generated from DTSTART, so RRULE needs one.
-            if hasStart, let rule = RecurrenceRule(every), let rrule = rrule(rule) { lines.append("RRULE:\(rrule)") }
+            if hasStart, let rule = RecurrenceRule(every) { lines.append("RRULE:\(rule.rrule)") }
             lines.append("X-TICK-EVERY:\(escaped(every))")
         }
         lines.append("X-TICK-LIST:\(escaped(document.name))")
@@ -109,19 +109,6 @@ public enum ICalendarWriter {
     /// so that it shows as the same day in every time zone within ±12 hours.
     private static func utcNoon(_ date: TaskDate) -> String {
         String(format: "%04d%02d%02dT120000Z", date.year, date.month, date.day)
-    }
-
-    private static func rrule(_ rule: RecurrenceRule) -> String? {
-        let interval = rule.count > 1 ? ";INTERVAL=\(rule.count)" : ""
-        switch rule.unit {
-        case .day: return "FREQ=DAILY" + interval
-        case .week: return "FREQ=WEEKLY" + interval
-        case .month: return "FREQ=MONTHLY" + interval
-        case .year: return "FREQ=YEARLY" + interval
-        case .weekday: return "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"
-        case .weekdayNamed(let weekday):
-            return "FREQ=WEEKLY" + interval + ";BYDAY=" + ["MO", "TU", "WE", "TH", "FR", "SA", "SU"][weekday - 1]
-        }
     }
 
     /// A TEXT value escaped as RFC 5545 §3.3.11 requires. Line breaks

@@ -24,7 +24,7 @@ public struct ParseCache: Sendable {
 
     static let magic = Array("TICKCACHE".utf8)
     /// Bump when the parser or the encoding changes what a document holds.
-    static let formatVersion = 9
+    static let formatVersion = 10
 
     /// The cache for the folder `root`, or nil when caching is off
     /// (`TICK_NO_CACHE` set) or there is no cache folder to use.

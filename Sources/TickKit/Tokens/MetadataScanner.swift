@@ -66,7 +66,7 @@ struct MetadataScanner {
             var colon = index
             while colon < limit, isKeyByte(bytes[colon]) { colon += 1 }
             return colon < limit && bytes[colon] == UInt8(ascii: ":")
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "^"), UInt8(ascii: "["), 0xE2, 0xF0:
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "^"), UInt8(ascii: "["), UInt8(ascii: "("), 0xE2, 0xF0:
             return true
         default:
             return false
@@ -81,7 +81,7 @@ struct MetadataScanner {
         case UInt8(ascii: "!"): return priorityToken(at: index, limit: limit)
         case UInt8(ascii: "#"): return tagToken(at: index, limit: limit)
         case UInt8(ascii: "^"): return blockIDToken(at: index, limit: limit)
-        case UInt8(ascii: "["): return dataviewToken(at: index, limit: limit)
+        case UInt8(ascii: "["), UInt8(ascii: "("): return dataviewToken(at: index, limit: limit)
         case UInt8(ascii: "a")...UInt8(ascii: "z"): return keyValueToken(at: index, limit: limit)
         case 0xE2, 0xF0: return emojiToken(at: index, limit: limit)
         default: return nil
@@ -216,12 +216,15 @@ struct MetadataScanner {
             }
             value = .text(raw)
         case .recurrence:
-            guard !RecurrenceRule.exceedsMaximum(raw) else {
-                diagnostics.append((valueRange.lowerBound, "recurrence '\(raw)' repeats too far apart; the largest count is \(RecurrenceRule.maximumCount)"))
+            if case .failure(let error) = RecurrenceRule.parse(raw) {
+                diagnostics.append((valueRange.lowerBound, RecurrenceRule.diagnostic(raw, error, hint: dialect == .tick ? Self.recurrenceHint(raw) : "")))
                 return nil
             }
-            guard dialect != .tick || RecurrenceRule(raw) != nil else {
-                diagnostics.append((valueRange.lowerBound, "unknown recurrence 'every:\(raw)'\(Self.recurrenceHint(raw)); use day, week, month, year, weekday, a weekday name or a count like 2w"))
+            value = .text(raw)
+        case .blockID where dialect == .dataview:
+            // Like `🆔` and `^id`: letters, digits, `-` and `_` only.
+            guard valueRange.allSatisfy({ Self.isIDByte(bytes[$0]) }) else {
+                diagnostics.append((valueRange.lowerBound, "invalid id '\(raw)'; an id is letters, digits, '-' and '_'"))
                 return nil
             }
             value = .text(raw)
@@ -233,8 +236,9 @@ struct MetadataScanner {
 
     // MARK: Dataview
 
-    /// `[key:: value]`
+    /// `[key:: value]`, or `(key:: value)` (Dataview's inline field in parentheses).
     private mutating func dataviewToken(at index: Int, limit: Int) -> MetadataToken? {
+        let close = bytes[index] == UInt8(ascii: "(") ? UInt8(ascii: ")") : UInt8(ascii: "]")
         var position = index + 1
         while position < limit, bytes[position] == 0x20 { position += 1 }
         let keyStart = position
@@ -247,8 +251,8 @@ struct MetadataScanner {
         position += 2
         while position < limit, bytes[position] == 0x20 { position += 1 }
         let valueStart = position
-        while position < limit, bytes[position] != UInt8(ascii: "]"), bytes[position] != UInt8(ascii: "[") { position += 1 }
-        guard position < limit, bytes[position] == UInt8(ascii: "]"), isWordEnd(position + 1) else { return nil }
+        while position < limit, bytes[position] != close, bytes[position] != bytes[index] { position += 1 }
+        guard position < limit, bytes[position] == close, isWordEnd(position + 1) else { return nil }
         var valueEnd = position
         while valueEnd > valueStart, bytes[valueEnd - 1] == 0x20 { valueEnd -= 1 }
         guard valueEnd > valueStart else { return nil }
@@ -291,9 +295,11 @@ struct MetadataScanner {
         let valueStart = position
         switch signifier.field {
         case .recurrence:
-            // The rule runs over words of letters, digits, `,` and `!` up to the next token.
-            // Each is a whole word in the file: one that runs on into markup
-            // (`week*soon*`) is not a rule word, so the rule ends before it.
+            // The rule runs over words of its grammar (`every`, numbers,
+            // ordinals, units, weekday and month names, `on`, `the`, `and`,
+            // `when done`, commas) up to the first other word, which is title
+            // text again. Each is a whole word in the file: one that runs on
+            // into markup (`week*soon*`) is not a rule word, so the rule ends before it.
             var valueEnd = valueStart
             var wordStart = valueStart
             while wordStart < limit {
@@ -301,20 +307,20 @@ struct MetadataScanner {
                 let isRuleWord = end > wordStart && isWordEnd(end) && (wordStart..<end).allSatisfy {
                     let byte = bytes[$0]
                     return byte < 0x80 && (InlineScanner.isASCIILetter(byte) || (byte >= 0x30 && byte <= 0x39)
-                                           || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "!"))
-                }
-                guard isRuleWord, !(bytes[wordStart] == UInt8(ascii: "!") && wordStart > valueStart) else { break }
+                                           || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "."))
+                } && RecurrenceRule.isRuleWord(Substring(string(wordStart..<end)))
+                guard isRuleWord else { break }
                 valueEnd = end
                 wordStart = end
                 while wordStart < limit, isSpace(wordStart) { wordStart += 1 }
             }
-            guard valueEnd > valueStart else {
-                diagnostics.append((index, "🔁 needs a rule, e.g. 🔁 every week"))
-                return nil
-            }
             let rule = string(valueStart..<valueEnd)
-            guard !RecurrenceRule.exceedsMaximum(rule) else {
-                diagnostics.append((valueStart, "recurrence '\(rule)' repeats too far apart; the largest count is \(RecurrenceRule.maximumCount)"))
+            if case .failure(let error) = RecurrenceRule.parse(rule) {
+                // Name the word the rule stopped at: it is the likelier mistake.
+                let stop = wordEnd(from: wordStart, limit: limit)
+                let shown = stop > wordStart ? string(valueStart..<stop) : rule
+                let reason = stop > wordStart ? RecurrenceRule.ParseError(description: "'\(string(wordStart..<stop))' is not a word of the grammar") : error
+                diagnostics.append((valueStart, RecurrenceRule.diagnostic(shown, reason)))
                 return nil
             }
             return MetadataToken(field: .recurrence, dialect: .emoji, range: index..<valueEnd, valueRange: valueStart..<valueEnd,

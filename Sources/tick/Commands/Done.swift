@@ -12,8 +12,10 @@ extension Tick {
             discussion: """
                 ITEM is PATH:LINE, ^id, or part of exactly one item's title. The done date goes at \
                 the end of the title line (before a trailing ^id) in the item's dialect. An item \
-                with a recurrence rule first gets a new open copy above it, due on the next date \
-                of its rule.
+                with a recurrence rule first gets a new open copy above it, with its dates moved \
+                by its rule. An item whose rule tick cannot read (tick check reports it) is not \
+                completed: fix the rule, or give --no-repeat to complete it without a next \
+                occurrence.
 
                   done:DATE    ✅ DATE         [completion:: DATE]    (tick, Obsidian, Dataview)
                   every:week   🔁 every week   [repeat:: every week]
@@ -22,6 +24,7 @@ extension Tick {
                   tick done groceries.md:12
                   tick done ^q4plan "status update" --dry-run
                   tick done milk --no-date
+                  tick done "council tax" --no-repeat
                 """)
 
         @OptionGroup var folder: FolderOptions
@@ -29,9 +32,10 @@ extension Tick {
         @OptionGroup var search: ItemSearchOptions
         @Argument(help: "The items: PATH:LINE, ^id or title text.") var items: [String] = []
         @Flag(name: .long, help: "Do not add a done date.") var noDate = false
+        @Flag(name: .long, help: "Complete a recurring item without adding its next occurrence.") var noRepeat = false
 
         func execute() throws {
-            try StatusChange.run(items, folder: folder, write: write, search: search) { today in
+            try StatusChange.run(items, folder: folder, write: write, search: search, repeating: !noRepeat) { today in
                 .done(date: noDate ? nil : today)
             }
         }
@@ -92,7 +96,7 @@ extension Tick {
 /// The shared work of done, reopen and cancel.
 enum StatusChange {
     static func run(_ specs: [String], folder: FolderOptions, write: WriteOptions, search: ItemSearchOptions,
-                    intent: (TaskDate) -> StatusEdit.Intent) throws {
+                    repeating: Bool = true, intent: (TaskDate) -> StatusEdit.Intent) throws {
         guard !specs.isEmpty else { throw TickFailure.usage("name at least one ITEM: PATH:LINE, ^id or title text") }
         let session = try EditSession(folder: folder)
         let today = session.today
@@ -119,24 +123,31 @@ enum StatusChange {
                 // What to say about each item, with its line to be given its new number.
                 var reports: [(item: TaskItem, lines: [(text: String, line: Int?)])] = []
                 for item in byPath[path]! {
-                    if case .done = chosen, item.status != .done, let date = NextOccurrence.unwritableDate(for: item, today: today) {
-                        throw TickFailure.badData("the next occurrence of \(document.address(of: item)) would fall on \(date.isoString), "
-                            + "after \(TaskDate.lastWritable.dayOnly.isoString), the last date tick can write; change its dates or its rule")
+                    if case .done = chosen, repeating, item.status != .done {
+                        // A series never ends silently: no next occurrence, no completion.
+                        if let problem = NextOccurrence.unreadableRule(of: item, in: document) {
+                            throw TickFailure.badData("\(document.address(of: item)):\(problem.column): \(problem.message); "
+                                + "nothing was changed: fix the rule, or use --no-repeat to complete it without a next occurrence")
+                        }
+                        if item.metadata.every != nil, case .failure(let failure) = NextOccurrence.make(for: item, in: document, today: today) {
+                            throw TickFailure.badData("\(document.address(of: item)): \(failure); nothing was changed: "
+                                + "change its dates or its rule, or use --no-repeat to complete it without a next occurrence")
+                        }
                     }
-                    let edit = StatusEdit.splices(chosen, item: item, in: document, today: today)
+                    let edit = StatusEdit.splices(chosen, item: item, in: document, today: today, repeating: repeating)
                     if edit.isEmpty {
                         outcome.notes.append("\(document.address(of: item)) is already \(Self.state(chosen)); left as it is")
                         continue
                     }
                     splices += edit
                     var report: [(text: String, line: Int?)] = [("\(Self.word(chosen)) \(document.path):", item.line)]
-                    if case .done = chosen, item.metadata.every != nil {
-                        if NextOccurrence.line(for: item, in: document, today: today) != nil {
+                    if case .done = chosen, item.metadata.every != nil || NextOccurrence.unreadableRule(of: item, in: document) != nil {
+                        if repeating, NextOccurrence.line(for: item, in: document, today: today) != nil {
                             let above = item.line   // the new line goes in just above the item's
                             lines.inserted(before: above)
                             report.append(("  its next occurrence was added above it as \(document.path):", -above))
                         } else {
-                            outcome.notes.append("cannot read the rule '\(item.metadata.every!)' of \(document.address(of: item)); no next occurrence was added")
+                            report.append(("  no next occurrence was added (--no-repeat)", nil))
                         }
                     }
                     if reopening, let occurrence = NextOccurrence.added(above: item, in: document, today: today),
