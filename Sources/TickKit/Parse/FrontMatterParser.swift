@@ -1,3 +1,4 @@
+import CYaml
 import Yams
 
 /// Finds YAML front matter at the top of a file and reads it with Yams.
@@ -36,6 +37,11 @@ enum FrontMatterParser {
     /// and resolves every plain scalar's tag with it (see `tagName`); the
     /// tests use it to show that the faster way gives the same result.
     static func parse(_ yaml: String, shortcuts: Bool = true) -> Result<[(key: String, value: JSONValue)], YAMLProblem> {
+        // Aliases are expanded by Yams (and keys hashed whole): a few hundred
+        // bytes of nested aliases would expand to billions of values.
+        if let line = AliasBudget.lineExceedingBudget(yaml) {
+            return .failure(YAMLProblem(message: "its YAML aliases expand to more than \(AliasBudget.limit) values", line: line))
+        }
         do {
             // An explicit encoding spares Yams a look at the environment on every
             // call, and the resolver leaves out the rules whose types tick keeps
@@ -173,6 +179,65 @@ enum FrontMatterParser {
             return .array(sequence.map { json($0, shortcuts: shortcuts) })
         case .alias:
             return .null
+        }
+    }
+}
+
+/// Bounds what YAML aliases can add to front matter: the YAML's events are
+/// read once with libyaml (in linear time, aliases unexpanded), and the
+/// values each alias stands for are counted; front matter whose aliases add
+/// more than `limit` values is refused before Yams composes (and expands) it.
+enum AliasBudget {
+    static let limit = 10_000
+
+    /// The line (1-based, in the YAML) of the alias that takes the count past
+    /// `limit`, or nil when the aliases stay within it. YAML that libyaml
+    /// cannot read is left to Yams to report.
+    static func lineExceedingBudget(_ yaml: String) -> Int? {
+        // Without a `*` there is no alias.
+        guard yaml.utf8.contains(UInt8(ascii: "*")) else { return nil }
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) == 1 else { return nil }
+        defer { yaml_parser_delete(&parser) }
+        let bytes = Array(yaml.utf8)
+        return bytes.withUnsafeBufferPointer { buffer -> Int? in
+            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+            yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
+            /// The expanded size of each anchored node, at most `limit + 1`.
+            var anchored: [String: Int] = [:]
+            /// The collections open around the current event: size so far, anchor.
+            var open: [(size: Int, anchor: String?)] = []
+            var added = 0
+            func capped(_ value: Int) -> Int { min(value, limit + 1) }
+            func name(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? { pointer.map { String(cString: $0) } }
+            func finish(_ size: Int, anchor: String?) {
+                if let anchor { anchored[anchor] = size }
+                if !open.isEmpty { open[open.count - 1].size = capped(open[open.count - 1].size + size) }
+            }
+            while true {
+                var event = yaml_event_t()
+                guard yaml_parser_parse(&parser, &event) == 1 else { return nil }
+                defer { yaml_event_delete(&event) }
+                switch event.type {
+                case YAML_SCALAR_EVENT:
+                    finish(1, anchor: name(event.data.scalar.anchor))
+                case YAML_SEQUENCE_START_EVENT:
+                    open.append((1, name(event.data.sequence_start.anchor)))
+                case YAML_MAPPING_START_EVENT:
+                    open.append((1, name(event.data.mapping_start.anchor)))
+                case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+                    if let closed = open.popLast() { finish(closed.size, anchor: closed.anchor) }
+                case YAML_ALIAS_EVENT:
+                    let size = name(event.data.alias.anchor).flatMap { anchored[$0] } ?? 1
+                    added = capped(added + size)
+                    if added > limit { return Int(event.start_mark.line) + 1 }
+                    finish(size, anchor: nil)
+                case YAML_STREAM_END_EVENT:
+                    return nil
+                default:
+                    break
+                }
+            }
         }
     }
 }
