@@ -41,6 +41,9 @@ enum RegexSafety {
                 if j < chars.count, chars[j] == "]" { return "write a ']' in a character class as '\\]'" }
                 var depth = 1
                 while j < chars.count, depth > 0 {
+                    if chars[j] == "\\", j + 1 < chars.count, chars[j + 1] == "Q" {
+                        return "'\\Q' inside a character class is not supported"
+                    }
                     if chars[j] == "\\" { j += 2; continue }
                     if chars[j] == "[" { depth += 1 } else if chars[j] == "]" { depth -= 1 }
                     j += 1
