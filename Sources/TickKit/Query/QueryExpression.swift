@@ -88,6 +88,9 @@ public struct TextPattern: @unchecked Sendable, Equatable {
         } catch {
             throw PatternError(message: "'\(pattern)' is not a valid regular expression")
         }
+        if let problem = RegexSafety.problem(in: pattern) {
+            throw PatternError(message: "'\(pattern)' is refused: \(problem); write a simpler pattern (e.g. '(a+)+' as 'a+')")
+        }
     }
 
     /// A `/pattern/flags` value that is not a valid regular expression.
