@@ -141,7 +141,7 @@ sanitize: sanitize-address sanitize-thread
 
 sanitize-address: deps test-deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
-	ASAN_OPTIONS=detect_leaks=0 TICK_CHILD_ASAN_OPTIONS=detect_leaks=1 \
+	TICK_SANITIZER=address ASAN_OPTIONS=detect_leaks=0 TICK_CHILD_ASAN_OPTIONS=detect_leaks=1 \
 		LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt:print_suppressions=0 \
 		$(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
 
