@@ -193,20 +193,26 @@ struct ParseCacheTests {
         let folder = try TemporaryFolder(["a.md": "- [ ] alpha\n", "b.md": "- [ ] beta\n"])
         let cache = CacheFolder()
         _ = try run(["query", "open", "--json"], folder, cache: cache)
-        let cacheFile = try cache.parseCache(of: folder).path
-        // Damage a.md's payload (its item's text lies in it).
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: cacheFile))
-        let alpha = try #require(bytes.range(of: Data("alpha".utf8)))
-        bytes[alpha.lowerBound] ^= 0x01
-        try bytes.write(to: URL(fileURLWithPath: cacheFile))
-        // And change a.md in place to bytes that are not UTF-8, keeping its
-        // size and modification time: its stamp still matches the cache.
+        // Change a.md to bytes that are not UTF-8, then write the cache again
+        // as if a.md's new stamp belonged to its old, now damaged, payload
+        // (its item's text lies in it): the stamp matches, the checksum fails.
         let file = folder.url.appendingPathComponent("a.md").path
+        try Data([0x2D, 0x20, 0x5B, 0x20, 0x5D, 0x20, 0x61, 0x6C, 0x70, 0x68, 0xFF, 0x0A]).write(to: URL(fileURLWithPath: file))
         var info = stat()
         #expect(stat(file, &info) == 0)
-        try Data([0x2D, 0x20, 0x5B, 0x20, 0x5D, 0x20, 0x61, 0x6C, 0x70, 0x68, 0xFF, 0x0A]).write(to: URL(fileURLWithPath: file))
-        var times = [info.st_atim, info.st_mtim]
-        #expect(utimensat(AT_FDCWD, file, &times, 0) == 0)
+        let parseCache = try cache.parseCache(of: folder)
+        let contents = try #require(parseCache.load())
+        let entries = contents.entries.map { entry -> (path: String, stamp: FileStamp, payload: ParseCache.Payload) in
+            var bytes = Array(contents.buffer[entry.payload])
+            var stamp = entry.stamp
+            if entry.path == "a.md" {
+                let alpha = bytes.indices.first { Array(bytes[$0..<min($0 + 5, bytes.count)]) == Array("alpha".utf8) }!
+                bytes[alpha] ^= 0x01
+                stamp = FileStamp(info)
+            }
+            return (entry.path, stamp, ParseCache.Payload(copying: bytes.withUnsafeBufferPointer { $0 }, checksum: entry.checksum, summary: entry.summary))
+        }
+        parseCache.save(entries)
         let damaged = try run(["query", "open", "--json"], folder, cache: cache)
         #expect(damaged.status == 0)
         #expect(!damaged.stdout.contains("alph") && damaged.stdout.contains("beta"))
@@ -303,6 +309,29 @@ struct ParseCacheTests {
         #expect(cacheFile.load()?.entries.count == 1501, "the cache was saved whole before the process ended")
     }
 
+    @Test("a same-size rewrite whose modification time is put back is seen by the next query (ctime is in the stamp)")
+    func restoredModificationTimeIsNoDisguise() throws {
+        let folder = try TemporaryFolder(["a.md": "- [ ] alpha\n"])
+        let cache = CacheFolder()
+        #expect(try run(["all", "--json"], folder, cache: cache).stdout.contains("alpha"))
+        // Same size, same inode, the modification time restored: only the bytes and ctime differ.
+        let file = folder.url.appendingPathComponent("a.md").path
+        var before = stat()
+        stat(file, &before)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
+        try handle.write(contentsOf: Data("- [ ] gamma\n".utf8))
+        try handle.close()
+        var times = [before.st_atim, before.st_mtim]
+        #expect(utimensat(AT_FDCWD, file, &times, 0) == 0)
+        var after = stat()
+        stat(file, &after)
+        #expect(after.st_mtim.tv_sec == before.st_mtim.tv_sec && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
+        #expect(after.st_size == before.st_size && after.st_ino == before.st_ino)
+        let query = try run(["all", "--json"], folder, cache: cache)
+        #expect(query.stdout.contains("gamma"))
+        #expect(!query.stdout.contains("alpha"))
+    }
+
     @Test("edits never use the cache: they read the file even when its stamp looks unchanged")
     func editsReadTheFile() throws {
         let folder = try TemporaryFolder(["a.md": "- [ ] alpha\n- [ ] beta\n"])
@@ -317,8 +346,6 @@ struct ParseCacheTests {
         try handle.close()
         var times = [before.st_atim, before.st_mtim]
         utimensat(AT_FDCWD, file, &times, 0)
-        let stale = try run(["all", "--json"], folder, cache: cache)
-        #expect(stale.stdout.contains("alpha"), "the stamp matches, so a query trusts the cache")
         let edit = try run(["done", "a.md:2"], folder, cache: cache)
         #expect(edit.status == 0)
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "- [ ] gamma\n- [x] zeta done:2026-11-21\n")

@@ -1,24 +1,32 @@
 import Foundation
 
 /// What `stat` says about a file, enough to tell whether it changed since it
-/// was parsed: size, modification time to the nanosecond, inode and device.
+/// was parsed: size, modification time and status-change time (ctime, which
+/// no user can set: a rewrite whose mtime is put back still moves it) to the
+/// nanosecond, inode and device.
 public struct FileStamp: Hashable, Sendable {
     public var size: Int
     public var modifiedSeconds: Int
     public var modifiedNanoseconds: Int
+    public var changedSeconds: Int
+    public var changedNanoseconds: Int
     public var inode: Int
     public var device: Int
 
-    public init(size: Int, modifiedSeconds: Int, modifiedNanoseconds: Int, inode: Int, device: Int) {
+    public init(size: Int, modifiedSeconds: Int, modifiedNanoseconds: Int, changedSeconds: Int = 0, changedNanoseconds: Int = 0,
+                inode: Int, device: Int) {
         self.size = size
         self.modifiedSeconds = modifiedSeconds
         self.modifiedNanoseconds = modifiedNanoseconds
+        self.changedSeconds = changedSeconds
+        self.changedNanoseconds = changedNanoseconds
         self.inode = inode
         self.device = device
     }
 
     init(_ info: stat) {
         self.init(size: Int(info.st_size), modifiedSeconds: Int(info.st_mtim.tv_sec), modifiedNanoseconds: Int(info.st_mtim.tv_nsec),
+                  changedSeconds: Int(info.st_ctim.tv_sec), changedNanoseconds: Int(info.st_ctim.tv_nsec),
                   inode: Int(bitPattern: UInt(info.st_ino)), device: Int(bitPattern: UInt(info.st_dev)))
     }
 }

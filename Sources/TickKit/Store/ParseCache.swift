@@ -5,9 +5,9 @@ import Foundation
 /// query reads no Markdown at all.
 ///
 /// Guarantees:
-/// - an entry is used only when the file's size, modification time (to the
-///   nanosecond), inode and device all match the `stat` taken while listing
-///   the folder; any other file is read and parsed again (per file);
+/// - an entry is used only when the file's size, modification and
+///   status-change times (to the nanosecond), inode and device all match
+///   the `stat` taken while listing the folder; any other file is read and parsed again (per file);
 /// - a cache file that is damaged, half written, of another format version
 ///   or for another folder is never trusted: every read is bounds-checked,
 ///   the index carries a checksum checked when the file is opened (a bad one
@@ -24,7 +24,7 @@ public struct ParseCache: Sendable {
 
     static let magic = Array("TICKCACHE".utf8)
     /// Bump when the parser or the encoding changes what a document holds.
-    static let formatVersion = 10
+    static let formatVersion = 11
 
     /// The cache for the folder `root`, or nil when caching is off
     /// (`TICK_NO_CACHE` set) or there is no cache folder to use.
@@ -190,7 +190,8 @@ public struct ParseCache: Sendable {
             for _ in 0..<count {
                 let path = try reader.string()
                 let stamp = FileStamp(size: try reader.int(), modifiedSeconds: try reader.int(),
-                                      modifiedNanoseconds: try reader.int(), inode: try reader.int(), device: try reader.int())
+                                      modifiedNanoseconds: try reader.int(), changedSeconds: try reader.int(),
+                                      changedNanoseconds: try reader.int(), inode: try reader.int(), device: try reader.int())
                 let payloadLength = try reader.count()
                 guard payloadLength <= length - payloadsLength else { return fail() }
                 let checksum = try reader.word64()
@@ -280,7 +281,8 @@ public struct ParseCache: Sendable {
         header.int(entries.count)
         for entry in entries {
             header.string(entry.path)
-            for value in [entry.stamp.size, entry.stamp.modifiedSeconds, entry.stamp.modifiedNanoseconds, entry.stamp.inode, entry.stamp.device] {
+            for value in [entry.stamp.size, entry.stamp.modifiedSeconds, entry.stamp.modifiedNanoseconds,
+                          entry.stamp.changedSeconds, entry.stamp.changedNanoseconds, entry.stamp.inode, entry.stamp.device] {
                 header.int(value)
             }
             header.int(entry.payload.buffer.count)
