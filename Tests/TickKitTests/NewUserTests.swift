@@ -60,13 +60,13 @@ struct NewUserTests {
     @Test("the suggestion is the nearest name within a typo's reach")
     func suggestionReach() {
         let names = ["today", "scheduled", "all", "add", "mv", "rm", "done"]
-        #expect(Suggestion.nearest(to: "todya", in: names) == "today")
-        #expect(Suggestion.nearest(to: "tody", in: names) == "today")
-        #expect(Suggestion.nearest(to: "schedule", in: names) == "scheduled")
-        #expect(Suggestion.nearest(to: "dnoe", in: names) == "done")
-        #expect(Suggestion.nearest(to: "ad", in: names) == "add")
-        #expect(Suggestion.nearest(to: "xyzzy", in: names) == nil)
-        #expect(Suggestion.editDistance(Array("ab"), Array("ba")) == 1)
+        #expect(NearestWord.nearest(to: "todya", among: names) == "today")
+        #expect(NearestWord.nearest(to: "tody", among: names) == "today")
+        #expect(NearestWord.nearest(to: "schedule", among: names) == "scheduled")
+        #expect(NearestWord.nearest(to: "dnoe", among: names) == "done")
+        #expect(NearestWord.nearest(to: "ad", among: names) == "add")
+        #expect(NearestWord.nearest(to: "xyzzy", among: names) == nil)
+        #expect(NearestWord.distance(Array("ab".unicodeScalars), Array("ba".unicodeScalars)) == 1)
     }
 
     // MARK: 14.9 --dry-run patches for paths with a space

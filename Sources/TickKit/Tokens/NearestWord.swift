@@ -2,8 +2,11 @@
 /// mean" of a diagnostic: the fewest insertions, deletions, substitutions
 /// and swaps of neighbouring letters (optimal string alignment distance),
 /// case ignored; none when every candidate is too far to be a slip.
-enum NearestWord {
-    static func nearest(to word: String, among candidates: [String]) -> String? {
+public enum NearestWord {
+    /// The candidate nearest to `word`, or nil when none is within a slip's
+    /// reach (one edit for words of up to four letters, two for longer ones).
+    /// Ties go to the candidate listed first.
+    public static func nearest(to word: String, among candidates: [String]) -> String? {
         let typed = Array(word.lowercased().unicodeScalars)
         guard !typed.isEmpty else { return nil }
         // At most one edit in short words, two in words of five letters or more.
@@ -16,7 +19,8 @@ enum NearestWord {
         return best?.word
     }
 
-    static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+    /// The optimal string alignment distance between `a` and `b`.
+    public static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)

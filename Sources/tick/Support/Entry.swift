@@ -193,7 +193,8 @@ extension Tick {
             word = asked
         }
         guard !names.contains(word) else { return nil }
-        return .usage("'\(word)' is not a tick command" + Suggestion.didYouMean(word, in: names)
+        let suggestion = NearestWord.nearest(to: word, among: names).map { "; did you mean '\($0)'?" } ?? ""
+        return .usage("'\(word)' is not a tick command" + suggestion
             + " (`tick help` lists the commands)")
     }
 
