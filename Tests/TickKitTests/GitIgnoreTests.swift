@@ -39,21 +39,9 @@ import Testing
     /// Where the scenarios put ignore files (the empty string is `.git/info/exclude`).
     static let ignoreFolders = ["", ".", "docs", "deep/x", "foo", "build"]
 
-    /// A repeatable pseudo-random generator (SplitMix64).
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// The ignore files of one scenario, by folder ("" is info/exclude).
     static func scenario(_ number: Int) -> [String: String] {
-        var random = Generator(state: UInt64(number) &* 7919)
+        var random = SeededGenerator(seed: UInt64(number) &* 7919)
         var files: [String: String] = [:]
         for folder in ignoreFolders where Bool.random(using: &random) {
             let count = Int.random(in: 1...6, using: &random)
