@@ -68,3 +68,111 @@ import Testing
             + (0..<101).map { "k\($0): *a" }.joined(separator: "\n")) == 101)
     }
 }
+
+/// Wide GFM tables (issue 13.12): cmark-gfm 0.29 spends n²/2 steps on a
+/// row of n cells, so tick narrows wide rows in its private copy of the
+/// file (`CmarkInput.narrowWideTableRows`) without changing any block.
+@Suite struct WideTableTests {
+    /// A table of `rows` rows of `columns` cells between two items.
+    static func wideTable(rows: Int, columns: Int) -> String {
+        let header = "|" + (0..<columns).map { "h\($0)" }.joined(separator: "|") + "|"
+        let delimiter = "|" + Array(repeating: "---", count: columns).joined(separator: "|") + "|"
+        let body = (0..<rows).map { _ in "|" + Array(repeating: "c", count: columns).joined(separator: "|") + "|" }
+        return (["- [ ] before the table due:2026-11-25", "", header, delimiter] + body
+                + ["- [ ] right after the table", "", "- [ ] after the table", ""]).joined(separator: "\n")
+    }
+
+    @Test("a table of 20 rows of 60,000 cells is read in linear time; the items around it are found and editable")
+    func wideTableIsLinear() throws {
+        let notes = try NotesFixture(["wide.md": Self.wideTable(rows: 18, columns: 60_000), "other.md": "- [ ] other\n"])
+        let all = try ReadHardeningTests.bounded(notes, ["all"])
+        #expect(all.status == 0, "exit \(all.status) (124: killed after 60 s): \(all.stderr.prefix(300))")
+        for title in ["before the table", "right after the table", "after the table", "other"] {
+            #expect(all.stdout.contains(title), "\(title) missing from: \(all.stdout.prefix(500))")
+        }
+        let check = try ReadHardeningTests.bounded(notes, ["check"])
+        #expect(check.status == 0, "exit \(check.status): \(check.stdout.prefix(300)) \(check.stderr.prefix(300))")
+        let done = try ReadHardeningTests.bounded(notes, ["done", "right after the table"])
+        #expect(done.status == 0, "exit \(done.status): \(done.stderr.prefix(300))")
+        #expect(try notes.text("wide.md").contains("- [x] right after the table"))
+    }
+
+    /// cmark-gfm's blocks (tables and rows included, cells left out) of a
+    /// short copy, narrowed or not.
+    static func skeletons(_ text: String, keeping base: Int) -> (plain: [String], narrowed: [String], changed: Bool) {
+        let bytes = Array(text.utf8)
+        let source = SourceText(bytes)
+        var short = bytes.withUnsafeBufferPointer { CmarkInput.shortCopy(of: $0, blankingUpTo: 0, lines: source) }
+        let plain = short.bytes.withUnsafeBufferPointer { CmarkBlockParser.blockSkeleton(of: $0) }
+        let before = short.bytes
+        CmarkInput.narrowWideTableRows(in: &short.bytes, lineStarts: short.lineStarts, keeping: base)
+        #expect(short.bytes.count == before.count)
+        let narrowed = short.bytes.withUnsafeBufferPointer { CmarkBlockParser.blockSkeleton(of: $0) }
+        return (plain, narrowed, short.bytes != before)
+    }
+
+    @Test("narrowing keeps every block, table and row on tables whose header and delimiter counts agree or differ by a little or a lot")
+    func narrowingKeepsTablesOnChosenCases() {
+        func row(_ cells: Int, _ cell: String, leading: Bool = true, trailing: Bool = true) -> String {
+            (leading ? "|" : "") + Array(repeating: cell, count: cells).joined(separator: "|") + (trailing ? "|" : "")
+        }
+        var cases: [String] = []
+        for header in [20, 21, 22, 23, 40] {
+            for delimiter in [19, 20, 21, 22, 40] {
+                for (leading, trailing) in [(true, true), (false, false), (true, false), (false, true)] {
+                    cases.append([row(header, "h"), row(delimiter, "---", leading: leading, trailing: trailing),
+                                  row(30, "c"), "- [ ] item", ""].joined(separator: "\n"))
+                }
+            }
+        }
+        cases.append([row(30, "h"), row(30, ":-:"), row(30, "-"), row(29, "--"), "", "> " + row(25, "q"), "> " + row(25, "-"), ""].joined(separator: "\n"))
+        cases.append(["- " + row(24, "h"), "  " + row(24, "-"), "  " + row(40, "x"), "- [ ] next", ""].joined(separator: "\n"))
+        cases.append([row(30, "a\\|b"), row(30, "---"), ""].joined(separator: "\n"))
+        var tables = 0
+        for text in cases {
+            let (plain, narrowed, changed) = Self.skeletons(text, keeping: 2)
+            #expect(plain == narrowed, "\(text.debugDescription)")
+            #expect(changed, "nothing narrowed in \(text.debugDescription)")
+            if plain.contains(where: { $0.hasPrefix("table ") }) { tables += 1 }
+        }
+        #expect(tables >= 15, "only \(tables) of \(cases.count) cases made a table")
+    }
+
+    @Test("narrowing keeps every block, table and row on random table-like lines")
+    func narrowingKeepsTablesOnRandomInput() {
+        var random = SeededGenerator(seed: 13_12)
+        let cells = ["a", "", " b ", "---", ":--", "--:", ":-:", "-", "\\|", "a\\\\", "`x|y`", " "]
+        let prefixes = ["", "", "", "", "", "", "> ", "- ", "  ", "- [ ] ", "1. ", "    ", "# "]
+        var tables = 0, narrowedTables = 0
+        for round in 0..<1500 {
+            var lines: [String] = []
+            for _ in 0..<Int.random(in: 1...8, using: &random) {
+                switch Int.random(in: 0..<10, using: &random) {
+                case 0: lines.append("")
+                case 1: lines.append("- [ ] an item")
+                case 2: lines.append("text")
+                default:
+                    let count = Int.random(in: 0...24, using: &random)
+                    let delimiterRow = Bool.random(using: &random)
+                    var row = prefixes.randomElement(using: &random)! + (Bool.random(using: &random) ? "|" : "")
+                    row += (0..<count).map { _ in delimiterRow ? ["---", ":-", "-:", " - "].randomElement(using: &random)!
+                                                               : cells.randomElement(using: &random)! }.joined(separator: "|")
+                    if Bool.random(using: &random) { row += "|" }
+                    lines.append(row)
+                    // Often the same row shape twice: a header and its delimiter.
+                    if Int.random(in: 0..<3, using: &random) == 0 {
+                        let next = count + (Bool.random(using: &random) ? 0 : Int.random(in: -3...3, using: &random))
+                        lines.append("|" + Array(repeating: "---", count: max(0, next)).joined(separator: "|") + "|")
+                    }
+                }
+            }
+            let text = lines.joined(separator: ["\n", "\r\n"].randomElement(using: &random)!) + "\n"
+            let base = Int.random(in: 2...4, using: &random)
+            let (plain, narrowed, changed) = Self.skeletons(text, keeping: base)
+            if plain.contains(where: { $0.hasPrefix("table ") }) { tables += 1; if changed { narrowedTables += 1 } }
+            #expect(plain == narrowed, "round \(round), keeping \(base): \(text.debugDescription)")
+        }
+        #expect(tables > 150 && narrowedTables > 50,
+                "only \(tables) inputs made a table, \(narrowedTables) of them narrowed: the generator does not test much")
+    }
+}

@@ -23,7 +23,35 @@ enum CmarkBlockParser {
     /// file's, up to every column that matters, so that columns are the
     /// file's byte offsets on their lines (see `UTF8Check.scan` and `CmarkInput`).
     static func outline(of bytes: UnsafeBufferPointer<UInt8>, useArena: Bool = true) -> BlockOutline {
-        var outline = BlockOutline()
+        withTree(of: bytes, useArena: useArena) { iterator in readOutline(iterator) } ?? BlockOutline()
+    }
+
+    /// Every block node but table cells, in document order, as
+    /// "type start-end" (lines): what the tests compare to show that a
+    /// change to cmark-gfm's copy keeps its blocks, tables and rows.
+    static func blockSkeleton(of bytes: UnsafeBufferPointer<UInt8>) -> [String] {
+        withTree(of: bytes, useArena: false) { iterator in
+            var skeleton: [String] = []
+            while true {
+                let event = cmark_iter_next(iterator)
+                if event == CMARK_EVENT_DONE { break }
+                guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
+                let type = cmark_node_get_type(node)
+                if UInt32(type.rawValue) & UInt32(CMARK_NODE_TYPE_MASK) == UInt32(CMARK_NODE_TYPE_INLINE) {
+                    cmark_iter_reset(iterator, node, CMARK_EVENT_EXIT)
+                    continue
+                }
+                let name = cmark_node_get_type_string(node).map { String(cString: $0) } ?? "?"
+                if name == "table_cell" { cmark_iter_reset(iterator, node, CMARK_EVENT_EXIT); continue }
+                skeleton.append("\(name) \(cmark_node_get_start_line(node))-\(cmark_node_get_end_line(node))")
+            }
+            return skeleton
+        } ?? []
+    }
+
+    /// Parses `bytes` and calls `body` with an iterator over the tree.
+    private static func withTree<Result>(of bytes: UnsafeBufferPointer<UInt8>, useArena: Bool,
+                                         _ body: (OpaquePointer) -> Result) -> Result? {
         // Everything cmark-gfm allocates for this parse comes from an arena
         // released at once at the end (`ParseArena`); `useArena: false`
         // (the tests) uses the system allocator.
@@ -37,19 +65,24 @@ enum CmarkBlockParser {
             arena.deinitialize(count: 1)
             arena.deallocate()
         }
-        guard let parser = cmark_parser_new_with_mem(CMARK_OPT_DEFAULT, useArena ? ParseArena.allocator : cmark_get_default_mem_allocator()) else { return outline }
+        guard let parser = cmark_parser_new_with_mem(CMARK_OPT_DEFAULT, useArena ? ParseArena.allocator : cmark_get_default_mem_allocator()) else { return nil }
         defer { cmark_parser_free(parser) }
         if let table = tableExtension { cmark_parser_attach_syntax_extension(parser, table) }
         bytes.withMemoryRebound(to: CChar.self) { chars in
             if let base = chars.baseAddress { cmark_parser_feed(parser, base, chars.count) }
         }
-        guard let root = cmark_parser_finish(parser) else { return outline }
+        guard let root = cmark_parser_finish(parser) else { return nil }
         // The tree lies in the arena: walking it to free every node (3,600
         // instructions a file) would free nothing the arena does not.
         defer { if !useArena { cmark_node_free(root) } }
-        guard let iterator = cmark_iter_new(root) else { return outline }
+        guard let iterator = cmark_iter_new(root) else { return nil }
         defer { cmark_iter_free(iterator) }
+        return body(iterator)
+    }
 
+    /// Walks the tree, keeping list items and headings.
+    private static func readOutline(_ iterator: OpaquePointer) -> BlockOutline {
+        var outline = BlockOutline()
         var openItems: [Int] = []   // indices of list items being walked
         var quoteDepth = 0
         var orderedLists: [Bool] = []

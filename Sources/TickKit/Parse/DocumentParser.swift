@@ -68,9 +68,10 @@ public enum DocumentParser {
         } else if bytes.count > chunkThreshold {
             // Where to cut a large file is decided on the full-length copy.
             let full = fullCopy()
-            let short = cmarkInput.withUnsafeBufferPointer {
+            var short = cmarkInput.withUnsafeBufferPointer {
                 CmarkInput.shortCopy(of: $0, blankingUpTo: frontMatterEnd, lines: source)
             }
+            CmarkInput.narrowWideTableRows(in: &short.bytes, lineStarts: short.lineStarts)
             outline = full.withUnsafeBufferPointer { whole in
                 short.bytes.withUnsafeBufferPointer { shortBytes in
                     LargeFiles.outline(of: whole, lines: source, threshold: chunkThreshold,
@@ -79,9 +80,10 @@ public enum DocumentParser {
             }
         } else {
             // The short copy straight from the bytes, with no full-length copy.
-            let short = cmarkInput.withUnsafeBufferPointer {
+            var short = cmarkInput.withUnsafeBufferPointer {
                 CmarkInput.shortCopy(of: $0, blankingUpTo: frontMatterEnd, lines: source)
             }
+            CmarkInput.narrowWideTableRows(in: &short.bytes, lineStarts: short.lineStarts)
             outline = short.bytes.withUnsafeBufferPointer { CmarkBlockParser.outline(of: $0) }
         }
 
