@@ -176,3 +176,54 @@ import Testing
                 "only \(tables) inputs made a table, \(narrowedTables) of them narrowed: the generator does not test much")
     }
 }
+
+/// File names that are not UTF-8 (issue 13.7): tick names lists by path, so
+/// it cannot name such a list; it must say so instead of letting its items
+/// vanish.
+@Suite struct NonUTF8NameTests {
+    /// Creates `bytes` (a name, not UTF-8) below `folder`, a file with
+    /// `contents` or, when nil, a folder.
+    static func create(_ name: [UInt8], in folder: URL, contents: String?) {
+        let path = Array(folder.path.utf8) + [UInt8(ascii: "/")] + name + [0]
+        path.withUnsafeBufferPointer { raw in
+            raw.withMemoryRebound(to: CChar.self) { path in
+                if let contents {
+                    let descriptor = open(path.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+                    precondition(descriptor >= 0)
+                    _ = contents.utf8CString.withUnsafeBufferPointer { write(descriptor, $0.baseAddress!, $0.count - 1) }
+                    close(descriptor)
+                } else {
+                    precondition(mkdir(path.baseAddress!, 0o755) == 0)
+                }
+            }
+        }
+    }
+
+    @Test("a list or folder whose name is not UTF-8 is a warning in every read command and an error in check")
+    func nonUTF8NamesAreReported() throws {
+        let notes = try NotesFixture(["ok.md": "- [ ] fine\n"])
+        Self.create(Array("caf".utf8) + [0xE9] + Array(".md".utf8), in: notes.root, contents: "- [ ] latin-1 named\n")
+        Self.create(Array("dir".utf8) + [0xFF], in: notes.root, contents: nil)
+        Self.create(Array("notes".utf8) + [0xE9] + Array(".txt".utf8), in: notes.root, contents: "not a list")
+        try HostileFolderTests.readEverything(notes, expectWarning: "caf\\xE9.md: its name is not valid UTF-8")
+        let all = try TickProcess.run(["all", "--dir", notes.root.path, "--today", "2026-11-21"])
+        #expect(all.stderr.contains("dir\\xFF: its name is not valid UTF-8"), "\(all.stderr)")
+        #expect(!all.stderr.contains("notes\\xE9.txt"), "a file that is no list was named: \(all.stderr)")
+        let check = try TickProcess.run(["check", "--dir", notes.root.path, "--today", "2026-11-21"])
+        #expect(check.status == 1, "check exit \(check.status): \(check.stdout) \(check.stderr)")
+        #expect(check.stdout.contains("caf\\xE9.md:1:1: error: its name is not valid UTF-8"), "\(check.stdout)")
+        #expect(check.stdout.contains("dir\\xFF:1:1: error: its name is not valid UTF-8"), "\(check.stdout)")
+        // An edit elsewhere in the folder still works, and warns.
+        let done = try TickProcess.run(["done", "fine", "--dir", notes.root.path, "--today", "2026-11-21"])
+        #expect(done.status == 0 && done.stderr.contains("caf\\xE9.md"), "exit \(done.status): \(done.stderr)")
+    }
+
+    @Test("escaped names show UTF-8 as it is and every other byte as \\xHH, and read back to the same bytes")
+    func escapedNamesRoundTrip() {
+        for name in [Array("caf".utf8) + [0xE9] + Array(".md".utf8), Array("ü\\x41".utf8) + [0x80, 0xFF], [0xC3], Array("plain".utf8)] {
+            let escaped = NotesFolder.escapedName(name)
+            #expect(NotesFolder.rawName(escaped) == name + [0], "\(name) → \(escaped)")
+        }
+        #expect(NotesFolder.escapedName(Array("caf".utf8) + [0xE9] + Array(".md".utf8)) == "caf\\xE9.md")
+    }
+}

@@ -105,14 +105,27 @@ public struct NotesFolder: Sendable {
     /// once, under the path with no link in it if there is one, else the
     /// shortest. A link to a folder that contains it is not followed.
     public func listFiles() -> (paths: [String], warnings: [String]) {
-        let (entries, warnings) = listFileEntries()
-        return (entries.map(\.path), warnings)
+        let (entries, warnings, unnamable) = listFileEntries()
+        return (entries.map(\.path), warnings + unnamable.map(Self.unnamableWarning))
     }
 
+    /// The warning about a list file or folder whose name is not UTF-8.
+    public static func unnamableWarning(_ path: String) -> String {
+        "\(path): \(unnamableProblem)"
+    }
+
+    /// What is wrong with a list file or folder whose name is not UTF-8.
+    public static let unnamableProblem = "its name is not valid UTF-8, so tick cannot name it; skipped (rename it, for example with `mv`)"
+
     /// The list files as `listFiles()` finds them, each with the stamp of
-    /// its `stat` (size, modification time, inode) taken during the walk.
-    public func listFileEntries() -> (files: [(path: String, stamp: FileStamp)], warnings: [String]) {
+    /// its `stat` (size, modification time, inode) taken during the walk;
+    /// warnings about what is skipped; and, apart, the list files and
+    /// folders skipped because their names are not UTF-8 (paths with each
+    /// byte that is not UTF-8 written `\xHH`), which `check` reports as
+    /// problems and every other command as warnings.
+    public func listFileEntries() -> (files: [(path: String, stamp: FileStamp)], warnings: [String], unnamable: [String]) {
         var warnings: [String] = []
+        var unnamable: [String] = []
         /// Every list file found, in walk order.
         var found: [(path: String, stamp: FileStamp)] = []
         /// Where each folder's files went in `found`, for telling which
@@ -135,6 +148,7 @@ public struct NotesFolder: Sendable {
             var next: [WalkedFolder] = []
             for (folder, held) in zip(level, contents) {
                 warnings += held.warnings
+                unnamable += held.unnamable
                 for subfolder in held.folders {
                     if folder.ancestors.contains(subfolder.real) { continue }   // a loop
                     sawLink = sawLink || subfolder.isLink
@@ -150,7 +164,7 @@ public struct NotesFolder: Sendable {
         }
         if sawLink { found = Self.withoutRepeats(placed) }
         Self.sortByPath(&found)
-        return (found, warnings)
+        return (found, warnings, unnamable)
     }
 
     /// The files of `placed` with each file named once: only a link can
@@ -225,6 +239,8 @@ public struct NotesFolder: Sendable {
         var linkedFiles: [Int: String] = [:]
         /// What is skipped.
         var warnings: [String] = []
+        /// List files and folders whose names are not UTF-8, by escaped path.
+        var unnamable: [String] = []
     }
 
     /// What one folder holds, in name order: its subfolders, its list files
@@ -237,7 +253,24 @@ public struct NotesFolder: Sendable {
         }
         defer { closedir(directory) }
         let descriptor = dirfd(directory)
-        let names = Self.names(in: directory)
+        let (names, notUTF8) = Self.names(in: directory)
+        // A name that is not UTF-8 cannot be a `String` path (tick names
+        // lists by path everywhere), so such a list or folder is skipped,
+        // and said so: silently, its items would just vanish.
+        for (escaped, type) in notUTF8 where !escaped.hasPrefix(".") {
+            let isList = Self.isListFile(escaped)
+            if isList || type == UInt8(DT_DIR) || type == UInt8(DT_UNKNOWN) || type == UInt8(DT_LNK) {
+                if !isList, type != UInt8(DT_DIR) {
+                    // Only a folder (or a link to one) matters: ask.
+                    var info = stat()
+                    let isFolder = Self.rawName(escaped).withUnsafeBufferPointer { raw in
+                        raw.withMemoryRebound(to: CChar.self) { fstatat(descriptor, $0.baseAddress!, &info, 0) == 0 }
+                    } && info.st_mode & S_IFMT == S_IFDIR
+                    if !isFolder { continue }
+                }
+                held.unnamable.append(folder.relative.isEmpty ? escaped : folder.relative + "/" + escaped)
+            }
+        }
         // Inside a git work tree, the folder's own `.gitignore` joins the rules.
         var ignoring = folder.ignoring
         if let rules = ignoring, names.contains(where: { $0.name == ".gitignore" }) {
@@ -287,20 +320,62 @@ public struct NotesFolder: Sendable {
 
     /// The names in an open folder with their `d_type` (`DT_UNKNOWN` when
     /// the file system does not say), sorted by name (without `.` and
-    /// `..`), read with `readdir`.
-    private static func names(in folder: OpaquePointer) -> [(name: String, type: UInt8)] {
+    /// `..`), read with `readdir`; apart, the names that are not UTF-8,
+    /// escaped (`escapedName`).
+    private static func names(in folder: OpaquePointer) -> (names: [(name: String, type: UInt8)], notUTF8: [(escaped: String, type: UInt8)]) {
         var names: [(name: String, type: UInt8)] = []
+        var notUTF8: [(escaped: String, type: UInt8)] = []
         while let entry = readdir(folder) {
             // The name is read where it lies: a dirent is only as long as its
             // name, so copying the whole `d_name` array out of it (as
             // `entry.pointee.d_name` would) can read past the end of
             // readdir's buffer (AddressSanitizer caught that).
             let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
-            let name = String(cString: (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self))
+            let cName = (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self)
             let type = (UnsafeRawPointer(entry) + MemoryLayout<dirent>.offset(of: \dirent.d_type)!).load(as: UInt8.self)
+            guard let name = String(validatingCString: cName) else {
+                notUTF8.append((escapedName(Array(UnsafeBufferPointer(start: UnsafeRawPointer(cName).assumingMemoryBound(to: UInt8.self), count: strlen(cName)))), type))
+                continue
+            }
             if name != "." && name != ".." { names.append((name, type)) }
         }
-        return names.sorted { $0.name < $1.name }
+        return (names.sorted { $0.name < $1.name }, notUTF8.sorted { $0.escaped < $1.escaped })
+    }
+
+    /// A file name's bytes as text: UTF-8 where it is, every other byte
+    /// (and a backslash before `x`) as `\xHH`.
+    static func escapedName(_ bytes: [UInt8]) -> String {
+        var text = ""
+        var index = 0
+        while index < bytes.count {
+            let length = bytes[index] < 0x80 ? 1 : UTF8Check.sequenceLength(bytes, at: index)
+            if length > 0, !(bytes[index] == UInt8(ascii: "\\") && index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "x")) {
+                text += String(decoding: bytes[index..<index + length], as: UTF8.self)
+                index += length
+            } else {
+                text += "\\x" + (bytes[index] < 16 ? "0" : "") + String(bytes[index], radix: 16, uppercase: true)
+                index += 1
+            }
+        }
+        return text
+    }
+
+    /// The bytes `escapedName` stands for, NUL-terminated.
+    static func rawName(_ escaped: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        let utf8 = Array(escaped.utf8)
+        var index = 0
+        while index < utf8.count {
+            if utf8[index] == UInt8(ascii: "\\"), index + 3 < utf8.count, utf8[index + 1] == UInt8(ascii: "x"),
+               let byte = UInt8(String(decoding: utf8[index + 2..<index + 4], as: UTF8.self), radix: 16) {
+                bytes.append(byte)
+                index += 4
+            } else {
+                bytes.append(utf8[index])
+                index += 1
+            }
+        }
+        return bytes + [0]
     }
 
     /// Which of two paths to one file names it: no link first, then shorter, then alphabetical.
@@ -390,7 +465,8 @@ public struct NotesFolder: Sendable {
         if let cache {
             DispatchQueue.global().async(group: reading) { loaded = cache.load() }
         }
-        let (entries, listWarnings) = listFileEntries()
+        let (entries, walkWarnings, unnamable) = listFileEntries()
+        let listWarnings = walkWarnings + unnamable.map(Self.unnamableWarning)
         reading.wait()
         let contents = loaded
         let encodes = cache != nil || alwaysEncode

@@ -48,6 +48,8 @@ extension Tick {
                 case .failure(let error):
                     // A file of a folder that cannot be read is a problem to report, not the end of the check.
                     report(shownPath, 1, 1, "error", "cannot read it: \(error.reason ?? String(cString: strerror(error.code))); not checked")
+                case .unnamable:
+                    report(shownPath, 1, 1, "error", NotesFolder.unnamableProblem)
                 }
             }
             if json {
@@ -57,23 +59,43 @@ extension Tick {
             if !problems.isEmpty { throw ExitCode(1) }
         }
 
+        /// What checking one path found.
+        private enum Checked {
+            case success(Document)
+            /// The file could not be read.
+            case failure(FileIO.ReadError)
+            /// A list file or folder whose name is not UTF-8: tick cannot name it.
+            case unnamable
+        }
+
         /// The documents to check, each with the path to print for it; a
-        /// file of a folder that cannot be read comes as its read error.
+        /// file of a folder that cannot be read comes as its read error,
+        /// a name tick cannot use as `unnamable`.
         ///
         /// A PATH is looked for in the notes folder first, then in the
         /// current folder (so `tick --dir n check work.md` checks n/work.md
         /// from anywhere, and a path typed from inside the folder still
         /// works). A named file that does not exist or cannot be read ends
         /// the check (66).
-        private func documents() throws -> [(String, Result<Document, FileIO.ReadError>)] {
-            if paths.isEmpty {
-                let root = try folder.folder()
-                let (files, warnings) = root.listFiles()
+        private func documents() throws -> [(String, Checked)] {
+            /// The lists of a folder, and its names that are not UTF-8, with `prefix` before each path.
+            func lists(of notes: NotesFolder, prefix: String) -> [(String, Checked)] {
+                let (entries, warnings, unnamable) = notes.listFileEntries()
                 for warning in warnings { Terminal.warning(warning) }
-                return Array(zip(files, root.loadEach(files)))
+                let files = entries.map(\.path)
+                let loaded: [(String, Checked)] = zip(files, notes.loadEach(files)).map { path, result in
+                    switch result {
+                    case .success(let document): (prefix + path, .success(document))
+                    case .failure(let error): (prefix + path, .failure(error))
+                    }
+                }
+                return (loaded + unnamable.map { (prefix + $0, .unnamable) }).sorted { $0.0 < $1.0 }
+            }
+            if paths.isEmpty {
+                return lists(of: try folder.folder(), prefix: "")
             }
             let root = try? folder.folder()
-            var result: [(String, Result<Document, FileIO.ReadError>)] = []
+            var result: [(String, Checked)] = []
             for path in paths {
                 let candidates = path.hasPrefix("/") || root == nil ? [path] : [root!.absolute(path), path]
                 var isDirectory: ObjCBool = false
@@ -82,9 +104,7 @@ extension Tick {
                 }
                 if isDirectory.boolValue {
                     let subfolder = try NotesFolder(path: found)
-                    let prefix = path.hasSuffix("/") ? path : path + "/"
-                    let files = subfolder.listFiles().paths
-                    for (file, loaded) in zip(files, subfolder.loadEach(files)) { result.append((prefix + file, loaded)) }
+                    result += lists(of: subfolder, prefix: path.hasSuffix("/") ? path : path + "/")
                 } else {
                     let bytes = try FileIO.read(found)
                     result.append((path, .success(DocumentParser.parse(bytes, path: path))))
