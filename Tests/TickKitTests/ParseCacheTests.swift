@@ -65,8 +65,54 @@ struct ParseCacheTests {
 
         /// The parse cache of `folder` kept here.
         func parseCache(of folder: TemporaryFolder) throws -> ParseCache {
-            try #require(ParseCache(root: NotesFolder(path: folder.path).root, environment: ["XDG_CACHE_HOME": path]))
+            try #require(ParseCache(root: NotesFolder(path: folder.path).root,
+                                    environment: ["XDG_CACHE_HOME": path, "TICK_TEST_TIMESTAMP_GRANULARITY_MS": TickRunner.timestampGranularity]))
         }
+    }
+
+    @Test("a cache entry made within its file's timestamp granularity is not trusted: a change the stamp cannot show is read")
+    func unsettledEntriesAreParsedAgain() throws {
+        // The state a same-size save in the same second leaves on a file
+        // system with whole-second times: the cache holds the old text
+        // under a stamp equal to the new file's, made in that second.
+        let folder = try TemporaryFolder(["a.md": "- [ ] new text\n"])
+        let notes = try NotesFolder(path: folder.path)
+        let stamp = try #require(notes.listFileEntries().files.first?.stamp)
+        let cacheFolder = CacheFolder()
+        let cache = try #require(ParseCache(root: notes.root, environment: ["XDG_CACHE_HOME": cacheFolder.path]))
+        let old = try #require(ParseCache.Payload(encoding: parse("- [ ] old text\n", path: "a.md")))
+        func titles(savedAt scanStarted: Int) -> [String] {
+            cache.save([("a.md", stamp, old)], scanStarted: scanStarted)
+            return notes.loadAll(cache: cache).documents.flatMap { $0.items.map(\.title) }
+        }
+        // Made while the stamp was within its granularity (50 ms for nanosecond times): parsed again.
+        #expect(titles(savedAt: stamp.latestTime + 10_000_000) == ["new text"])
+        // Made when the stamp had long settled: trusted (which is how this test sees the difference).
+        #expect(titles(savedAt: stamp.latestTime + 60_000_000_000) == ["old text"])
+        // Whole-second stamps (ext2, ext3, FAT, HFS+) are settled only 2 s later.
+        var coarse = stamp
+        coarse.modifiedNanoseconds = 0
+        coarse.changedNanoseconds = 0
+        #expect(!coarse.isSettled(before: coarse.latestTime + 1_900_000_000))
+        #expect(coarse.isSettled(before: coarse.latestTime + 2_100_000_000))
+        #expect(!stamp.isSettled(before: stamp.latestTime + 40_000_000) || stamp.modifiedNanoseconds == 0 && stamp.changedNanoseconds == 0)
+        #expect(stamp.isSettled(before: stamp.latestTime + 2_100_000_000))
+    }
+
+    @Test("a file parsed again because its entry was unsettled is saved settled: the next run takes it from the cache")
+    func unsettledEntriesSettle() throws {
+        let folder = try TemporaryFolder(["a.md": "- [ ] text\n"])
+        let notes = try NotesFolder(path: folder.path)
+        let cacheFolder = CacheFolder()
+        let cache = try cacheFolder.parseCache(of: folder)   // granularity 0: settled once older than the scan
+        let stamp = try #require(notes.listFileEntries().files.first?.stamp)
+        let old = try #require(ParseCache.Payload(encoding: parse("- [ ] stale\n", path: "a.md")))
+        cache.save([("a.md", stamp, old)], scanStarted: stamp.latestTime)
+        #expect(notes.loadAll(cache: cache).documents.flatMap { $0.items.map(\.title) } == ["text"])
+        let saved = try #require(cache.load())
+        #expect(saved.scanStarted > stamp.latestTime)
+        let document = try #require(saved.document("a.md", at: 0, stamp: stamp))
+        #expect(document.items.map(\.title) == ["text"])
     }
 
     func run(_ arguments: [String], _ folder: TemporaryFolder, cache: CacheFolder) throws -> TickRun {
@@ -168,6 +214,12 @@ struct ParseCacheTests {
         let cacheFile = try cache.parseCache(of: folder).path
         let good = try Data(contentsOf: URL(fileURLWithPath: cacheFile))
         #expect(good.count > 20)
+        /// What a cache holds, apart from when its scan started.
+        func summary() throws -> [String] {
+            let contents = try #require(try cache.parseCache(of: folder).load())
+            return contents.entries.map { "\($0.path) \($0.stamp) \($0.checksum) \($0.payload)" } + ["\(contents.listOrder)"]
+        }
+        let goodSummary = try summary()
         var damages: [Data] = [Data(), good.prefix(good.count / 2), Data(repeating: 0xFF, count: 100)]
         // A flipped bit in the index, in each payload (the index is checked
         // when the cache is opened; a payload when its list is first read),
@@ -184,7 +236,8 @@ struct ParseCacheTests {
             #expect(result.stdoutBytes == expected.stdoutBytes)
             #expect(result.stderr.isEmpty)
             let rebuilt = try Data(contentsOf: URL(fileURLWithPath: cacheFile))
-            #expect(rebuilt == good, "the cache is rewritten whole")
+            let rebuiltSummary = try summary()
+            #expect(rebuilt.count == good.count && rebuiltSummary == goodSummary, "the cache is rewritten whole")
         }
     }
 
@@ -212,7 +265,7 @@ struct ParseCacheTests {
             }
             return (entry.path, stamp, ParseCache.Payload(copying: bytes.withUnsafeBufferPointer { $0 }, checksum: entry.checksum, summary: entry.summary))
         }
-        parseCache.save(entries)
+        parseCache.save(entries, scanStarted: nanosecondsNow())
         let damaged = try run(["query", "open", "--json"], folder, cache: cache)
         #expect(damaged.status == 0)
         #expect(!damaged.stdout.contains("alph") && damaged.stdout.contains("beta"))

@@ -29,6 +29,33 @@ public struct FileStamp: Hashable, Sendable {
                   changedSeconds: Int(info.st_ctim.tv_sec), changedNanoseconds: Int(info.st_ctim.tv_nsec),
                   inode: Int(bitPattern: UInt(info.st_ino)), device: Int(bitPattern: UInt(info.st_dev)))
     }
+
+    /// The later of the modification and change times, in nanoseconds since 1970.
+    var latestTime: Int {
+        max(modifiedSeconds &* 1_000_000_000 &+ modifiedNanoseconds, changedSeconds &* 1_000_000_000 &+ changedNanoseconds)
+    }
+
+    /// How long after a change the file's timestamps may still show the
+    /// time before it: 2 s on a file system that keeps whole seconds (both
+    /// nanosecond fields 0; FAT keeps even seconds), 50 ms elsewhere (the
+    /// kernel stamps files from a clock that advances a tick, 1–10 ms, at a time).
+    var timestampGranularity: Int {
+        modifiedNanoseconds == 0 && changedNanoseconds == 0 ? 2_000_000_000 : 50_000_000
+    }
+
+    /// True when a change made after `time` (nanoseconds since 1970) would
+    /// certainly give the file other timestamps than these: they are older
+    /// than `time` by more than their granularity (or `granularity`, when given).
+    func isSettled(before time: Int, granularity: Int? = nil) -> Bool {
+        latestTime &+ (granularity ?? timestampGranularity) < time
+    }
+}
+
+/// The current time, in nanoseconds since 1970.
+func nanosecondsNow() -> Int {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Int(now.tv_sec) &* 1_000_000_000 &+ Int(now.tv_nsec)
 }
 
 /// The notes folder: finds its lists and reads them (SPEC §1).
@@ -465,6 +492,9 @@ public struct NotesFolder: Sendable {
         if let cache {
             DispatchQueue.global().async(group: reading) { loaded = cache.load() }
         }
+        // Files are stamped after this: a change that the stamps cannot show
+        // (made within their granularity of it) is kept from the cache.
+        let scanStarted = nanosecondsNow()
         let (entries, walkWarnings, unnamable) = listFileEntries()
         let listWarnings = walkWarnings + unnamable.map(Self.unnamableWarning)
         reading.wait()
@@ -533,7 +563,8 @@ public struct NotesFolder: Sendable {
                     if fromCache[index], let payload = contents?.copyOfPayload(entries[index].path, at: index) { return payload }
                     return payloads[index]
                 }
-                cache.save(zip(entries, saved).compactMap { entry, payload in payload.map { (entry.path, entry.stamp, $0) } })
+                cache.save(zip(entries, saved).compactMap { entry, payload in payload.map { (entry.path, entry.stamp, $0) } },
+                           scanStarted: scanStarted)
             }
             if !sameCount || !allFromCache {
                 if savingInBackground {

@@ -21,10 +21,12 @@ public struct ParseCache: Sendable {
     /// The cache file.
     public let path: String
     let root: String
+    /// The timestamp granularity to assume instead of the stamps' own (`FileStamp.timestampGranularity`); a test seam.
+    let granularity: Int?
 
     static let magic = Array("TICKCACHE".utf8)
     /// Bump when the parser or the encoding changes what a document holds.
-    static let formatVersion = 11
+    static let formatVersion = 12
 
     /// The cache for the folder `root`, or nil when caching is off
     /// (`TICK_NO_CACHE` set) or there is no cache folder to use.
@@ -40,6 +42,10 @@ public struct ParseCache: Sendable {
         }
         self.root = root
         self.path = base + "/tick/" + Self.fileName(for: root)
+        // Test seam: the tests write a file and query it at once; they
+        // assume a granularity (0 for "any stamp older than the scan") so
+        // that a warm run does not depend on how fast the machine is.
+        granularity = environment["TICK_TEST_TIMESTAMP_GRANULARITY_MS"].flatMap(Int.init).map { $0 * 1_000_000 }
     }
 
     /// A name from the folder's path (FNV-1a), so each folder has its own file.
@@ -89,6 +95,10 @@ public struct ParseCache: Sendable {
         /// `entries`: computed when the cache was saved, so that a query over
         /// an unchanged folder does not sort 5,000 lists again (3 ms).
         let listOrder: [Int]
+        /// When the scan that made the entries started (nanoseconds since 1970).
+        let scanStarted: Int
+        /// The timestamp granularity to assume, when not the stamps' own (a test seam).
+        let granularity: Int?
         /// Entry by path, made on the first lookup that misses.
         private var entryIndex: [String: Int]? = nil
         private let lock = NSLock()
@@ -101,11 +111,13 @@ public struct ParseCache: Sendable {
             var summary: ListSummary
         }
 
-        init(base: UnsafeRawPointer, length: Int, entries: [Entry], listOrder: [Int]) {
+        init(base: UnsafeRawPointer, length: Int, entries: [Entry], listOrder: [Int], scanStarted: Int, granularity: Int?) {
             self.base = base
             self.length = length
             self.entries = entries
             self.listOrder = listOrder
+            self.scanStarted = scanStarted
+            self.granularity = granularity
         }
 
         deinit { munmap(UnsafeMutableRawPointer(mutating: base), length) }
@@ -127,9 +139,22 @@ public struct ParseCache: Sendable {
             return entryIndex?[path].map { entries[$0] }
         }
 
+        /// The entry of `path` when it was made for exactly `stamp` and the
+        /// stamp was settled when the entry was made: the file's timestamps
+        /// were older than the scan that made it by more than their
+        /// granularity. Otherwise the file may have changed after it was
+        /// read without any change to its stamp (a same-size save in the
+        /// same second on a file system with whole-second times), and it is
+        /// parsed again; the cache saved then holds it as settled.
+        func trustedEntry(_ path: String, at position: Int, stamp: FileStamp) -> Entry? {
+            guard let entry = entry(path, at: position), entry.stamp == stamp,
+                  stamp.isSettled(before: scanStarted, granularity: granularity) else { return nil }
+            return entry
+        }
+
         /// The encoded document of `path` for exactly `stamp`, if its checksum holds.
         func payload(_ path: String, at position: Int, stamp: FileStamp) -> UnsafeBufferPointer<UInt8>? {
-            guard let entry = entry(path, at: position), entry.stamp == stamp else { return nil }
+            guard let entry = trustedEntry(path, at: position, stamp: stamp) else { return nil }
             let bytes = UnsafeBufferPointer(rebasing: buffer[entry.payload])
             return ParseCache.checksum(bytes) == entry.checksum ? bytes : nil
         }
@@ -147,7 +172,7 @@ public struct ParseCache: Sendable {
         /// made from the index alone: its payload is checked when its items
         /// are first read (`EncodedDocument.complete`).
         func uncheckedDocument(_ path: String, at position: Int, stamp: FileStamp) -> EncodedDocument? {
-            guard let entry = entry(path, at: position), entry.stamp == stamp else { return nil }
+            guard let entry = trustedEntry(path, at: position, stamp: stamp) else { return nil }
             return EncodedDocument(unchecked: UnsafeBufferPointer(rebasing: buffer[entry.payload]), owner: self,
                                    checksum: entry.checksum, path: path, summary: entry.summary)
         }
@@ -180,6 +205,7 @@ public struct ParseCache: Sendable {
         var reader = ByteReader(buffer, range: Self.magic.count..<length)
         do {
             guard try reader.int() == Self.formatVersion, try reader.string() == root else { return fail() }
+            let scanStarted = try reader.int()
             let count = try reader.count(limit: 1 << 24)
             // Each payload's place is counted from the end of the index,
             // which is known only once the whole index is read.
@@ -222,7 +248,8 @@ public struct ParseCache: Sendable {
                 let payload = entries[position].payload
                 entries[position].payload = reader.position + payload.lowerBound..<reader.position + payload.upperBound
             }
-            return Contents(base: UnsafeRawPointer(mapping), length: length, entries: entries, listOrder: listOrder)
+            return Contents(base: UnsafeRawPointer(mapping), length: length, entries: entries, listOrder: listOrder,
+                            scanStarted: scanStarted, granularity: granularity)
         } catch {
             return fail()
         }
@@ -273,11 +300,15 @@ public struct ParseCache: Sendable {
     /// document written straight from its own buffer. It goes through a
     /// temporary file and a rename, so readers see the old file or the new
     /// one. Failing to write a cache is not an error: tick works without one.
-    public func save(_ entries: [(path: String, stamp: FileStamp, payload: Payload)]) {
+    /// `scanStarted` is when the walk that stamped the files began
+    /// (nanoseconds since 1970): an entry counts only if its file's
+    /// timestamps were settled then (`Contents.trustedEntry`).
+    public func save(_ entries: [(path: String, stamp: FileStamp, payload: Payload)], scanStarted: Int) {
         var header = ByteWriter()
         header.bytes = Self.magic
         header.int(Self.formatVersion)
         header.string(root)
+        header.int(scanStarted)
         header.int(entries.count)
         for entry in entries {
             header.string(entry.path)
