@@ -557,14 +557,20 @@ public struct NotesFolder: Sendable {
             // first read) are given later; a list that could not be repaired
             // is left out, to be parsed again next time.
             let save: @Sendable ([String: ParseCache.Payload?]) -> Void = { [payloads, fromCache] repaired in
-                let saved: [ParseCache.Payload?] = Parallel.map(entries.count) { index in
+                var saved: [(path: String, stamp: FileStamp, source: ParseCache.Source)] = []
+                saved.reserveCapacity(entries.count)
+                for index in entries.indices {
+                    let entry = entries[index]
                     // A repaired list's new payload; none for a list that could not be repaired.
-                    if let change = repaired[entries[index].path] { return change }
-                    if fromCache[index], let payload = contents?.copyOfPayload(entries[index].path, at: index) { return payload }
-                    return payloads[index]
+                    if let change = repaired[entry.path] {
+                        if let change { saved.append((entry.path, entry.stamp, .fresh(change))) }
+                    } else if fromCache[index], let kept = contents?.entry(entry.path, at: index) {
+                        saved.append((entry.path, entry.stamp, .kept(kept)))
+                    } else if let payload = payloads[index] {
+                        saved.append((entry.path, entry.stamp, .fresh(payload)))
+                    }
                 }
-                cache.save(zip(entries, saved).compactMap { entry, payload in payload.map { (entry.path, entry.stamp, $0) } },
-                           scanStarted: scanStarted)
+                cache.save(saved, scanStarted: scanStarted, keptIn: contents)
             }
             if !sameCount || !allFromCache {
                 if savingInBackground {

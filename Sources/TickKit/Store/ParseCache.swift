@@ -16,7 +16,20 @@ import Foundation
 ///   parsed again from its file, and the cache saved again);
 /// - answers are the same, byte for byte, as without the cache (the
 ///   documents read back equal the parsed ones; tests check both);
-/// - it is never used for edits: the editor always reads the file itself.
+/// - it is never used for edits: the editor always reads the file itself;
+/// - a change costs about what changed: the new lists' encodings and a new
+///   index are appended to the file (under an exclusive `flock`, which
+///   readers share while they map it), the other lists' bytes stay where
+///   they are; when the file holds as many bytes no index points to as
+///   bytes it does, it is written anew (temporary file, rename). An append
+///   cut short (a crash) leaves a file whose end is not a valid trailer,
+///   which is not trusted.
+///
+/// The file: magic, format version and root; then segments, each the
+/// payloads it adds, an index of every list (payloads by their place in the
+/// file, in earlier segments or this one) with its checksum, and a fixed
+/// 24-byte trailer (where the index is, its length, `TICKEND1`). Readers
+/// read the index the trailer at the end of the file points to.
 public struct ParseCache: Sendable {
     /// The cache file.
     public let path: String
@@ -25,8 +38,10 @@ public struct ParseCache: Sendable {
     let granularity: Int?
 
     static let magic = Array("TICKCACHE".utf8)
+    static let trailerMagic = Array("TICKEND1".utf8)
+    static let trailerLength = 24
     /// Bump when the parser or the encoding changes what a document holds.
-    static let formatVersion = 12
+    static let formatVersion = 13
 
     /// The cache for the folder `root`, or nil when caching is off
     /// (`TICK_NO_CACHE` set) or there is no cache folder to use.
@@ -99,6 +114,8 @@ public struct ParseCache: Sendable {
         let scanStarted: Int
         /// The timestamp granularity to assume, when not the stamps' own (a test seam).
         let granularity: Int?
+        /// The cache file's inode and device: a save appends to it only if it is still the file at the path.
+        let fileIdentity: (inode: UInt64, device: UInt64)
         /// Entry by path, made on the first lookup that misses.
         private var entryIndex: [String: Int]? = nil
         private let lock = NSLock()
@@ -111,7 +128,9 @@ public struct ParseCache: Sendable {
             var summary: ListSummary
         }
 
-        init(base: UnsafeRawPointer, length: Int, entries: [Entry], listOrder: [Int], scanStarted: Int, granularity: Int?) {
+        init(base: UnsafeRawPointer, length: Int, entries: [Entry], listOrder: [Int], scanStarted: Int, granularity: Int?,
+             fileIdentity: (inode: UInt64, device: UInt64)) {
+            self.fileIdentity = fileIdentity
             self.base = base
             self.length = length
             self.entries = entries
@@ -159,14 +178,6 @@ public struct ParseCache: Sendable {
             return ParseCache.checksum(bytes) == entry.checksum ? bytes : nil
         }
 
-        /// A copy, for a new cache file, of the payload this cache holds for
-        /// `path`, with the checksum it came with (unchecked: a damaged
-        /// payload stays damaged, and is found so when it is read).
-        func copyOfPayload(_ path: String, at position: Int) -> Payload? {
-            guard let entry = entry(path, at: position) else { return nil }
-            return Payload(copying: UnsafeBufferPointer(rebasing: buffer[entry.payload]), checksum: entry.checksum,
-                           summary: entry.summary)
-        }
 
         /// The document of `path` if the cache holds it for exactly `stamp`,
         /// made from the index alone: its payload is checked when its items
@@ -192,40 +203,58 @@ public struct ParseCache: Sendable {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
+        // Shared with other readers, not with a save appending: its length
+        // and mapping are taken between appends. (Appends are short; a
+        // reader that cannot have the lock within a moment does without.)
+        guard Self.lock(descriptor, LOCK_SH) else { return nil }
         var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_size > Self.magic.count + 8 else { return nil }
+        let statted = fstat(descriptor, &info) == 0
         let length = Int(info.st_size)
-        // MAP_POPULATE maps every page at once: the whole file is read (its
-        // checksum), and one call is much cheaper than a page fault per page.
-        guard let mapping = mmap(nil, length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0), mapping != MAP_FAILED
-        else { return nil }
+        // MAP_POPULATE maps every page at once, and one call is much cheaper
+        // than a page fault per page.
+        let mapping = statted && length > Self.magic.count + Self.trailerLength
+            ? mmap(nil, length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0) : nil
+        flock(descriptor, LOCK_UN)
+        guard let mapping, mapping != MAP_FAILED else { return nil }
         let buffer = UnsafeBufferPointer(start: mapping.assumingMemoryBound(to: UInt8.self), count: length)
         func fail() -> Contents? { munmap(mapping, length); return nil }
         guard Array(buffer[0..<Self.magic.count]) == Self.magic else { return fail() }
         var reader = ByteReader(buffer, range: Self.magic.count..<length)
         do {
             guard try reader.int() == Self.formatVersion, try reader.string() == root else { return fail() }
+            let payloadsStart = reader.position
+            // The trailer says where the current index is.
+            var trailer = ByteReader(buffer, range: length - Self.trailerLength..<length)
+            let indexStart = Int(truncatingIfNeeded: try trailer.word64())
+            let indexLength = Int(truncatingIfNeeded: try trailer.word64())
+            guard Array(buffer[length - 8..<length]) == Self.trailerMagic, indexStart >= payloadsStart, indexLength > 8,
+                  indexLength <= length - Self.trailerLength - indexStart,
+                  indexStart + indexLength == length - Self.trailerLength else { return fail() }
+            let indexEnd = indexStart + indexLength - 8
+            // The index has its own checksum, written after it.
+            var checksumReader = ByteReader(buffer, range: indexEnd..<indexEnd + 8)
+            guard Self.checksum(UnsafeBufferPointer(rebasing: buffer[indexStart..<indexEnd])) == (try checksumReader.word64())
+            else { return fail() }
+            reader = ByteReader(buffer, range: indexStart..<indexEnd)
             let scanStarted = try reader.int()
             let count = try reader.count(limit: 1 << 24)
-            // Each payload's place is counted from the end of the index,
-            // which is known only once the whole index is read.
             var entries: [Contents.Entry] = []
-            // Not more than the bytes left could hold: the count is not checked yet.
-            entries.reserveCapacity(min(count, (length - reader.position) / 16))
-            var payloadsLength = 0
+            // Not more than the bytes left could hold.
+            entries.reserveCapacity(min(count, indexLength / 16))
             for _ in 0..<count {
                 let path = try reader.string()
                 let stamp = FileStamp(size: try reader.int(), modifiedSeconds: try reader.int(),
                                       modifiedNanoseconds: try reader.int(), changedSeconds: try reader.int(),
                                       changedNanoseconds: try reader.int(), inode: try reader.int(), device: try reader.int())
+                // Payloads lie between the file's header and this index.
+                let payloadStart = try reader.count()
                 let payloadLength = try reader.count()
-                guard payloadLength <= length - payloadsLength else { return fail() }
+                guard payloadStart >= payloadsStart, payloadLength <= indexStart - payloadStart else { return fail() }
                 let checksum = try reader.word64()
                 let summary = ListSummary(name: try reader.string(), order: try reader.optionalInt(), isValidUTF8: try reader.bool(),
                                           itemCount: try reader.count(limit: 1 << 26))
-                entries.append(Contents.Entry(path: path, stamp: stamp, payload: payloadsLength..<payloadsLength + payloadLength,
+                entries.append(Contents.Entry(path: path, stamp: stamp, payload: payloadStart..<payloadStart + payloadLength,
                                               checksum: checksum, summary: summary))
-                payloadsLength += payloadLength
             }
             // The list order: a permutation of the valid lists' places.
             let listed = entries.reduce(0) { $0 + ($1.summary.isValidUTF8 ? 1 : 0) }
@@ -239,20 +268,24 @@ public struct ParseCache: Sendable {
                 placed[place] = true
                 listOrder.append(place)
             }
-            // The index has its own checksum, written after it.
-            let indexEnd = reader.position
-            let indexChecksum = try reader.word64()
-            guard Self.checksum(UnsafeBufferPointer(rebasing: buffer[0..<indexEnd])) == indexChecksum,
-                  reader.position + payloadsLength == length else { return fail() }
-            for position in entries.indices {
-                let payload = entries[position].payload
-                entries[position].payload = reader.position + payload.lowerBound..<reader.position + payload.upperBound
-            }
+            guard reader.position == indexEnd else { return fail() }
             return Contents(base: UnsafeRawPointer(mapping), length: length, entries: entries, listOrder: listOrder,
-                            scanStarted: scanStarted, granularity: granularity)
+                            scanStarted: scanStarted, granularity: granularity,
+                            fileIdentity: (UInt64(info.st_ino), UInt64(info.st_dev)))
         } catch {
             return fail()
         }
+    }
+
+    /// Takes `operation` (`LOCK_SH` or `LOCK_EX`) on the open cache file,
+    /// trying for up to about a second; false if it could not.
+    static func lock(_ descriptor: Int32, _ operation: Int32) -> Bool {
+        for attempt in 0..<200 {
+            if flock(descriptor, operation | LOCK_NB) == 0 { return true }
+            if errno != EWOULDBLOCK && errno != EINTR { return false }
+            if attempt < 199 { usleep(5_000) }
+        }
+        return false
     }
 
     /// One document as the cache stores it.
@@ -296,41 +329,136 @@ public struct ParseCache: Sendable {
         deinit { buffer.baseAddress?.deallocate() }
     }
 
-    /// Writes a new cache file holding `entries`: the index, then each
-    /// document written straight from its own buffer. It goes through a
-    /// temporary file and a rename, so readers see the old file or the new
-    /// one. Failing to write a cache is not an error: tick works without one.
-    /// `scanStarted` is when the walk that stamped the files began
-    /// (nanoseconds since 1970): an entry counts only if its file's
-    /// timestamps were settled then (`Contents.trustedEntry`).
-    public func save(_ entries: [(path: String, stamp: FileStamp, payload: Payload)], scanStarted: Int) {
+    /// Where the encoding of a list in a new index comes from.
+    enum Source {
+        /// Just encoded: written with the new index.
+        case fresh(Payload)
+        /// Already in the cache file that was loaded (`keptIn`), where it stays.
+        case kept(Contents.Entry)
+
+        var length: Int {
+            switch self {
+            case .fresh(let payload): payload.buffer.count
+            case .kept(let entry): entry.payload.count
+            }
+        }
+    }
+
+    /// Makes `entries` the cache's lists. The new lists' encodings and a new
+    /// index are appended to the cache file `keptIn` was loaded from, when
+    /// that is still the file at the path and holds no more bytes that no
+    /// index points to than bytes it does; otherwise a new file is written
+    /// (every list, then the index), through a temporary file and a rename,
+    /// so readers see the old file or the new one. `scanStarted` is when
+    /// the walk that stamped the files began (nanoseconds since 1970): an
+    /// entry counts only if its file's timestamps were settled then
+    /// (`Contents.trustedEntry`). Failing to write a cache is not an error:
+    /// tick works without one.
+    func save(_ entries: [(path: String, stamp: FileStamp, source: Source)], scanStarted: Int, keptIn base: Contents?) {
+        if let base, append(entries, scanStarted: scanStarted, to: base) { return }
+        rewrite(entries.filter { if case .kept = $0.source { return base != nil } else { return true } },
+                scanStarted: scanStarted, keptIn: base)
+    }
+
+    /// The index of `entries`, whose payloads start at `offsets` in the
+    /// file, with its checksum; then the trailer that points to it at `start`.
+    private func indexAndTrailer(_ entries: [(path: String, stamp: FileStamp, source: Source)], offsets: [Int],
+                                 scanStarted: Int, start: Int) -> [UInt8] {
+        var index = ByteWriter()
+        index.int(scanStarted)
+        index.int(entries.count)
+        var summaries: [ListSummary] = []
+        summaries.reserveCapacity(entries.count)
+        for (entry, offset) in zip(entries, offsets) {
+            index.string(entry.path)
+            for value in [entry.stamp.size, entry.stamp.modifiedSeconds, entry.stamp.modifiedNanoseconds,
+                          entry.stamp.changedSeconds, entry.stamp.changedNanoseconds, entry.stamp.inode, entry.stamp.device] {
+                index.int(value)
+            }
+            index.int(offset)
+            index.int(entry.source.length)
+            let (checksum, summary) = switch entry.source {
+            case .fresh(let payload): (payload.checksum, payload.summary)
+            case .kept(let kept): (kept.checksum, kept.summary)
+            }
+            index.word64(checksum)
+            index.string(summary.name)
+            index.optionalInt(summary.order)
+            index.bool(summary.isValidUTF8)
+            index.int(summary.itemCount)
+            summaries.append(summary)
+        }
+        let listed = zip(entries, summaries).filter(\.1.isValidUTF8)
+        let listOrder = SortKey.listOrder(foldedNames: listed.map(\.1.foldedName), orders: listed.map(\.1.order),
+                                          paths: listed.map(\.0.path))
+        index.int(listOrder.count)
+        for place in listOrder { index.int(place) }
+        index.word64(index.bytes.withUnsafeBufferPointer { Self.checksum($0) })
+        let indexLength = index.bytes.count
+        index.word64(UInt64(start))
+        index.word64(UInt64(indexLength))
+        index.bytes += Self.trailerMagic
+        return index.bytes
+    }
+
+    /// Appends the fresh payloads, an index and a trailer to the file `base`
+    /// was loaded from; false when a new file is to be written instead.
+    private func append(_ entries: [(path: String, stamp: FileStamp, source: Source)], scanStarted: Int, to base: Contents) -> Bool {
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        guard Self.lock(descriptor, LOCK_EX) else { return true }   // busy: leave the cache as it is
+        defer { flock(descriptor, LOCK_UN) }
+        var info = stat()
+        // Still the file `base` mapped, and not shorter (another save only ever appends to it).
+        guard fstat(descriptor, &info) == 0, UInt64(info.st_ino) == base.fileIdentity.inode,
+              UInt64(info.st_dev) == base.fileIdentity.device, Int(info.st_size) >= base.length else { return false }
+        let size = Int(info.st_size)
+        var offsets: [Int] = []
+        offsets.reserveCapacity(entries.count)
+        var fresh: [UnsafeBufferPointer<UInt8>] = []
+        var end = size, live = 0
+        for entry in entries {
+            switch entry.source {
+            case .kept(let kept):
+                offsets.append(kept.payload.lowerBound)
+            case .fresh(let payload):
+                offsets.append(end)
+                end += payload.buffer.count
+                fresh.append(payload.buffer)
+            }
+            live += entry.source.length
+        }
+        let tail = indexAndTrailer(entries, offsets: offsets, scanStarted: scanStarted, start: end)
+        // Mostly bytes no index points to: write the file anew instead.
+        guard end + tail.count <= 2 * live + (1 << 20) else { return false }
+        guard lseek(descriptor, off_t(size), SEEK_SET) == off_t(size) else { return true }
+        let complete = tail.withUnsafeBufferPointer { Self.writeAll(fresh + [$0], to: descriptor) }
+        // A failed append is taken back: the file ends with the last good trailer again.
+        if !complete { _ = ftruncate(descriptor, off_t(size)) }
+        return true
+    }
+
+    /// Writes a new cache file holding `entries`.
+    private func rewrite(_ entries: [(path: String, stamp: FileStamp, source: Source)], scanStarted: Int, keptIn base: Contents?) {
         var header = ByteWriter()
         header.bytes = Self.magic
         header.int(Self.formatVersion)
         header.string(root)
-        header.int(scanStarted)
-        header.int(entries.count)
+        var offsets: [Int] = []
+        offsets.reserveCapacity(entries.count)
+        var payloads: [UnsafeBufferPointer<UInt8>] = []
+        payloads.reserveCapacity(entries.count)
+        var end = header.bytes.count
         for entry in entries {
-            header.string(entry.path)
-            for value in [entry.stamp.size, entry.stamp.modifiedSeconds, entry.stamp.modifiedNanoseconds,
-                          entry.stamp.changedSeconds, entry.stamp.changedNanoseconds, entry.stamp.inode, entry.stamp.device] {
-                header.int(value)
+            offsets.append(end)
+            end += entry.source.length
+            switch entry.source {
+            case .fresh(let payload): payloads.append(payload.buffer)
+            case .kept(let kept): payloads.append(UnsafeBufferPointer(rebasing: base!.buffer[kept.payload]))
             }
-            header.int(entry.payload.buffer.count)
-            header.word64(entry.payload.checksum)
-            let summary = entry.payload.summary
-            header.string(summary.name)
-            header.optionalInt(summary.order)
-            header.bool(summary.isValidUTF8)
-            header.int(summary.itemCount)
         }
-        let listed = entries.filter(\.payload.summary.isValidUTF8)
-        let listOrder = SortKey.listOrder(foldedNames: listed.map(\.payload.summary.foldedName),
-                                          orders: listed.map(\.payload.summary.order), paths: listed.map(\.path))
-        header.int(listOrder.count)
-        for place in listOrder { header.int(place) }
-        let indexChecksum = header.bytes.withUnsafeBufferPointer { Self.checksum($0) }
-        header.word64(indexChecksum)
+        let tail = indexAndTrailer(entries, offsets: offsets, scanStarted: scanStarted, start: end)
 
         let folder = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -338,7 +466,7 @@ public struct ParseCache: Sendable {
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return }
         let complete = header.bytes.withUnsafeBufferPointer { header in
-            Self.writeAll([header] + entries.map(\.payload.buffer), to: descriptor)
+            tail.withUnsafeBufferPointer { tail in Self.writeAll([header] + payloads + [tail], to: descriptor) }
         }
         close(descriptor)
         if !complete || rename(temporary, path) != 0 { unlink(temporary) }
