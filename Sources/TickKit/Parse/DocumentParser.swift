@@ -34,6 +34,9 @@ public enum DocumentParser {
             diagnose(bad, "file is not valid UTF-8; tick reads it but will not change it (re-save it as UTF-8)")
         }
         let cmarkInput = check.sanitized ?? bytes
+        for line in ConflictMarkers.lines(in: source) {
+            diagnostics.append(Diagnostic(line: line, column: 1, message: ConflictMarkers.diagnostic))
+        }
 
         // Front matter: cut out of cmark's view (blanked, lines kept).
         var frontMatter: FrontMatter? = nil

@@ -16,6 +16,8 @@ public enum WriteFailure: Error, Equatable, CustomStringConvertible {
     case changedOnDisk(path: String)
     /// The file is not valid UTF-8 (65); tick never rewrites such a file.
     case notUTF8(path: String)
+    /// The file holds git conflict markers, the first at `line` (65); tick never rewrites such a file.
+    case conflicted(path: String, line: Int)
     /// A file to create exists already (73).
     case exists(path: String)
     /// The path leads (through a symbolic link) outside the notes folder (65).
@@ -29,6 +31,7 @@ public enum WriteFailure: Error, Equatable, CustomStringConvertible {
         case .cannotWrite(let path, let reason): "cannot write \(path): \(reason); nothing was changed (check the folder's permissions and free space)"
         case .changedOnDisk(let path): "\(path) changed on disk while tick was editing it; nothing was written, run the command again"
         case .notUTF8(let path): "\(path) is not valid UTF-8; tick will not rewrite it (re-save it as UTF-8)"
+        case .conflicted(let path, let line): "\(path) has an unresolved git merge conflict (markers from line \(line)); resolve the conflict first, then run tick again"
         case .exists(let path): "\(path) exists already; pick another name"
         case .outside(let path): "\(path) leads outside the notes folder; tick only changes files inside it"
         case .protected(let path, let reason): "\(path) \(reason); nothing was changed"
@@ -44,6 +47,7 @@ public enum WriteFailure: Error, Equatable, CustomStringConvertible {
         case .cannotWrite(_, let reason): .cannotWrite(path: path, reason: reason)
         case .changedOnDisk: .changedOnDisk(path: path)
         case .notUTF8: .notUTF8(path: path)
+        case .conflicted(_, let line): .conflicted(path: path, line: line)
         case .exists: .exists(path: path)
         case .outside: .outside(path: path)
         case .protected(_, let reason): .protected(path: path, reason: reason)
@@ -54,7 +58,7 @@ public enum WriteFailure: Error, Equatable, CustomStringConvertible {
     public var path: String {
         switch self {
         case .cannotRead(let path, _), .cannotWrite(let path, _), .changedOnDisk(let path), .notUTF8(let path), .exists(let path),
-             .outside(let path), .protected(let path, _): path
+             .outside(let path), .protected(let path, _), .conflicted(let path, _): path
         }
     }
 }

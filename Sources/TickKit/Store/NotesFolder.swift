@@ -500,21 +500,25 @@ public struct NotesFolder: Sendable {
         reading.wait()
         let contents = loaded
         let encodes = cache != nil || alwaysEncode
-        let results: [(Result<Value, FileIO.ReadError>, payload: ParseCache.Payload?, fromCache: Bool)] = Parallel.map(entries.count) { index in
+        // Each list, with where it came from and the line of its first git conflict marker.
+        let results: [(Result<Value, FileIO.ReadError>, payload: ParseCache.Payload?, fromCache: Bool, conflictLine: Int?)]
+            = Parallel.map(entries.count) { index in
             let entry = entries[index]
-            if let contents, let value = fromCache(contents, entry.path, index, entry.stamp) { return (.success(value), nil, true) }
+            if let contents, let value = fromCache(contents, entry.path, index, entry.stamp) {
+                return (.success(value), nil, true, contents.entry(entry.path, at: index)?.summary.conflictLine)
+            }
             do {
                 let document = try load(entry.path)
                 let payload = encodes ? ParseCache.Payload(encoding: document) : nil
                 guard let value = fromParse(document, payload) else {
                     // Only a document too large to encode has no value.
-                    return (.failure(FileIO.ReadError(path: entry.path, code: EFBIG)), nil, false)
+                    return (.failure(FileIO.ReadError(path: entry.path, code: EFBIG)), nil, false, nil)
                 }
-                return (.success(value), cache != nil ? payload : nil, false)
+                return (.success(value), cache != nil ? payload : nil, false, document.conflictLines.first)
             } catch let error as FileIO.ReadError {
-                return (.failure(error), nil, false)
+                return (.failure(error), nil, false, nil)
             } catch {
-                return (.failure(FileIO.ReadError(path: entry.path, code: EIO)), nil, false)
+                return (.failure(FileIO.ReadError(path: entry.path, code: EIO)), nil, false, nil)
             }
         }
         // One pass over the results, by position: iterating the arrays as
@@ -543,6 +547,10 @@ public struct NotesFolder: Sendable {
                     switch results[index].0 {
                     case .success(let value):
                         if !value.isValidUTF8 { warnings.append("\(entries[index].path) is not valid UTF-8; skipped") }
+                        if let line = results[index].conflictLine {
+                            warnings.append("\(entries[index].path) has an unresolved git merge conflict (markers from line \(line)); "
+                                            + "its items are shown as read, and tick will not change it until the conflict is resolved")
+                        }
                         values.append(value)
                     case .failure(let error):
                         warnings.append("cannot read \(entries[index].path): \(String(cString: strerror(error.code))); skipped")

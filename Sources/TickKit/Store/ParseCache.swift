@@ -41,7 +41,7 @@ public struct ParseCache: Sendable {
     static let trailerMagic = Array("TICKEND1".utf8)
     static let trailerLength = 24
     /// Bump when the parser or the encoding changes what a document holds.
-    static let formatVersion = 13
+    static let formatVersion = 14
 
     /// The cache for the folder `root`, or nil when caching is off
     /// (`TICK_NO_CACHE` set) or there is no cache folder to use.
@@ -78,6 +78,8 @@ public struct ParseCache: Sendable {
         var order: Int?
         var isValidUTF8: Bool
         var itemCount: Int
+        /// The line of the first git conflict marker (`ConflictMarkers`), for the warning read commands give.
+        var conflictLine: Int? = nil
         /// `SortKey.foldedName(name)`; not stored.
         var foldedName: String
 
@@ -91,6 +93,7 @@ public struct ParseCache: Sendable {
 
         init(_ document: Document) {
             self.init(name: document.name, order: document.order, isValidUTF8: document.isValidUTF8, itemCount: document.items.count)
+            conflictLine = document.conflictLines.first
         }
     }
 
@@ -251,8 +254,9 @@ public struct ParseCache: Sendable {
                 let payloadLength = try reader.count()
                 guard payloadStart >= payloadsStart, payloadLength <= indexStart - payloadStart else { return fail() }
                 let checksum = try reader.word64()
-                let summary = ListSummary(name: try reader.string(), order: try reader.optionalInt(), isValidUTF8: try reader.bool(),
+                var summary = ListSummary(name: try reader.string(), order: try reader.optionalInt(), isValidUTF8: try reader.bool(),
                                           itemCount: try reader.count(limit: 1 << 26))
+                summary.conflictLine = try reader.optionalInt()
                 entries.append(Contents.Entry(path: path, stamp: stamp, payload: payloadStart..<payloadStart + payloadLength,
                                               checksum: checksum, summary: summary))
             }
@@ -386,6 +390,7 @@ public struct ParseCache: Sendable {
             index.optionalInt(summary.order)
             index.bool(summary.isValidUTF8)
             index.int(summary.itemCount)
+            index.optionalInt(summary.conflictLine)
             summaries.append(summary)
         }
         let listed = zip(entries, summaries).filter(\.1.isValidUTF8)

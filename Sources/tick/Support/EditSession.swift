@@ -225,7 +225,8 @@ struct EditSession {
     ///
     /// For a real run every file in `paths` is locked (in path order) and
     /// read again before `compute` sees it; a file that is not valid UTF-8
-    /// is refused (65); a file that changed on disk is not written (75).
+    /// or holds git conflict markers is refused (65); a file that changed
+    /// on disk is not written (75).
     func run(paths: [String], dryRun: Bool, compute: (EditInputs) throws -> EditOutcome) throws {
         let unique = Array(Set(paths)).sorted()
         if dryRun {
@@ -237,7 +238,7 @@ struct EditSession {
                     continue   // as a real run would, the command says the file is missing
                 }
             }
-            for path in unique { try requireUTF8(documents.first { $0.path == path }) }
+            for path in unique { try requireEditable(documents.first { $0.path == path }) }
             let outcome = try compute(EditInputs(documents: documents))
             for note in outcome.notes { Terminal.note(note) }
             for warning in outcome.warnings { Terminal.warning(warning) }
@@ -263,7 +264,7 @@ struct EditSession {
                 let lock = try FileLock.acquire(path, in: root.root)
                 locks[path] = lock
                 let document = DocumentParser.parse(lock.bytes, path: path)
-                try requireUTF8(document)
+                try requireEditable(document)
                 if let index = fresh.firstIndex(where: { $0.path == path }) { fresh[index] = document } else { fresh.append(document) }
             }
         } catch let failure as WriteFailure {
@@ -309,8 +310,11 @@ struct EditSession {
         return failure.path.hasPrefix(prefix) ? failure.naming(String(failure.path.dropFirst(prefix.count))) : failure
     }
 
-    private func requireUTF8(_ document: Document?) throws {
-        if let document, !document.isValidUTF8 { throw TickFailure(WriteFailure.notUTF8(path: document.path)) }
+    /// Refuses a file tick never rewrites: not UTF-8, or holding git conflict markers (65).
+    private func requireEditable(_ document: Document?) throws {
+        guard let document else { return }
+        if !document.isValidUTF8 { throw TickFailure(WriteFailure.notUTF8(path: document.path)) }
+        if let line = document.conflictLines.first { throw TickFailure(WriteFailure.conflicted(path: document.path, line: line)) }
     }
 
     private func createParentFolders(of path: String) throws {
@@ -363,7 +367,7 @@ extension TickFailure {
         case .cannotRead: self = .noInput(failure.description)
         case .cannotWrite, .exists, .protected: self = .cannotWrite(failure.description)
         case .changedOnDisk: self = .changedOnDisk(failure.description)
-        case .notUTF8, .outside: self = .badData(failure.description)
+        case .notUTF8, .conflicted, .outside: self = .badData(failure.description)
         }
     }
 }
