@@ -40,6 +40,8 @@ struct Tick: ParsableCommand {
             Done.self,
             Reopen.self,
             Cancel.self,
+            Start.self,
+            Note.self,
             Edit.self,
             Move.self,
             Remove.self,

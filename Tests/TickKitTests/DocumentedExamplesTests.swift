@@ -76,6 +76,8 @@ struct DocumentedExamplesTests {
         "tick done 'milk'": .changes([.line("groceries.md", containing: "Buy **milk**", has: "- [x]", lacks: nil)]),
         "tick reopen groceries.md:16": .changes([.line("groceries.md", containing: "Eggs", has: "- [ ] Eggs", lacks: "done:")]),
         "tick cancel ^q4plan": .changes([.line("work.md", containing: "^q4plan", has: "- [-]", lacks: nil)]),
+        "tick start work.md:13": .changes([.line("work.md", containing: "Review Ana", has: "- [/]", lacks: nil)]),
+        "tick note ^q4plan 'Priya signed off'": .changes([.added("work.md", "  Priya signed off", after: "Draft lives in the team drive")]),
         "tick edit groceries.md:12 --due tomorrow --priority urgent --tag errand --untag later":
             .changes([.line("groceries.md", containing: "Buy **milk**", has: "!urgent due:2026-11-22 #errand")]),
         "tick mv groceries.md:12 work --section 'Next up'":
@@ -139,6 +141,11 @@ struct DocumentedExamplesTests {
         "tick done \"council tax\" --no-repeat":
             .changes([.line("home.md", containing: "Pay the council tax", has: "- [x]", lacks: "📅 2026-12-28")]),
         "tick reopen Eggs --list groceries": .changes([.line("groceries.md", containing: "Eggs", has: "- [ ] Eggs", lacks: "done:")]),
+        "tick start \"runbook\" --list work": .changes([.line("work.md", containing: "on-call runbook", has: "2. [/]", lacks: nil)]),
+        "tick note ^q4plan \"Priya signed off on the hiring section\"":
+            .changes([.added("work.md", "  Priya signed off on the hiring section", after: "Draft lives in the team drive")]),
+        "tick note groceries.md:12 Ask for the organic one":
+            .changes([.added("groceries.md", "  Ask for the organic one", after: "Oat milk too if they have the barista one")]),
         "tick cancel work.md:15": .changes([.line("work.md", containing: "Submit expenses", has: "- [-]", lacks: nil)]),
         "tick cancel \"feature flags\" --no-date":
             .changes([.line("work.md", containing: "feature flags", has: "3. [-]", lacks: "cancelled:")]),

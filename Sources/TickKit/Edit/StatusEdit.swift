@@ -1,4 +1,5 @@
-/// Marks items done, cancelled or open again (`tick done`, `cancel`, `reopen`).
+/// Marks items done, cancelled, in progress or open again (`tick done`,
+/// `cancel`, `start`, `reopen`).
 ///
 /// Guarantees: the box's middle byte changes and, in the item's dialect, a
 /// dated token is added, replaced or removed on the title line; a recurring
@@ -13,6 +14,8 @@ public enum StatusEdit {
         case cancel(date: TaskDate?)
         /// `[ ]`: the done and cancelled dates are removed.
         case reopen
+        /// `[/]` (in progress): the done and cancelled dates are removed.
+        case start
     }
 
     /// The splices that apply `intent` to `item`; empty when the item is
@@ -35,6 +38,9 @@ public enum StatusEdit {
             if let date { changes.append(.setDate(.cancelled, date)) }
         case .reopen:
             target = .open
+            changes += [.remove(.done), .remove(.cancelled)]
+        case .start:
+            target = .inProgress
             changes += [.remove(.done), .remove(.cancelled)]
         }
         if item.status == target || (target == .open && item.status == .inProgress) { return [] }

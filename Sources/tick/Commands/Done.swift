@@ -93,7 +93,34 @@ extension Tick {
     }
 }
 
-/// The shared work of done, reopen and cancel.
+extension Tick {
+    /// `tick start ITEM...`: box `[/]`, in progress.
+    struct Start: TickCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "start",
+            abstract: "Start items: the box becomes [/] (in progress).",
+            discussion: """
+                An in-progress item stays in Today, Scheduled and All, and is shown with ◐. \
+                Starting a done or cancelled item opens it again, without its done or cancelled \
+                date. `tick reopen` makes it [ ] again.
+
+                Examples:
+                  tick start work.md:13
+                  tick start "runbook" --list work
+                """)
+
+        @OptionGroup var folder: FolderOptions
+        @OptionGroup var write: WriteOptions
+        @OptionGroup var search: ItemSearchOptions
+        @Argument(help: "The items: PATH:LINE, ^id or title text.") var items: [String] = []
+
+        func execute() throws {
+            try StatusChange.run(items, folder: folder, write: write, search: search) { _ in .start }
+        }
+    }
+}
+
+/// The shared work of done, reopen, cancel and start.
 enum StatusChange {
     static func run(_ specs: [String], folder: FolderOptions, write: WriteOptions, search: ItemSearchOptions,
                     repeating: Bool = true, intent: (TaskDate) -> StatusEdit.Intent) throws {
@@ -185,6 +212,7 @@ enum StatusChange {
         case .done: "done"
         case .cancel: "cancelled"
         case .reopen: "open"
+        case .start: "in progress"
         }
     }
 
@@ -193,6 +221,7 @@ enum StatusChange {
         case .done: "done"
         case .cancel: "cancelled"
         case .reopen: "reopened"
+        case .start: "started"
         }
     }
 }
