@@ -180,9 +180,12 @@ import TickKit
                    ^
 
             """)
-        let unknown = try tick(["query", "open", "and", "frobnicate"])
+        let unknown = try tick(["query", "open", "and", "colour", "=", "red"])
         #expect(unknown.status == 64)
-        #expect(unknown.stderr.hasSuffix("  open and frobnicate\n           ^\n"))
+        #expect(unknown.stderr.hasSuffix("  open and colour = red\n           ^\n"), "\(unknown.stderr)")
+        // A plain word is a title search, not an error.
+        let plain = try tick(["query", "open", "and", "frobnicate"])
+        #expect(plain.status == 0 && plain.stderr.isEmpty, "\(plain.stderr)")
         #expect(try tick(["today", "due < 2026-02-30"]).status == 64)
         let deep = try tick(["query", String(repeating: "(", count: 5_000) + "open" + String(repeating: ")", count: 5_000)])
         #expect(deep.status == 64)

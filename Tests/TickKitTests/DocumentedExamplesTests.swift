@@ -66,6 +66,8 @@ struct DocumentedExamplesTests {
         "tick show groceries --notes": .prints("Semi-skimmed"),
         "tick today": .prints("Buy milk"),
         "tick query 'open due <= +7d #work' --sort priority,due --group-by list": .prints("Review Ana"),
+        "tick query milk": .prints("Buy milk"),
+        "tick query milk bread": .reads,
         "tick query 'due <' --explain": .exits(64),
         "tick export --format json 'open'": .prints("\"title\": \"Buy milk\""),
         "tick open 'milk'": .opens("groceries.md", line: 12),

@@ -108,7 +108,7 @@ import TickKit
         #expect(error("open and")?.column == 9)
         #expect(error("priority >= hgih")?.column == 13)
         #expect(error("due < frday")?.column == 7)
-        #expect(error("open bogus")?.column == 6)
+        #expect(error("open due")?.column == 9)
         #expect(error("colour = red")?.column == 1)
         #expect(error("title ~ \"milk")?.column == 9)
         #expect(error("title ~ \"/(/\"")?.column == 9)
@@ -120,14 +120,35 @@ import TickKit
         #expect(error("")?.column == 1)
     }
 
+    @Test("a plain word searches titles as a quoted string does; several words must all be there")
+    func plainWordsSearchTitles() throws {
+        #expect(try parse("milk") == (try parse("\"milk\"")))
+        #expect(try parse("open Bread milk") == (try parse("open and \"Bread\" and \"milk\"")))
+        #expect(try parse("milk or eggs") == (try parse("\"milk\" or \"eggs\"")))
+        // Keywords and tokens keep their meaning.
+        #expect(try parse("done") == .predicate(.status(.done)))
+        #expect(try parse("!high") == .predicate(.priority(.equal, .high)))
+    }
+
+    @Test("a plain word a slip away from a keyword still searches titles, with a note naming the keyword")
+    func slipsOfKeywordsGetANote() throws {
+        var notes: [String] = []
+        let expression = try QueryParser.parse("opne milk", today: today, notes: &notes)
+        #expect(expression == (try parse("\"opne\" \"milk\"")))
+        #expect(notes == ["'opne' is searched for in titles; for the condition, write 'open'"])
+        notes = []
+        _ = try QueryParser.parse("bread", today: today, notes: &notes)
+        #expect(notes.isEmpty)
+    }
+
     @Test func errorMessagesSayWhatToDo() {
-        #expect(error("open bogus")?.message == "unknown word 'bogus'; to search titles, quote it: \"bogus\"")
+        #expect(error("open colour = red")?.message.contains("unknown field 'colour'") == true)
         #expect(error("due")?.message.contains("needs an operator") == true)
         #expect(error("priority >= hgih")?.message.contains("lowest, low, normal, medium, high or urgent") == true)
     }
 
     @Test func columnsCountCharactersNotBytes() {
-        #expect(error("\"café\" bogus")?.column == 8)
+        #expect(error("\"café\" < today")?.column == 8)
     }
 
     @Test func nestingUpToTheLimitParses() throws {

@@ -10,7 +10,10 @@
 ///     primary   := "(" query ")" | condition
 ///
 /// Keywords are case-insensitive. Relative dates are resolved against
-/// `today` while parsing. Every error carries the column to point at.
+/// `today` while parsing. Every error carries the column to point at. A word
+/// that is no keyword, field or token searches titles, as a quoted string
+/// does (`milk` is `"milk"`); one a slip away from a keyword (`opne`) still
+/// does, with a note that names the keyword.
 public struct QueryParser {
     public let query: String
     public let today: TaskDate
@@ -18,6 +21,8 @@ public struct QueryParser {
     private var position = 0
     /// How many `(` and `not` enclose the token being read.
     private var depth = 0
+    /// Notes about plain words that look like slips of a keyword.
+    private var notes: [String] = []
 
     /// The deepest nesting of parentheses and `not` a query may have. Parsing,
     /// evaluating and explaining all recurse once per level; without a limit a
@@ -27,9 +32,22 @@ public struct QueryParser {
 
     /// Parses `query`, resolving relative dates against `today`.
     public static func parse(_ query: String, today: TaskDate) throws(QuerySyntaxError) -> QueryExpression {
-        var parser = QueryParser(query: query, today: today)
-        return try parser.parse()
+        var notes: [String] = []
+        return try parse(query, today: today, notes: &notes)
     }
+
+    /// `parse`, adding to `notes` a sentence for each plain word searched in
+    /// titles that is a slip away from a keyword (`opne` → `open`).
+    public static func parse(_ query: String, today: TaskDate, notes: inout [String]) throws(QuerySyntaxError) -> QueryExpression {
+        var parser = QueryParser(query: query, today: today)
+        let expression = try parser.parse()
+        notes += parser.notes
+        return expression
+    }
+
+    /// The words that mean a condition or join conditions.
+    static let keywords = ["open", "todo", "done", "completed", "cancelled", "in-progress", "doing", "every", "recurring",
+                           "has", "no", "and", "or", "not"]
 
     init(query: String, today: TaskDate) {
         self.query = query
@@ -198,7 +216,12 @@ public struct QueryParser {
             if Self.fieldNames.contains(Self.canonicalField(keyword)) {
                 throw fail("'\(word)' needs an operator and a value, as in \(Self.example(for: Self.canonicalField(keyword)))", at: next)
             }
-            throw fail("unknown word '\(word)'; to search titles, quote it: \"\(word)\"", at: token)
+            // A plain word searches titles, as a quoted string does.
+            _ = advance()
+            if let keyword = NearestWord.nearest(to: keyword, among: Self.keywords + Self.fieldNames.sorted()) {
+                notes.append("'\(word)' is searched for in titles; for the condition, write '\(keyword)'")
+            }
+            return .predicate(.text(.title, .matches, try pattern(word, at: token)))
         }
     }
 

@@ -15,10 +15,11 @@ extension Tick {
                   open | done | cancelled | in-progress      every (recurring)
                   due < today   due <= +7d   due = tomorrow   has due | no due
                   priority >= high   #work   tag = work   list = groceries
-                  path ~ projects/   section ~ "next up"   "milk"
+                  path ~ projects/   section ~ "next up"   milk (or "milk": titles)
                   title ~ "/regex/i"   text ~ word
 
                 Examples:
+                  tick query milk bread
                   tick query 'open due < today'
                   tick query 'open and (#house or list = home)' --sort priority
                   tick query 'due <= +7d not done' --group-by due --explain

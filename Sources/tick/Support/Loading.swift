@@ -48,7 +48,10 @@ enum QueryInput {
     static func parse(_ words: [String], today: TaskDate) throws -> QueryExpression {
         let text = words.joined(separator: " ")
         do {
-            return try QueryParser.parse(text, today: today)
+            var notes: [String] = []
+            let expression = try QueryParser.parse(text, today: today, notes: &notes)
+            for note in notes { Terminal.note(note) }
+            return expression
         } catch {
             throw TickFailure.usage(caretMessage(error))
         }
