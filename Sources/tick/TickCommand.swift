@@ -48,6 +48,8 @@ struct Tick: ParsableCommand {
             Sort.self,
             Archive.self,
             New.self,
+            Undo.self,
+            Redo.self,
         ],
         defaultSubcommand: Home.self
     )

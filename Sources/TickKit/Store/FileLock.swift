@@ -224,6 +224,9 @@ public final class FileLock {
     /// The locked file's descriptor, for copying its extended attributes.
     var fileDescriptor: Int32 { descriptor }
 
+    /// Removes the locked file, by its open folder and name (no path is resolved again).
+    public func removeFile() { unlinkat(folder, name, 0) }
+
     /// Releases the lock (also done when the value goes away).
     public func release() {
         if descriptor >= 0 {

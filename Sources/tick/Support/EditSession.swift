@@ -299,9 +299,36 @@ struct EditSession {
             for file in created { file.remove() }
             throw error
         }
+        journal(outcome.files, locks: locks)
         for note in outcome.notes { Terminal.note(note) }
         for warning in outcome.warnings { Terminal.warning(warning) }
         for message in outcome.messages { print(TerminalText.safeLines(message)) }
+    }
+
+    /// Records the change for `tick undo`; failing to is a warning (the change itself is made).
+    private func journal(_ files: [FileOutput], locks: [String: FileLock]) {
+        var changed: [(path: String, old: [UInt8]?, new: [UInt8])] = []
+        for file in files {
+            switch file {
+            case .replace(let path, let bytes):
+                if let old = locks[path]?.bytes, old != bytes { changed.append((path, old, bytes)) }
+            case .create(let path, let bytes):
+                changed.append((path, nil, bytes))
+            }
+        }
+        guard !changed.isEmpty, let journal = ChangeJournal(root: root.root) else { return }
+        do {
+            try journal.record(command: Self.commandLine, files: changed)
+        } catch {
+            Terminal.warning("the change was made, but could not be recorded for tick undo: \(error.localizedDescription)")
+        }
+    }
+
+    /// The command as typed, quoted where a word needs it (for `tick undo --list`).
+    static var commandLine: String {
+        (["tick"] + CommandLine.arguments.dropFirst().map { word in
+            word.isEmpty || word.contains(where: { " \t'\"\\$`!*?#&;|<>()".contains($0) }) ? "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" : word
+        }).joined(separator: " ")
     }
 
     /// A failure that names its file relative to the notes folder.

@@ -41,6 +41,8 @@ enum TickRunner {
     }
 
     static let cacheHome: String = ScratchFolders.make("tick-test-cache-\(getpid())").path
+    /// The change journal's folder (XDG_STATE_HOME) of the test run's tick processes.
+    static let stateHome: String = ScratchFolders.make("tick-test-state-\(getpid())").path
 
     static let packageRoot: URL = {
         var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -67,6 +69,7 @@ enum TickRunner {
         for key in ["TICK_DIR", "TICK_TODAY", "NO_COLOR", "COLORTERM", "COLUMNS", "VISUAL", "EDITOR"] { base[key] = nil }
         // A parse cache of the test run's own, not the user's.
         base["XDG_CACHE_HOME"] = Self.cacheHome
+        base["XDG_STATE_HOME"] = Self.stateHome
         // A file written just before a run is settled for the cache (see
         // `ParseCacheTests` for the real granularities): warm runs do not
         // depend on how fast the machine is.
