@@ -33,6 +33,7 @@ struct Tick: ParsableCommand {
             Overdue.self,
             Completed.self,
             Query.self,
+            View.self,
             Export.self,
             Open.self,
             Check.self,

@@ -42,13 +42,16 @@ extension Tick {
             let dueDate = try due.map { try session.date($0, option: "--due") }
             let wantedPriority = try priority.map(OptionValue.priority)
             let path = try session.listPath(list)
+            let configuredDialect = try Configuration.settings(for: folder).dialect
             let underSpec = under
             let sectionName = section
 
             try session.run(paths: [path], dryRun: write.dryRun) { inputs in
                 guard let document = inputs.document(path) else { throw TickFailure.noInput("\(path) cannot be read") }
                 var placement = InsertItem.Placement.endOfList
+                // A list without items yet takes the config file's dialect, if it names one.
                 var dialect = EditStyle.dialect(of: document)
+                if document.items.isEmpty, let configured = configuredDialect { dialect = configured }
                 if let sectionName { placement = .section(sectionName) }
                 if let underSpec {
                     let (_, parent) = try session.locate(underSpec, list: nil, in: [document])

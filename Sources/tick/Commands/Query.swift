@@ -38,6 +38,9 @@ extension Tick {
         func execute() throws {
             let today = folder.todayDate
             let query = try QueryInput.parse(expression, today: today)
+            // Without --sort, the config file's default sort.
+            var results = self.results
+            if results.sort == nil, let keys = try Configuration.settings(for: folder).sort { results.sort = SortKeys(keys) }
             if list == nil, results.canAnswerFromEncoded(output: output) {
                 // Flat JSON: answered from the encoded lists, no documents built.
                 let workspace = try folder.encodedWorkspace()

@@ -5,7 +5,7 @@ import TickKit
 /// Where the notes are and what day it is: shared by every subcommand, so
 /// the options may follow the subcommand's name.
 struct FolderOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The notes folder (default: $TICK_DIR, else the current folder).", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("The notes folder (default: $TICK_DIR, else folder: in the config file, else the current folder).", valueName: "dir"))
     var dir: String?
 
     @Option(name: .long, help: ArgumentHelp("Pretend today is this date, YYYY-MM-DD (default: $TICK_TODAY, else the local date).", valueName: "date"))
@@ -19,7 +19,9 @@ struct FolderOptions: ParsableArguments {
     }
 
     /// The notes folder's path as given.
-    var folderPath: String { dir ?? environment("TICK_DIR") ?? FileManager.default.currentDirectoryPath }
+    var folderPath: String {
+        dir ?? environment("TICK_DIR") ?? Configuration.defaultFolder ?? FileManager.default.currentDirectoryPath
+    }
 
     func folder() throws -> NotesFolder { try NotesFolder(path: folderPath) }
 

@@ -18,6 +18,8 @@ struct SortKeys: ExpressibleByArgument {
         self.keys = keys
     }
 
+    init(_ keys: [SortKey]) { self.keys = keys }
+
     static var allValueStrings: [String] { SortKey.allCases.map(\.rawValue) }
 }
 

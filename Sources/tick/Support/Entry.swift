@@ -11,7 +11,17 @@ extension Tick {
         // is set up on another core while the command line is parsed.
         DispatchQueue.global().async(group: backgroundWork) { TaskDate.prepareCalendar() }
         let command: ParsableCommand
-        let rawArguments = Array(CommandLine.arguments.dropFirst())
+        // The settings first: a bad config file is one line (64), and an
+        // alias changes the command line.
+        let rawArguments: [String]
+        do {
+            try Configuration.loadUser()
+            rawArguments = try Configuration.expandingAlias(Array(CommandLine.arguments.dropFirst()), commandNames: Set(commandNames))
+        } catch {
+            finishBackgroundWork()
+            Terminal.error(error.description)
+            exit(withError: ExitCode(64))
+        }
         let arguments = joiningNegativeValues(movingGlobalOptions(rawArguments))
         if let failure = unknownCommand(in: arguments) {
             finishBackgroundWork()

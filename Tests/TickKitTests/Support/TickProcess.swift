@@ -43,6 +43,7 @@ enum TickProcess {
         // A parse cache of the test run's own, not the user's.
         env["XDG_CACHE_HOME"] = TickRunner.cacheHome
         env["XDG_STATE_HOME"] = TickRunner.stateHome
+        env["XDG_CONFIG_HOME"] = TickRunner.configHome
         env["TICK_TEST_TIMESTAMP_GRANULARITY_MS"] = TickRunner.timestampGranularity
         if let options = env["TICK_CHILD_ASAN_OPTIONS"] { env["ASAN_OPTIONS"] = options }
         for (key, value) in environment { env[key] = value }

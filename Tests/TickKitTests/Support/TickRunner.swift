@@ -43,6 +43,8 @@ enum TickRunner {
     static let cacheHome: String = ScratchFolders.make("tick-test-cache-\(getpid())").path
     /// The change journal's folder (XDG_STATE_HOME) of the test run's tick processes.
     static let stateHome: String = ScratchFolders.make("tick-test-state-\(getpid())").path
+    /// An empty XDG_CONFIG_HOME: the user's own config file never reaches the tests.
+    static let configHome: String = ScratchFolders.make("tick-test-config-\(getpid())").path
 
     static let packageRoot: URL = {
         var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -70,6 +72,7 @@ enum TickRunner {
         // A parse cache of the test run's own, not the user's.
         base["XDG_CACHE_HOME"] = Self.cacheHome
         base["XDG_STATE_HOME"] = Self.stateHome
+        base["XDG_CONFIG_HOME"] = Self.configHome
         // A file written just before a run is settled for the cache (see
         // `ParseCacheTests` for the real granularities): warm runs do not
         // depend on how fast the machine is.
