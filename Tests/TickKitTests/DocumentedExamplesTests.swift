@@ -100,6 +100,7 @@ struct DocumentedExamplesTests {
                       .order("groceries.md", "## Done", before: "Spinach")]),
         "tick new 'Trip to Lisbon' --color teal --icon airplane": .creates("Trip to Lisbon.md", containing: "# Trip to Lisbon"),
         "tick done 'milk' --dry-run": .diff("groceries.md", line: "+- [x] Buy **milk**"),
+        "tick done --where '#errand' --dry-run": .diff("groceries.md", line: "+- [x] Buy **milk**"),
         // Nothing was changed in the fresh copy yet: nothing to undo or redo.
         "tick undo": .prints("nothing to undo"),
         "tick undo --list": .prints("No changes recorded"),

@@ -33,9 +33,12 @@ extension Tick {
         @Argument(help: "The items: PATH:LINE, ^id or title text.") var items: [String] = []
         @Flag(name: .long, help: "Do not add a done date.") var noDate = false
         @Flag(name: .long, help: "Complete a recurring item without adding its next occurrence.") var noRepeat = false
+        @OptionGroup var bulk: BulkOptions
 
         func execute() throws {
-            try StatusChange.run(items, folder: folder, write: write, search: search, repeating: !noRepeat) { today in
+            guard let specs = try Bulk.items(items, bulk: bulk, folder: folder, list: search.list, verb: "Mark done",
+                                             dryRun: write.dryRun) else { return }
+            try StatusChange.run(specs, folder: folder, write: write, search: search, repeating: !noRepeat) { today in
                 .done(date: noDate ? nil : today)
             }
         }
@@ -84,9 +87,12 @@ extension Tick {
         @OptionGroup var search: ItemSearchOptions
         @Argument(help: "The items: PATH:LINE, ^id or title text.") var items: [String] = []
         @Flag(name: .long, help: "Do not add a cancelled date.") var noDate = false
+        @OptionGroup var bulk: BulkOptions
 
         func execute() throws {
-            try StatusChange.run(items, folder: folder, write: write, search: search) { today in
+            guard let specs = try Bulk.items(items, bulk: bulk, folder: folder, list: search.list, verb: "Cancel",
+                                             dryRun: write.dryRun) else { return }
+            try StatusChange.run(specs, folder: folder, write: write, search: search) { today in
                 .cancel(date: noDate ? nil : today)
             }
         }

@@ -22,7 +22,7 @@ extension Tick {
         @OptionGroup var folder: FolderOptions
         @OptionGroup var write: WriteOptions
         @OptionGroup var search: ItemSearchOptions
-        @Argument(help: "The item: PATH:LINE, ^id or title text.") var item: String
+        @Argument(help: "The item: PATH:LINE, ^id or title text (none with --where).") var item: String?
         @Option(name: .long, help: ArgumentHelp("New title text; the item's tokens are kept.", valueName: "text")) var title: String?
         @Option(name: .long, help: ArgumentHelp("Due date: YYYY-MM-DD, today, tomorrow, friday, +3d, ...", valueName: "date")) var due: String?
         @Flag(name: .long, help: "Remove the due date.") var noDue = false
@@ -31,6 +31,7 @@ extension Tick {
         @Option(name: .long, help: ArgumentHelp("Icon: a symbol name like cart, or an emoji.", valueName: "icon")) var icon: String?
         @Option(name: .long, help: ArgumentHelp("Add a tag (repeatable).", valueName: "tag")) var tag: [String] = []
         @Option(name: .long, help: ArgumentHelp("Remove a tag (repeatable).", valueName: "tag")) var untag: [String] = []
+        @OptionGroup var bulk: BulkOptions
 
         func execute() throws {
             if due != nil && noDue { throw TickFailure.usage("use --due or --no-due, not both") }
@@ -48,20 +49,35 @@ extension Tick {
             for name in untag { changes.append(.removeTag(try OptionValue.tag(name, option: "--untag"))) }
             for name in tag { changes.append(.addTag(try OptionValue.tag(name))) }
 
-            let path = try session.locate(item, list: search.list).document.path
-            let spec = item
-            try session.run(paths: [path], dryRun: write.dryRun) { inputs in
-                let (document, target) = try session.locate(spec, list: search.list, in: inputs.documents)
-                let splices = TokenEdit.splices(changes, item: target, in: document)
-                let bytes = try EditSession.apply(splices, to: document)
-                var outcome = EditOutcome(files: [.replace(path: document.path, bytes: bytes)])
-                if bytes == document.source.bytes {
-                    outcome.notes.append("\(document.address(of: target)) already reads so; nothing to change")
-                } else {
+            guard let specs = try Bulk.items(item.map { [$0] } ?? [], bulk: bulk, folder: folder, list: search.list, verb: "Edit",
+                                             dryRun: write.dryRun) else { return }
+            let paths = try specs.map { try session.locate($0, list: search.list).document.path }
+            try session.run(paths: paths, dryRun: write.dryRun) { inputs in
+                // The items by file, each file edited once with all its items' splices.
+                var byPath: [String: [TaskItem]] = [:]
+                var order: [String] = []
+                for spec in specs {
+                    let (document, target) = try session.locate(spec, list: search.list, in: inputs.documents)
+                    if byPath[document.path] == nil { order.append(document.path) }
+                    if !(byPath[document.path] ?? []).contains(where: { $0.index == target.index }) { byPath[document.path, default: []].append(target) }
+                }
+                var outcome = EditOutcome()
+                for path in order {
+                    guard let document = inputs.document(path) else { continue }
+                    let targets = byPath[path]!
+                    let splices = targets.flatMap { TokenEdit.splices(changes, item: $0, in: document) }
+                    let bytes = try EditSession.apply(splices, to: document)
+                    outcome.files.append(.replace(path: document.path, bytes: bytes))
                     let written = DocumentParser.parse(bytes, path: document.path)
-                    let edited = written.items.first { $0.line == target.line }
-                    outcome.messages.append("edited \(document.address(of: target))  \(edited?.text ?? target.text)")
-                    outcome.warnings = EditOutcome.unreadableTokens(in: written, line: target.line)
+                    for target in targets {
+                        let edited = written.items[target.index]
+                        if edited.text == target.text {
+                            outcome.notes.append("\(document.address(of: target)) already reads so; nothing to change")
+                        } else {
+                            outcome.messages.append("edited \(document.address(of: target))  \(edited.text)")
+                            outcome.warnings += EditOutcome.unreadableTokens(in: written, line: target.line)
+                        }
+                    }
                 }
                 return outcome
             }

@@ -21,40 +21,71 @@ extension Tick {
         @OptionGroup var folder: FolderOptions
         @OptionGroup var write: WriteOptions
         @OptionGroup var search: ItemSearchOptions
-        @Argument(help: "The item: PATH:LINE, ^id or title text.") var item: String
-        @Argument(help: "The list to move it to.") var destination: String
+        @Argument(help: ArgumentHelp("The item (PATH:LINE, ^id or title text), then the list to move it to; with --where, the list alone.",
+                                     valueName: "item> <list")) var words: [String] = []
         @Option(name: .long, help: ArgumentHelp("Move it under this heading (created at the end when missing).", valueName: "heading")) var section: String?
+        @OptionGroup var bulk: BulkOptions
 
         func execute() throws {
             if let section { try OptionValue.oneLine(section, option: "--section") }
+            let expected = bulk.query == nil ? 2 : 1
+            guard words.count == expected else {
+                throw TickFailure.usage(bulk.query == nil ? "name the ITEM and the LIST to move it to: tick mv ITEM LIST"
+                                                          : "with --where, name only the LIST to move the items to: tick mv --where EXPR LIST")
+            }
+            let destination = words[expected - 1]
             let session = try EditSession(folder: folder)
-            let sourcePath = try session.locate(item, list: search.list).document.path
             let destinationPath = try session.listPath(destination)
-            let spec = item
+            guard let specs = try Bulk.items(bulk.query == nil ? [words[0]] : [], bulk: bulk, folder: folder, list: search.list,
+                                             verb: "Move", dryRun: write.dryRun, leavesOnly: true) else { return }
+            let sourcePaths = try specs.map { try session.locate($0, list: search.list).document.path }
             let placement: InsertItem.Placement = section.map { .section($0) } ?? .endOfList
-            try session.run(paths: [sourcePath, destinationPath], dryRun: write.dryRun) { inputs in
-                let (document, target) = try session.locate(spec, list: search.list, in: inputs.documents)
+            try session.run(paths: sourcePaths + [destinationPath], dryRun: write.dryRun) { inputs in
+                var targets: [(document: Document, item: TaskItem)] = []
+                for spec in specs {
+                    let found = try session.locate(spec, list: search.list, in: inputs.documents)
+                    if !targets.contains(where: { $0.document.path == found.document.path && $0.item.index == found.item.index }) { targets.append(found) }
+                }
                 var outcome = EditOutcome()
-                let newLine: Int
-                if document.path == destinationPath {
+                if targets.count == 1, targets[0].document.path == destinationPath {
+                    // Within one list: the block goes to its new place in the same file.
+                    let (document, target) = targets[0]
                     guard let move = MoveItem.move(target.index, in: document, to: placement) else {
                         outcome.notes.append("\(document.address(of: target)) is already there; nothing to move")
                         return outcome
                     }
                     let bytes = try EditSession.apply(move.splices, to: document)
                     outcome.files.append(.replace(path: document.path, bytes: bytes))
-                    newLine = EditSession.line(of: move.itemOffset, in: bytes)
                     if let created = move.createdSection { outcome.notes.append("created section '## \(created)' in \(document.path)") }
-                } else {
-                    guard let other = inputs.document(destinationPath) else { throw TickFailure.noInput("\(destinationPath) cannot be read") }
+                    outcome.messages.append("moved \(document.describe(target)) to \(destinationPath):\(EditSession.line(of: move.itemOffset, in: bytes))")
+                    return outcome
+                }
+                guard var other = inputs.document(destinationPath) else { throw TickFailure.noInput("\(destinationPath) cannot be read") }
+                // Each block goes to the destination in turn (read again after each),
+                // and every source loses its blocks at once.
+                var removals: [String: [Int]] = [:]
+                var sourceOrder: [String] = []
+                var createdSection: String? = nil
+                for (document, target) in targets {
+                    if document.path == destinationPath {
+                        outcome.notes.append("\(document.address(of: target)) is in \(destinationPath) already; left where it is")
+                        continue
+                    }
                     let move = MoveItem.move(target.index, from: document, to: other, at: placement)
                     let bytes = try EditSession.apply(move.destination, to: other)
-                    outcome.files.append(.replace(path: other.path, bytes: bytes))
-                    outcome.files.append(.replace(path: document.path, bytes: try EditSession.apply(move.source, to: document)))
-                    newLine = EditSession.line(of: move.itemOffset, in: bytes)
-                    if let created = move.createdSection { outcome.notes.append("created section '## \(created)' in \(other.path)") }
+                    other = DocumentParser.parse(bytes, path: other.path)
+                    createdSection = createdSection ?? move.createdSection
+                    if removals[document.path] == nil { sourceOrder.append(document.path) }
+                    removals[document.path, default: []].append(target.index)
+                    outcome.messages.append("moved \(document.describe(target)) to \(destinationPath):\(EditSession.line(of: move.itemOffset, in: bytes))")
                 }
-                outcome.messages.append("moved \(document.describe(target)) to \(destinationPath):\(newLine)")
+                guard !sourceOrder.isEmpty else { return outcome }
+                outcome.files.append(.replace(path: other.path, bytes: other.source.bytes))
+                for path in sourceOrder {
+                    guard let document = inputs.document(path) else { continue }
+                    outcome.files.append(.replace(path: path, bytes: try EditSession.apply(RemoveItem.splices(removals[path]!, in: document), to: document)))
+                }
+                if let created = createdSection { outcome.notes.append("created section '## \(created)' in \(destinationPath)") }
                 return outcome
             }
         }
@@ -84,12 +115,13 @@ extension Tick {
         @OptionGroup var write: WriteOptions
         @OptionGroup var search: ItemSearchOptions
         @Argument(help: "The items: PATH:LINE, ^id or title text.") var items: [String] = []
+        @OptionGroup var bulk: BulkOptions
 
         func execute() throws {
-            guard !items.isEmpty else { throw TickFailure.usage("name at least one ITEM: PATH:LINE, ^id or title text") }
+            guard let specs = try Bulk.items(items, bulk: bulk, folder: folder, list: search.list, verb: "Remove",
+                                             dryRun: write.dryRun, leavesOnly: true) else { return }
             let session = try EditSession(folder: folder)
-            let paths = try items.map { try session.locate($0, list: search.list).document.path }
-            let specs = items
+            let paths = try specs.map { try session.locate($0, list: search.list).document.path }
             try session.run(paths: paths, dryRun: write.dryRun) { inputs in
                 var chosen: [String: [TaskItem]] = [:]
                 var order: [String] = []
