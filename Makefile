@@ -5,7 +5,7 @@ SWIFT ?= swift
 TICK_DEMO_TODAY ?= 2026-11-21
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release run test test-deps docs bench clean fuzz fuzz-build sanitize sanitize-address sanitize-thread
+.PHONY: all deps build release run test test-deps docs install bench clean fuzz fuzz-build sanitize sanitize-address sanitize-thread
 
 all: build
 
@@ -63,8 +63,24 @@ docs: build
 	.build/debug/tick --generate-completion-script zsh > $(DOCS_DIR)/completions/_tick
 	.build/debug/tick --generate-completion-script fish > $(DOCS_DIR)/completions/tick.fish
 	$(SWIFT) package plugin generate-manual --configuration debug
-	cp .build/plugins/GenerateManual/outputs/tick/tick.1 $(DOCS_DIR)/man/tick.1
+	@# The generated page ends with a generic EXIT STATUS: SPEC §7's codes and the environment replace it.
+	sed '/^\.Sh "EXIT STATUS"/,$$d' .build/plugins/GenerateManual/outputs/tick/tick.1 > $(DOCS_DIR)/man/tick.1
+	cat docs/man-sections.mdoc >> $(DOCS_DIR)/man/tick.1
 	@echo "completions in $(DOCS_DIR)/completions, man page in $(DOCS_DIR)/man/tick.1 (man -l $(DOCS_DIR)/man/tick.1)"
+
+# Installs the release build, the shell completions and the man page under
+# PREFIX (default /usr/local): make install PREFIX=~/.local
+PREFIX ?= /usr/local
+install: release docs
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	install -m 755 "$$($(SWIFT) build -c release $(RELEASE_FLAGS) --show-bin-path)/tick" $(DESTDIR)$(PREFIX)/bin/tick
+	install -m 644 $(DOCS_DIR)/man/tick.1 $(DESTDIR)$(PREFIX)/share/man/man1/tick.1
+	install -m 644 $(DOCS_DIR)/completions/tick.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/tick
+	install -m 644 $(DOCS_DIR)/completions/_tick $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_tick
+	install -m 644 $(DOCS_DIR)/completions/tick.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/tick.fish
+	@echo "installed tick, its man page and completions under $(DESTDIR)$(PREFIX)"
 
 # The benchmark (docs/PERFORMANCE.md): a release build against cmark-gfm and
 # ripgrep (installed with apt-get when missing) on a generated corpus in

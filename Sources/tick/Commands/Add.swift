@@ -26,7 +26,7 @@ extension Tick {
 
         @OptionGroup var folder: FolderOptions
         @OptionGroup var write: WriteOptions
-        @Argument(help: "The list: its path, file name or name.") var list: String
+        @Argument(help: "The list: its path, file name or name.", completion: Completions.lists) var list: String
         @Argument(help: "The item's text, with tokens if you like (several words are joined by spaces).") var text: [String] = []
         @Option(name: .long, help: ArgumentHelp("Due date: YYYY-MM-DD, today, tomorrow, friday, +3d, ...", valueName: "date")) var due: String?
         @Option(name: .long, help: ArgumentHelp("Priority: lowest, low, normal, medium, high or urgent.", valueName: "priority")) var priority: String?

@@ -22,7 +22,7 @@ extension Tick {
 
         @OptionGroup var folder: FolderOptions
         @OptionGroup var write: WriteOptions
-        @Argument(help: "The list: its path, file name or name.") var list: String
+        @Argument(help: "The list: its path, file name or name.", completion: Completions.lists) var list: String
         @Option(name: .long, help: ArgumentHelp("Move the items to the end of this list file instead.", valueName: "file")) var to: String?
 
         func execute() throws {

@@ -30,7 +30,7 @@ extension Tick {
         @OptionGroup var folder: FolderOptions
         @OptionGroup var write: WriteOptions
         @OptionGroup var search: ItemSearchOptions
-        @Argument(help: "The items: PATH:LINE, ^id or title text.") var items: [String] = []
+        @Argument(help: "The items: PATH:LINE, ^id or title text.", completion: Completions.items) var items: [String] = []
         @Flag(name: .long, help: "Do not add a done date.") var noDate = false
         @Flag(name: .long, help: "Complete a recurring item without adding its next occurrence.") var noRepeat = false
         @OptionGroup var bulk: BulkOptions
@@ -62,7 +62,7 @@ extension Tick {
         @OptionGroup var folder: FolderOptions
         @OptionGroup var write: WriteOptions
         @OptionGroup var search: ItemSearchOptions
-        @Argument(help: "The items: PATH:LINE, ^id or title text.") var items: [String] = []
+        @Argument(help: "The items: PATH:LINE, ^id or title text.", completion: Completions.items) var items: [String] = []
 
         func execute() throws {
             try StatusChange.run(items, folder: folder, write: write, search: search) { _ in .reopen }
@@ -85,7 +85,7 @@ extension Tick {
         @OptionGroup var folder: FolderOptions
         @OptionGroup var write: WriteOptions
         @OptionGroup var search: ItemSearchOptions
-        @Argument(help: "The items: PATH:LINE, ^id or title text.") var items: [String] = []
+        @Argument(help: "The items: PATH:LINE, ^id or title text.", completion: Completions.items) var items: [String] = []
         @Flag(name: .long, help: "Do not add a cancelled date.") var noDate = false
         @OptionGroup var bulk: BulkOptions
 
@@ -118,7 +118,7 @@ extension Tick {
         @OptionGroup var folder: FolderOptions
         @OptionGroup var write: WriteOptions
         @OptionGroup var search: ItemSearchOptions
-        @Argument(help: "The items: PATH:LINE, ^id or title text.") var items: [String] = []
+        @Argument(help: "The items: PATH:LINE, ^id or title text.", completion: Completions.items) var items: [String] = []
 
         func execute() throws {
             try StatusChange.run(items, folder: folder, write: write, search: search) { _ in .start }

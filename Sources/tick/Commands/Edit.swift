@@ -22,7 +22,7 @@ extension Tick {
         @OptionGroup var folder: FolderOptions
         @OptionGroup var write: WriteOptions
         @OptionGroup var search: ItemSearchOptions
-        @Argument(help: "The item: PATH:LINE, ^id or title text (none with --where).") var item: String?
+        @Argument(help: "The item: PATH:LINE, ^id or title text (none with --where).", completion: Completions.items) var item: String?
         @Option(name: .long, help: ArgumentHelp("New title text; the item's tokens are kept.", valueName: "text")) var title: String?
         @Option(name: .long, help: ArgumentHelp("Due date: YYYY-MM-DD, today, tomorrow, friday, +3d, ...", valueName: "date")) var due: String?
         @Flag(name: .long, help: "Remove the due date.") var noDue = false

@@ -30,7 +30,7 @@ extension Tick {
         @Argument(help: ArgumentHelp("A query that selects the items, as in `tick query` (default: all).", valueName: "expr"))
         var expression: [String] = []
         @OptionGroup var results: ResultOptions
-        @Option(name: .long, help: "Only this list (path, file name or name).") var list: String?
+        @Option(name: .long, help: "Only this list (path, file name or name).", completion: Completions.lists) var list: String?
 
         func validate() throws {
             if results.groupBy != nil { throw ValidationError("--group-by does not apply to export; use `tick query --json --group-by`") }

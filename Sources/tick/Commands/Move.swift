@@ -22,7 +22,7 @@ extension Tick {
         @OptionGroup var write: WriteOptions
         @OptionGroup var search: ItemSearchOptions
         @Argument(help: ArgumentHelp("The item (PATH:LINE, ^id or title text), then the list to move it to; with --where, the list alone.",
-                                     valueName: "item> <list")) var words: [String] = []
+                                     valueName: "item> <list"), completion: Completions.itemsAndLists) var words: [String] = []
         @Option(name: .long, help: ArgumentHelp("Move it under this heading (created at the end when missing).", valueName: "heading")) var section: String?
         @OptionGroup var bulk: BulkOptions
 
@@ -114,7 +114,7 @@ extension Tick {
         @OptionGroup var folder: FolderOptions
         @OptionGroup var write: WriteOptions
         @OptionGroup var search: ItemSearchOptions
-        @Argument(help: "The items: PATH:LINE, ^id or title text.") var items: [String] = []
+        @Argument(help: "The items: PATH:LINE, ^id or title text.", completion: Completions.items) var items: [String] = []
         @OptionGroup var bulk: BulkOptions
 
         func execute() throws {

@@ -20,7 +20,7 @@ extension Tick {
         @OptionGroup var folder: FolderOptions
         @OptionGroup var write: WriteOptions
         @OptionGroup var search: ItemSearchOptions
-        @Argument(help: "The item: PATH:LINE, ^id or title text.") var item: String
+        @Argument(help: "The item: PATH:LINE, ^id or title text.", completion: Completions.items) var item: String
         @Argument(help: "The note's text (several words are joined by spaces).") var text: [String] = []
 
         func execute() throws {

@@ -26,7 +26,7 @@ extension Tick {
                 """)
 
         @OptionGroup var folder: FolderOptions
-        @Argument(help: "The item: PATH:LINE, ^id, or part of its title.") var item: String
+        @Argument(help: "The item: PATH:LINE, ^id, or part of its title.", completion: Completions.items) var item: String
         @Option(name: .long, help: "Look for the item only in this list.") var list: String?
 
         func execute() throws {

@@ -30,7 +30,7 @@ extension Tick {
         @Argument(help: ArgumentHelp("The query (its words are joined by spaces).", valueName: "expr")) var expression: [String]
         @OptionGroup var output: OutputOptions
         @OptionGroup var results: ResultOptions
-        @Option(name: .long, help: "Only this list (path, file name or name).") var list: String?
+        @Option(name: .long, help: "Only this list (path, file name or name).", completion: Completions.lists) var list: String?
         @Flag(name: .long, help: "Print the parsed query as a tree, relative dates resolved, before the results.")
         var explain = false
         @Flag(name: .long, help: "Show each item's notes under it.") var notes = false

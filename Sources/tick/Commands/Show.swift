@@ -19,7 +19,7 @@ extension Tick {
                 """)
 
         @OptionGroup var folder: FolderOptions
-        @Argument(help: "The list: its path, file name or name.") var list: String
+        @Argument(help: "The list: its path, file name or name.", completion: Completions.lists) var list: String
         @OptionGroup var output: OutputOptions
         @Flag(name: .long, help: "Show each item's notes under it.") var notes = false
 

@@ -75,7 +75,7 @@ extension Tick {
         @OptionGroup var folder: FolderOptions
         @OptionGroup var output: OutputOptions
         @OptionGroup var results: ResultOptions
-        @Option(name: .long, help: "Only this list (path, file name or name).") var list: String?
+        @Option(name: .long, help: "Only this list (path, file name or name).", completion: Completions.lists) var list: String?
         @Argument(help: "A query that narrows the group, as in `tick query`.") var expression: [String] = []
     }
 
@@ -95,7 +95,7 @@ extension Tick {
         @OptionGroup var folder: FolderOptions
         @OptionGroup var output: OutputOptions
         @OptionGroup var results: ResultOptions
-        @Option(name: .long, help: "Only this list (path, file name or name).") var list: String?
+        @Option(name: .long, help: "Only this list (path, file name or name).", completion: Completions.lists) var list: String?
         @Argument(help: "A query that narrows the group, as in `tick query`.") var expression: [String] = []
     }
 
@@ -115,7 +115,7 @@ extension Tick {
         @OptionGroup var folder: FolderOptions
         @OptionGroup var output: OutputOptions
         @OptionGroup var results: ResultOptions
-        @Option(name: .long, help: "Only this list (path, file name or name).") var list: String?
+        @Option(name: .long, help: "Only this list (path, file name or name).", completion: Completions.lists) var list: String?
         @Argument(help: "A query that narrows the group, as in `tick query`.") var expression: [String] = []
     }
 
@@ -135,7 +135,7 @@ extension Tick {
         @OptionGroup var folder: FolderOptions
         @OptionGroup var output: OutputOptions
         @OptionGroup var results: ResultOptions
-        @Option(name: .long, help: "Only this list (path, file name or name).") var list: String?
+        @Option(name: .long, help: "Only this list (path, file name or name).", completion: Completions.lists) var list: String?
         @Argument(help: "A query that narrows the group, as in `tick query`.") var expression: [String] = []
     }
 
@@ -155,7 +155,7 @@ extension Tick {
         @OptionGroup var folder: FolderOptions
         @OptionGroup var output: OutputOptions
         @OptionGroup var results: ResultOptions
-        @Option(name: .long, help: "Only this list (path, file name or name).") var list: String?
+        @Option(name: .long, help: "Only this list (path, file name or name).", completion: Completions.lists) var list: String?
         @Argument(help: "A query that narrows the group, as in `tick query`.") var expression: [String] = []
     }
 }

@@ -23,7 +23,7 @@ extension Tick {
 
         @OptionGroup var folder: FolderOptions
         @OptionGroup var writing: WriteOptions
-        @Argument(help: "The list: its path, file name or name.") var list: String
+        @Argument(help: "The list: its path, file name or name.", completion: Completions.lists) var list: String
         @Option(name: .long, help: ArgumentHelp("Sort key(s), comma-separated.", valueName: "key")) var by: String
         @Flag(name: .long, help: "Flip the whole order.") var reverse = false
         @Flag(name: .long, help: "Write the new order into the file.") var write = false

@@ -21,6 +21,7 @@ struct SortKeys: ExpressibleByArgument {
     init(_ keys: [SortKey]) { self.keys = keys }
 
     static var allValueStrings: [String] { SortKey.allCases.map(\.rawValue) }
+    static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 }
 
 /// Which results, in which order, in which groups.

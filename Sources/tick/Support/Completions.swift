@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import TickKit
+
+/// Shell completions that know the notes folder: list names and item
+/// titles, read from the folder the command line names (`--dir`, else
+/// `$TICK_DIR`, else the config file's folder, else the current folder),
+/// through the parse cache. Nothing is printed on failure: a completion
+/// never shows an error.
+enum Completions {
+    /// Lists by path without `.md` (what LIST accepts everywhere).
+    static let lists = CompletionKind.custom { words, _, prefix in
+        candidates(words, prefix) { workspace in
+            workspace.listsInOrder.map { String($0.path.dropLast($0.path.hasSuffix(".markdown") ? 9 : 3)) }
+        }
+    }
+
+    /// The titles of open items, then of the others.
+    static let items = CompletionKind.custom { words, _, prefix in
+        candidates(words, prefix) { workspace in
+            let open = workspace.items.filter { $0.item.status.isOpen }.map(\.item.title)
+            let closed = workspace.items.filter { !$0.item.status.isOpen }.map(\.item.title)
+            return open + closed
+        }
+    }
+
+    /// Items and lists: the words of `tick mv` (ITEM, then LIST).
+    static let itemsAndLists = CompletionKind.custom { words, _, prefix in
+        candidates(words, prefix) { workspace in
+            workspace.items.filter { $0.item.status.isOpen }.map(\.item.title)
+                + workspace.listsInOrder.map { String($0.path.dropLast($0.path.hasSuffix(".markdown") ? 9 : 3)) }
+        }
+    }
+
+    /// The candidates `make` finds in the folder the words name, that start
+    /// with `prefix` (any case), each once, in order.
+    private static func candidates(_ words: [String], _ prefix: String, _ make: (Workspace) -> [String]) -> [String] {
+        var folderPath: String? = nil
+        for (index, word) in words.enumerated() {
+            if word == "--dir", index + 1 < words.count { folderPath = unquoted(words[index + 1]) }
+            if word.hasPrefix("--dir=") { folderPath = unquoted(String(word.dropFirst(6))) }
+        }
+        if folderPath == nil, let dir = ProcessInfo.processInfo.environment["TICK_DIR"], !dir.isEmpty { folderPath = dir }
+        try? Configuration.loadUser()
+        let path = folderPath.map { $0 == "~" || $0.hasPrefix("~/") ? NSHomeDirectory() + $0.dropFirst() : $0 }
+            ?? Configuration.defaultFolder ?? FileManager.default.currentDirectoryPath
+        guard let folder = try? NotesFolder(path: path) else { return [] }
+        let workspace = Workspace.load(folder, cache: ParseCache(root: folder.root))
+        let wanted = unquoted(prefix).lowercased()
+        var seen = Set<String>()
+        return make(workspace).filter { $0.lowercased().hasPrefix(wanted) && seen.insert($0).inserted }
+    }
+
+    /// A shell word without the quotes around it.
+    private static func unquoted(_ word: String) -> String {
+        guard word.count >= 2, let first = word.first, first == "'" || first == "\"", word.last == first else {
+            return word.hasPrefix("'") || word.hasPrefix("\"") ? String(word.dropFirst()) : word
+        }
+        return String(word.dropFirst().dropLast())
+    }
+}
