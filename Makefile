@@ -37,7 +37,7 @@ run: build
 	done
 
 # The export tests check iCalendar output with a real parser, Python's
-# icalendar; it is installed here (the tests skip those checks, saying so, only
+# icalendar (and recurring-ical-events, which expands RRULEs); they are installed here (the tests skip those checks, saying so, only
 # when pip cannot install it).
 # The CommonMark corpus tests compare tick with the cmark-gfm command
 # (Debian's cmark-gfm package) and fetch the spec's examples with pip.
@@ -46,6 +46,9 @@ test-deps:
 	@python3 -c 'import icalendar' 2>/dev/null || python3 -m pip install --quiet icalendar 2>/dev/null || \
 		pip3 install --quiet icalendar 2>/dev/null || \
 		echo "warning: could not install Python's icalendar; the iCalendar checks will be skipped"
+	@python3 -c 'import recurring_ical_events' 2>/dev/null || python3 -m pip install --quiet recurring-ical-events 2>/dev/null || \
+		pip3 install --quiet recurring-ical-events 2>/dev/null || \
+		echo "warning: could not install Python's recurring-ical-events; the event recurrence checks will be skipped"
 	@command -v cmark-gfm >/dev/null 2>&1 || { echo "installing cmark-gfm with apt-get"; \
 		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cmark-gfm; }
 	@command -v git >/dev/null 2>&1 || { echo "installing git with apt-get"; \

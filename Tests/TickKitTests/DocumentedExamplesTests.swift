@@ -134,6 +134,7 @@ struct DocumentedExamplesTests {
         "tick query '\"milk\" or \"eggs\"' --json": .prints("Eggs"),
         "tick export --format ics 'open has due' > tick.ics": .writes("tick.ics", containing: "BEGIN:VTODO"),
         "tick export --format csv > items.csv": .writes("items.csv", containing: "Buy milk"),
+        "tick export --format ics --events --alarm 1h --output tick-events.ics": .writes("tick-events.ics", containing: "TRIGGER:-PT1H"),
         "tick export --format json '#work' --sort due": .prints("\"title\": \"Send the Q4 budget to finance\""),
         "tick open ^q4plan": .opens("work.md", line: 7),
         "tick open groceries.md:12": .opens("groceries.md", line: 12),

@@ -1,9 +1,11 @@
-/// Items as an iCalendar (RFC 5545) VCALENDAR of VTODO components.
+/// Items as an iCalendar (RFC 5545) VCALENDAR of VTODO components, or of
+/// VEVENT components for calendar apps (`tick export --format ics --events`).
 ///
 /// Guarantees: CRLF line endings; content lines folded at 75 octets without
 /// splitting a UTF-8 sequence; TEXT values escaped (`\\`, `\;`, `\,`, `\n`);
-/// a UID that stays the same while the item keeps its `^id` (else its
-/// `PATH:LINE`); DTSTAMP on every VTODO.
+/// a UID that stays the same while the item keeps its `^id`, else while it
+/// keeps its list and its title (whatever else changes, and wherever in the
+/// file it moves); DTSTAMP on every component.
 public enum ICalendarWriter {
     /// The product identifier written in PRODID.
     public static let productID = "-//tick//tick to-do lists//EN"
@@ -27,17 +29,20 @@ public enum ICalendarWriter {
         String(format: "%04d%02d%02dT000000Z", day.year, day.month, day.day)
     }
 
-    /// The UID of an item: `ID@tick` for an item with a block id, else one
-    /// derived from its path and line.
+    /// The UID of an item: `ID@tick` for an item with a block id, else
+    /// `HASH@tick`, HASH the FNV-1a hash (16 hex digits) of the list's path,
+    /// the title and how many items above it in the file have the same title,
+    /// joined by NUL: it survives edits of the item's other fields and lines
+    /// added or removed around it.
     public static func uid(_ listed: ListedItem) -> String {
-        if let id = listed.item.metadata.id { return "\(id)@tick" }
-        return uid(path: listed.document.path, line: listed.item.line)
+        uid(listed.item, in: listed.document)
     }
 
-    static func uid(path: String, line: Int) -> String {
-        // FNV-1a over "PATH:LINE": stable, and free of characters that need escaping.
+    static func uid(_ item: TaskItem, in document: Document) -> String {
+        if let id = item.metadata.id { return "\(id)@tick" }
+        let earlier = document.items[..<item.index].filter { $0.title == item.title }.count
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in "\(path):\(line)".utf8 {
+        for byte in "\(document.path)\u{0}\(item.title)\u{0}\(earlier)".utf8 {
             hash ^= UInt64(byte)
             hash = hash &* 0x0000_0100_0000_01b3
         }
@@ -83,9 +88,7 @@ public enum ICalendarWriter {
         if let created = metadata.created { lines.append("CREATED:\(utcNoon(created))") }
         if !metadata.tags.isEmpty { lines.append("CATEGORIES:" + metadata.tags.map(escaped).joined(separator: ",")) }
         if let parent = item.parent {
-            let parentItem = document.items[parent]
-            let parentUID = parentItem.metadata.id.map { "\($0)@tick" } ?? uid(path: document.path, line: parentItem.line)
-            lines.append("RELATED-TO;RELTYPE=PARENT:\(escaped(parentUID))")
+            lines.append("RELATED-TO;RELTYPE=PARENT:\(escaped(uid(document.items[parent], in: document)))")
         }
         if let every = metadata.every {
             // A recurrence set is generated from DTSTART, so RRULE needs one.
@@ -96,6 +99,77 @@ public enum ICalendarWriter {
         lines.append("X-TICK-ADDRESS:\(escaped(document.address(of: item)))")
         lines.append("END:VTODO")
         return lines
+    }
+
+    // MARK: Events
+
+    /// The calendar of VEVENTs: one per open or in-progress item with a due
+    /// date, on that day (all day) or at its time (for an hour);
+    /// `sequences[UID]` is its SEQUENCE (0 when absent); `alarm`, when
+    /// given, the minutes before it that a VALARM reminds of it.
+    public static func writeEvents(_ items: [ListedItem], stamp: String, sequences: [String: Int] = [:], alarm: Int? = nil) -> String {
+        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:\(productID)", "CALSCALE:GREGORIAN"]
+        for listed in items where listed.item.status.isOpen && listed.item.metadata.due != nil {
+            lines += event(listed, stamp: stamp, sequence: sequences[uid(listed)] ?? 0, alarm: alarm)
+        }
+        lines.append("END:VCALENDAR")
+        return lines.map(fold).joined()
+    }
+
+    private static func event(_ listed: ListedItem, stamp: String, sequence: Int, alarm: Int?) -> [String] {
+        let item = listed.item, document = listed.document, metadata = item.metadata
+        guard let due = metadata.due else { return [] }
+        var lines = ["BEGIN:VEVENT", "UID:\(escaped(uid(listed)))", "DTSTAMP:\(stamp)", "SEQUENCE:\(sequence)"]
+        lines.append("SUMMARY:\(escaped(item.title))")
+        if let notes = item.notes { lines.append("DESCRIPTION:\(escaped(notes))") }
+        lines.append("DTSTART" + dateValue(due))
+        if due.minuteOfDay != nil {
+            lines.append("DURATION:PT1H")
+        } else {
+            lines.append("DTEND" + dateValue(due.adding(1, .day)))
+            lines.append("TRANSP:TRANSPARENT")   // an all-day reminder, not a busy day
+        }
+        if let priority = priority(metadata) { lines.append("PRIORITY:\(priority)") }
+        if !metadata.tags.isEmpty { lines.append("CATEGORIES:" + metadata.tags.map(escaped).joined(separator: ",")) }
+        // A rule that counts from the completion date (`when done`) has no fixed dates to list.
+        if let every = metadata.every, let rule = RecurrenceRule(every), !rule.whenDone { lines.append("RRULE:\(rule.rrule)") }
+        lines.append("X-TICK-LIST:\(escaped(document.name))")
+        lines.append("X-TICK-ADDRESS:\(escaped(document.address(of: item)))")
+        if let alarm {
+            let trigger = alarm % 1440 == 0 ? "-P\(alarm / 1440)D" : alarm % 60 == 0 ? "-PT\(alarm / 60)H" : "-PT\(alarm)M"
+            lines += ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(escaped(item.title))", "TRIGGER:\(trigger)", "END:VALARM"]
+        }
+        lines.append("END:VEVENT")
+        return lines
+    }
+
+    /// The VEVENTs of a calendar this writer wrote (`previous`), by UID:
+    /// each one's SEQUENCE and its lines but DTSTAMP, SEQUENCE and
+    /// X-TICK-ADDRESS (what says whether the item changed: lines added above
+    /// it move its address, not it).
+    public static func events(in previous: String) -> [String: (sequence: Int, content: [String])] {
+        // Unfold: a line that starts with a space continues the one before.
+        var lines: [String] = []
+        for line in previous.components(separatedBy: "\r\n") {
+            if line.hasPrefix(" "), !lines.isEmpty { lines[lines.count - 1] += line.dropFirst() } else { lines.append(line) }
+        }
+        var result: [String: (sequence: Int, content: [String])] = [:]
+        var current: [String]? = nil
+        var uid = "", sequence = 0
+        for line in lines {
+            if line == "BEGIN:VEVENT" { current = []; uid = ""; sequence = 0; continue }
+            guard current != nil else { continue }
+            if line == "END:VEVENT" {
+                result[uid] = (sequence, current!)
+                current = nil
+                continue
+            }
+            if line.hasPrefix("UID:") { uid = String(line.dropFirst(4)) }
+            if line.hasPrefix("SEQUENCE:") { sequence = Int(line.dropFirst(9)) ?? 0; continue }
+            if line.hasPrefix("DTSTAMP:") || line.hasPrefix("X-TICK-ADDRESS:") { continue }
+            current!.append(line)
+        }
+        return result
     }
 
     /// `;VALUE=DATE:20261124`, or `:20261124T143000` (floating local time) with a time.

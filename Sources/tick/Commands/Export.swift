@@ -12,15 +12,23 @@ extension Tick {
     struct Export: TickCommand {
         static let configuration = CommandConfiguration(
             commandName: "export",
-            abstract: "Write items as JSON, iCalendar to-dos (VTODO) or CSV.",
+            abstract: "Write items as JSON, iCalendar to-dos (VTODO) or events (VEVENT), or CSV.",
             discussion: """
                 Without a query, every item of every status is written, in list order. The iCalendar \
                 output is RFC 5545 (CRLF lines, folded at 75 octets); the CSV output is RFC 4180 with a \
                 header row. With --today (or TICK_TODAY) set, DTSTAMP is that day, so output is \
                 reproducible.
 
+                Calendar apps (Google Calendar, Apple's Calendar, Fastmail) show events, not to-dos: \
+                --events writes each open item with a due date as an event on that day (at its time, \
+                for an hour, when it has one), recurring ones with their RRULE, and --alarm adds a \
+                reminder that long before. --output FILE writes the file atomically and only when \
+                something in it changed, and raises the SEQUENCE of each event that changed since \
+                the file was last written: run it from cron and subscribe to the file.
+
                 Examples:
                   tick export --format ics 'open has due' > tick.ics
+                  tick export --format ics --events --alarm 1h --output tick-events.ics
                   tick export --format csv > items.csv
                   tick export --format json '#work' --sort due
                 """)
@@ -31,9 +39,31 @@ extension Tick {
         var expression: [String] = []
         @OptionGroup var results: ResultOptions
         @Option(name: .long, help: "Only this list (path, file name or name).", completion: Completions.lists) var list: String?
+        @Flag(name: .long, help: "With --format ics: events (VEVENT) on the due dates, for calendar apps, instead of to-dos.")
+        var events = false
+        @Option(name: .long, help: ArgumentHelp("With --events: a reminder this long before each event (30m, 2h, 1d).", valueName: "duration"))
+        var alarm: String?
+        @Option(name: .long, help: ArgumentHelp("Write to this file (atomically, and only when its content changes) instead of standard output.",
+                                                valueName: "file"), completion: .file())
+        var output: String?
 
         func validate() throws {
             if results.groupBy != nil { throw ValidationError("--group-by does not apply to export; use `tick query --json --group-by`") }
+            if events && format != .ics { throw ValidationError("--events needs --format ics") }
+            if alarm != nil && !events { throw ValidationError("--alarm needs --events (a reminder before each event)") }
+            if let alarm, Self.minutes(alarm) == nil {
+                throw ValidationError("--alarm '\(alarm)' is not a duration; write minutes, hours or days, e.g. 30m, 2h, 1d")
+            }
+        }
+
+        /// `30m`, `2h`, `1d` (or plain minutes) as minutes; nil when not a duration of at most a year.
+        static func minutes(_ text: String) -> Int? {
+            let units: [Character: Int] = ["m": 1, "h": 60, "d": 1440]
+            var digits = text.lowercased()
+            var unit = 1
+            if let last = digits.last, let factor = units[last] { unit = factor; digits.removeLast() }
+            guard let count = Int(digits), count > 0, count * unit <= 366 * 1440 else { return nil }
+            return count * unit
         }
 
         func execute() throws {
@@ -45,12 +75,50 @@ extension Tick {
             let arranged = results.arrange(items, isManual: true, today: today)
             switch format {
             case .json:
-                Terminal.writeItemsJSON(arranged.items, today: today)
+                if output == nil {
+                    Terminal.writeItemsJSON(arranged.items, today: today)
+                } else {
+                    try deliver(String(decoding: ItemJSON.itemsDocumentBytes(arranged.items, today: today), as: UTF8.self))
+                }
             case .csv:
-                Terminal.write(CSVWriter.write(arranged.items))
+                try deliver(CSVWriter.write(arranged.items))
             case .ics:
                 let stamp = folder.isTodayPinned ? ICalendarWriter.stamp(for: today) : Self.utcNow()
-                Terminal.write(ICalendarWriter.write(arranged.items, stamp: stamp))
+                if !events {
+                    try deliver(ICalendarWriter.write(arranged.items, stamp: stamp))
+                    return
+                }
+                let minutes = alarm.flatMap(Self.minutes)
+                // SEQUENCE: kept for an event that did not change since the file
+                // was last written, one more for one that did, 0 for a new one.
+                let previous = output.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }.map(ICalendarWriter.events) ?? [:]
+                let unnumbered = ICalendarWriter.events(in: ICalendarWriter.writeEvents(arranged.items, stamp: stamp, alarm: minutes))
+                var sequences: [String: Int] = [:]
+                for (uid, event) in unnumbered {
+                    if let before = previous[uid] { sequences[uid] = before.content == event.content ? before.sequence : before.sequence + 1 }
+                }
+                try deliver(ICalendarWriter.writeEvents(arranged.items, stamp: stamp, sequences: sequences, alarm: minutes))
+            }
+        }
+
+        /// Writes `text` to standard output, or to --output: atomically, and
+        /// not at all when only its DTSTAMPs would change.
+        private func deliver(_ text: String) throws {
+            guard let output else {
+                Terminal.write(text)
+                return
+            }
+            func withoutStamps(_ text: String) -> [Substring] {
+                text.split(separator: "\r\n").filter { !$0.hasPrefix("DTSTAMP:") }
+            }
+            if let previous = try? String(contentsOfFile: output, encoding: .utf8), withoutStamps(previous) == withoutStamps(text) {
+                Terminal.note("\(output) is up to date; not written")
+                return
+            }
+            do {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+            } catch {
+                throw TickFailure.cannotWrite("cannot write \(output): \(error.localizedDescription)")
             }
         }
 
