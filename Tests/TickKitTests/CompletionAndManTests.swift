@@ -38,6 +38,16 @@ import Testing
         #expect(try Self.complete("tick done --dir \(dir) Buy") == ["Buy milk", "Buy eggs"])
         #expect(try Self.complete("tick edit --dir \(dir) Pl") == ["Plant bulbs"])
         #expect(try Self.complete("tick query open --dir \(dir) --sort pr") == ["priority"])
+        #expect(try Self.complete("tick query open --dir \(dir) --group-by st") == ["status"])
+    }
+
+    @Test("help topics complete after tick help, in bash, zsh and fish")
+    func helpTopicsComplete() throws {
+        #expect(try Self.complete("tick help s") == ["show", "scheduled", "start", "sort"])
+        let zsh = try TickRunner.run(["--generate-completion-script", "zsh"]).stdout
+        #expect(zsh.contains("'*:subcommands:(home lists show"))
+        let fish = try TickRunner.run(["--generate-completion-script=fish"]).stdout
+        #expect(fish.contains("complete -c 'tick' -n '__fish_seen_subcommand_from help' -fa 'home lists show"))
     }
 
     /// The names of the environment variables the sources read (test seams left out).

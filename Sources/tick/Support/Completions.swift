@@ -59,3 +59,38 @@ enum Completions {
         return String(word.dropFirst().dropLast())
     }
 }
+
+/// The completion scripts argument-parser writes, with what it leaves out:
+/// the command names after `tick help` (its help command takes no
+/// completion of its own).
+enum CompletionScripts {
+    /// `tick --generate-completion-script SHELL`, when the arguments ask for it.
+    static func requested(in arguments: [String]) -> CompletionShell? {
+        for (index, argument) in arguments.enumerated() {
+            if argument == "--generate-completion-script", index + 1 < arguments.count { return CompletionShell(rawValue: arguments[index + 1]) }
+            if argument.hasPrefix("--generate-completion-script=") { return CompletionShell(rawValue: String(argument.dropFirst(29))) }
+        }
+        return nil
+    }
+
+    static func script(for shell: CompletionShell) -> String {
+        let script = Tick.completionScript(for: shell)
+        let names = Tick.commandNames.filter { $0 != "help" }.joined(separator: " ")
+        switch shell {
+        case .bash:
+            // The help command's function ends by offering its flags: then the commands.
+            guard let start = script.range(of: "\n_tick_help() {\n"),
+                  let end = script.range(of: "\n}\n", range: start.upperBound..<script.endIndex) else { return script }
+            return script.replacingCharacters(in: end.lowerBound..<end.lowerBound,
+                                              with: "\n    __tick_add_completions -W $'\(Tick.commandNames.filter { $0 != "help" }.joined(separator: "\\n"))'")
+        case .zsh:
+            guard let start = script.range(of: "\n_tick_help() {\n"),
+                  let spec = script.range(of: "'*:subcommands:'", range: start.upperBound..<script.endIndex) else { return script }
+            return script.replacingCharacters(in: spec, with: "'*:subcommands:(\(names))'")
+        case .fish:
+            return script + "complete -c 'tick' -n '__fish_seen_subcommand_from help' -fa '\(names)'\n"
+        default:
+            return script
+        }
+    }
+}

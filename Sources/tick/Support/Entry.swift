@@ -11,6 +11,12 @@ extension Tick {
         // is set up on another core while the command line is parsed.
         DispatchQueue.global().async(group: backgroundWork) { TaskDate.prepareCalendar() }
         let command: ParsableCommand
+        if let shell = CompletionScripts.requested(in: Array(CommandLine.arguments.dropFirst())) {
+            finishBackgroundWork()
+            print(CompletionScripts.script(for: shell), terminator: "")
+            Terminal.flushStandardOutput()
+            Foundation.exit(0)
+        }
         // The settings first: a bad config file is one line (64), and an
         // alias changes the command line.
         let rawArguments: [String]
