@@ -41,12 +41,7 @@ public enum ICalendarWriter {
     static func uid(_ item: TaskItem, in document: Document) -> String {
         if let id = item.metadata.id { return "\(id)@tick" }
         let earlier = document.items[..<item.index].filter { $0.title == item.title }.count
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in "\(document.path)\u{0}\(item.title)\u{0}\(earlier)".utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return String(format: "%016llx", hash) + "@tick"
+        return String(format: "%016llx", FNV1a.hash("\(document.path)\u{0}\(item.title)\u{0}\(earlier)")) + "@tick"
     }
 
     /// RFC 5545 priority: 1 (urgent) … 9 (lowest); nil when none was written.

@@ -30,18 +30,9 @@ public struct ChangeJournal: Sendable {
 
     /// The journal of `root`, or nil when there is no state folder to use.
     public init?(root: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let base: String
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            base = state
-        } else if let home = environment["HOME"], !home.isEmpty {
-            base = home + "/.local/state"
-        } else {
-            return nil
-        }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in root.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        guard let base = UserFolders.tick(.state, environment: environment) else { return nil }
         self.root = root
-        folder = base + "/tick/journal/" + String(hash, radix: 16)
+        folder = base + "/journal/" + String(FNV1a.hash(root), radix: 16)
     }
 
     /// One file's part of a change.

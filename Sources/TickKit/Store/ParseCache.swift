@@ -47,16 +47,9 @@ public struct ParseCache: Sendable {
     /// (`TICK_NO_CACHE` set) or there is no cache folder to use.
     public init?(root: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
         if let off = environment["TICK_NO_CACHE"], !off.isEmpty, off != "0" { return nil }
-        let base: String
-        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
-            base = xdg
-        } else if let home = environment["HOME"], !home.isEmpty {
-            base = home + "/.cache"
-        } else {
-            return nil
-        }
+        guard let base = UserFolders.tick(.cache, environment: environment) else { return nil }
         self.root = root
-        self.path = base + "/tick/" + Self.fileName(for: root)
+        self.path = base + "/" + Self.fileName(for: root)
         // Test seam: the tests write a file and query it at once; they
         // assume a granularity (0 for "any stamp older than the scan") so
         // that a warm run does not depend on how fast the machine is.
@@ -65,9 +58,7 @@ public struct ParseCache: Sendable {
 
     /// A name from the folder's path (FNV-1a), so each folder has its own file.
     static func fileName(for root: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in root.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return "folder-" + String(hash, radix: 16) + ".cache"
+        "folder-" + String(FNV1a.hash(root), radix: 16) + ".cache"
     }
 
     /// What list order and the query's tasks need of a list, kept in the

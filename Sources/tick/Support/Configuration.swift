@@ -12,10 +12,7 @@ enum Configuration {
 
     /// `$XDG_CONFIG_HOME/tick/config.yml`, else `~/.config/tick/config.yml`.
     static var userPath: String? {
-        let environment = ProcessInfo.processInfo.environment
-        if let base = environment["XDG_CONFIG_HOME"], base.hasPrefix("/") { return base + "/tick/config.yml" }
-        if let home = environment["HOME"], !home.isEmpty { return home + "/.config/tick/config.yml" }
-        return nil
+        UserFolders.tick(.config, environment: ProcessInfo.processInfo.environment).map { $0 + "/config.yml" }
     }
 
     /// Reads the user's file.
