@@ -335,6 +335,14 @@ struct MetadataScanner {
             // A value that runs on into markup (`📅 2026-11-24*x*`) is no whole word.
             if end > valueStart && !isWordEnd(end) { return nil }
             guard end > valueStart, let date = TaskDate(isoBytes: UnsafeBufferPointer(rebasing: bytes[valueStart..<end])) else {
+                // A template's placeholder (`📅 <% tp.date.now() %>` for
+                // Templater, `📅 {{date}}` for Obsidian's Templates) is text
+                // until the template is used: Obsidian Tasks reads no date
+                // there and says nothing, and neither does tick.
+                if valueStart + 1 < limit, (bytes[valueStart] == UInt8(ascii: "<") && bytes[valueStart + 1] == UInt8(ascii: "%"))
+                    || (bytes[valueStart] == UInt8(ascii: "{") && bytes[valueStart + 1] == UInt8(ascii: "{")) {
+                    return nil
+                }
                 let shown = string(index..<max(end, signifierEnd))
                 diagnostics.append((index, "invalid date in '\(shown)'; write the date as YYYY-MM-DD, e.g. \(string(index..<signifierEnd)) 2026-11-24"))
                 return nil
