@@ -19,7 +19,8 @@ public enum ICalendarWriter {
             "PRODID:\(productID)",
             "CALSCALE:GREGORIAN",
         ]
-        for listed in items { lines += todo(listed, stamp: stamp) }
+        var uids = UIDs()
+        for listed in items { lines += todo(listed, stamp: stamp, uids: &uids) }
         lines.append("END:VCALENDAR")
         return lines.map(fold).joined()
     }
@@ -35,13 +36,32 @@ public enum ICalendarWriter {
     /// joined by NUL: it survives edits of the item's other fields and lines
     /// added or removed around it.
     public static func uid(_ listed: ListedItem) -> String {
-        uid(listed.item, in: listed.document)
+        var uids = UIDs()
+        return uids.uid(listed.item, in: listed.document)
     }
 
-    static func uid(_ item: TaskItem, in document: Document) -> String {
-        if let id = item.metadata.id { return "\(id)@tick" }
-        let earlier = document.items[..<item.index].filter { $0.title == item.title }.count
-        return String(format: "%016llx", FNV1a.hash("\(document.path)\u{0}\(item.title)\u{0}\(earlier)")) + "@tick"
+    /// The UIDs of one export: how many items above each one share its
+    /// title is counted once per list, in one pass, not per item.
+    struct UIDs {
+        private var earlierByList: [ObjectIdentifier: [Int]] = [:]
+
+        mutating func uid(_ item: TaskItem, in document: Document) -> String {
+            if let id = item.metadata.id { return "\(id)@tick" }
+            let earlier = earlierCounts(document)[item.index]
+            return String(format: "%016llx", FNV1a.hash("\(document.path)\u{0}\(item.title)\u{0}\(earlier)")) + "@tick"
+        }
+
+        /// For each item of `document`, how many items above it have its title.
+        private mutating func earlierCounts(_ document: Document) -> [Int] {
+            if let known = earlierByList[ObjectIdentifier(document)] { return known }
+            var seen: [String: Int] = [:]
+            let counts = document.items.map { item in
+                defer { seen[item.title, default: 0] += 1 }
+                return seen[item.title] ?? 0
+            }
+            earlierByList[ObjectIdentifier(document)] = counts
+            return counts
+        }
     }
 
     /// RFC 5545 priority: 1 (urgent) … 9 (lowest); nil when none was written.
@@ -57,11 +77,11 @@ public enum ICalendarWriter {
         }
     }
 
-    private static func todo(_ listed: ListedItem, stamp: String) -> [String] {
+    private static func todo(_ listed: ListedItem, stamp: String, uids: inout UIDs) -> [String] {
         let item = listed.item
         let document = listed.document
         let metadata = item.metadata
-        var lines = ["BEGIN:VTODO", "UID:\(escaped(uid(listed)))", "DTSTAMP:\(stamp)"]
+        var lines = ["BEGIN:VTODO", "UID:\(escaped(uids.uid(item, in: document)))", "DTSTAMP:\(stamp)"]
         lines.append("SUMMARY:\(escaped(item.title))")
         if let notes = item.notes { lines.append("DESCRIPTION:\(escaped(notes))") }
         // DTSTART only when it agrees with DUE (same value type, not later), as RFC 5545 requires.
@@ -83,7 +103,7 @@ public enum ICalendarWriter {
         if let created = metadata.created { lines.append("CREATED:\(utcNoon(created))") }
         if !metadata.tags.isEmpty { lines.append("CATEGORIES:" + metadata.tags.map(escaped).joined(separator: ",")) }
         if let parent = item.parent {
-            lines.append("RELATED-TO;RELTYPE=PARENT:\(escaped(uid(document.items[parent], in: document)))")
+            lines.append("RELATED-TO;RELTYPE=PARENT:\(escaped(uids.uid(document.items[parent], in: document)))")
         }
         if let every = metadata.every {
             // A recurrence set is generated from DTSTART, so RRULE needs one.
@@ -99,22 +119,31 @@ public enum ICalendarWriter {
     // MARK: Events
 
     /// The calendar of VEVENTs: one per open or in-progress item with a due
-    /// date, on that day (all day) or at its time (for an hour);
-    /// `sequences[UID]` is its SEQUENCE (0 when absent); `alarm`, when
-    /// given, the minutes before it that a VALARM reminds of it.
-    public static func writeEvents(_ items: [ListedItem], stamp: String, sequences: [String: Int] = [:], alarm: Int? = nil) -> String {
+    /// date, on that day (all day) or at its time (for an hour); `alarm`,
+    /// when given, the minutes before it that a VALARM reminds of it.
+    /// `previous` holds the events of the calendar written before
+    /// (`events(in:)`): an event keeps its SEQUENCE when its content is the
+    /// same, gets the next one when it changed, and 0 when it is new.
+    public static func writeEvents(_ items: [ListedItem], stamp: String, previous: [String: (sequence: Int, content: [String])] = [:],
+                                   alarm: Int? = nil) -> String {
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:\(productID)", "CALSCALE:GREGORIAN"]
+        var uids = UIDs()
         for listed in items where listed.item.status.isOpen && listed.item.metadata.due != nil {
-            lines += event(listed, stamp: stamp, sequence: sequences[uid(listed)] ?? 0, alarm: alarm)
+            let uid = uids.uid(listed.item, in: listed.document)
+            var component = event(listed, uid: uid, stamp: stamp, alarm: alarm)
+            let sequence = previous[uid].map { $0.content == changeContent(component) ? $0.sequence : $0.sequence + 1 } ?? 0
+            component.insert("SEQUENCE:\(sequence)", at: 3)
+            lines += component
         }
         lines.append("END:VCALENDAR")
         return lines.map(fold).joined()
     }
 
-    private static func event(_ listed: ListedItem, stamp: String, sequence: Int, alarm: Int?) -> [String] {
+    /// An event's lines without SEQUENCE, which `writeEvents` adds after DTSTAMP.
+    private static func event(_ listed: ListedItem, uid: String, stamp: String, alarm: Int?) -> [String] {
         let item = listed.item, document = listed.document, metadata = item.metadata
         guard let due = metadata.due else { return [] }
-        var lines = ["BEGIN:VEVENT", "UID:\(escaped(uid(listed)))", "DTSTAMP:\(stamp)", "SEQUENCE:\(sequence)"]
+        var lines = ["BEGIN:VEVENT", "UID:\(escaped(uid))", "DTSTAMP:\(stamp)"]
         lines.append("SUMMARY:\(escaped(item.title))")
         if let notes = item.notes { lines.append("DESCRIPTION:\(escaped(notes))") }
         lines.append("DTSTART" + dateValue(due))
@@ -155,16 +184,23 @@ public enum ICalendarWriter {
             if line == "BEGIN:VEVENT" { current = []; uid = ""; sequence = 0; continue }
             guard current != nil else { continue }
             if line == "END:VEVENT" {
-                result[uid] = (sequence, current!)
+                result[uid] = (sequence, changeContent(current!))
                 current = nil
                 continue
             }
             if line.hasPrefix("UID:") { uid = String(line.dropFirst(4)) }
-            if line.hasPrefix("SEQUENCE:") { sequence = Int(line.dropFirst(9)) ?? 0; continue }
-            if line.hasPrefix("DTSTAMP:") || line.hasPrefix("X-TICK-ADDRESS:") { continue }
+            if line.hasPrefix("SEQUENCE:") { sequence = Int(line.dropFirst(9)) ?? 0 }
             current!.append(line)
         }
         return result
+    }
+
+    /// What says whether an event changed: its lines but BEGIN, END,
+    /// DTSTAMP, SEQUENCE and X-TICK-ADDRESS (lines added above an item move
+    /// its address, not it).
+    private static func changeContent(_ lines: [String]) -> [String] {
+        lines.filter { !["BEGIN:VEVENT", "END:VEVENT"].contains($0) && !$0.hasPrefix("DTSTAMP:") && !$0.hasPrefix("SEQUENCE:")
+                       && !$0.hasPrefix("X-TICK-ADDRESS:") }
     }
 
     /// `;VALUE=DATE:20261124`, or `:20261124T143000` (floating local time) with a time.

@@ -138,24 +138,15 @@ enum StatusChange {
         let reopening = chosen == .reopen
         let paths = try specs.map { try session.locate($0, list: search.list, preferringCompleted: reopening).document.path }
         try session.run(paths: paths, dryRun: write.dryRun) { inputs in
-            var byPath: [String: [TaskItem]] = [:]
-            var order: [String] = []
-            for spec in specs {
-                let (document, item) = try session.locate(spec, list: search.list, in: inputs.documents, preferringCompleted: reopening)
-                if byPath[document.path] == nil { order.append(document.path) }
-                if !(byPath[document.path] ?? []).contains(where: { $0.index == item.index }) {
-                    byPath[document.path, default: []].append(item)
-                }
-            }
             var outcome = EditOutcome()
-            for path in order {
-                guard let document = inputs.document(path) else { continue }
-                let named = Set(byPath[path]!.map(\.index))
+            for (document, items) in try session.locateAll(specs, list: search.list, in: inputs.documents, preferringCompleted: reopening) {
+                let path = document.path
+                let named = Set(items.map(\.index))
                 var splices: [Splice] = []
                 var lines = LineShifts()
                 // What to say about each item, with its line to be given its new number.
                 var reports: [(item: TaskItem, lines: [(text: String, line: Int?)])] = []
-                for item in byPath[path]! {
+                for item in items {
                     if case .done = chosen, repeating, item.status != .done {
                         // A series never ends silently: no next occurrence, no completion.
                         if let problem = NextOccurrence.unreadableRule(of: item, in: document) {

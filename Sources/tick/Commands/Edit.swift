@@ -53,18 +53,9 @@ extension Tick {
                                              dryRun: write.dryRun) else { return }
             let paths = try specs.map { try session.locate($0, list: search.list).document.path }
             try session.run(paths: paths, dryRun: write.dryRun) { inputs in
-                // The items by file, each file edited once with all its items' splices.
-                var byPath: [String: [TaskItem]] = [:]
-                var order: [String] = []
-                for spec in specs {
-                    let (document, target) = try session.locate(spec, list: search.list, in: inputs.documents)
-                    if byPath[document.path] == nil { order.append(document.path) }
-                    if !(byPath[document.path] ?? []).contains(where: { $0.index == target.index }) { byPath[document.path, default: []].append(target) }
-                }
+                // Each file edited once, with all its items' splices.
                 var outcome = EditOutcome()
-                for path in order {
-                    guard let document = inputs.document(path) else { continue }
-                    let targets = byPath[path]!
+                for (document, targets) in try session.locateAll(specs, list: search.list, in: inputs.documents) {
                     let splices = targets.flatMap { TokenEdit.splices(changes, item: $0, in: document) }
                     let bytes = try EditSession.apply(splices, to: document)
                     outcome.files.append(.replace(path: document.path, bytes: bytes))

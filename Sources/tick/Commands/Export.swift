@@ -88,16 +88,10 @@ extension Tick {
                     try deliver(ICalendarWriter.write(arranged.items, stamp: stamp))
                     return
                 }
-                let minutes = alarm.flatMap(Self.minutes)
                 // SEQUENCE: kept for an event that did not change since the file
                 // was last written, one more for one that did, 0 for a new one.
                 let previous = output.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }.map(ICalendarWriter.events) ?? [:]
-                let unnumbered = ICalendarWriter.events(in: ICalendarWriter.writeEvents(arranged.items, stamp: stamp, alarm: minutes))
-                var sequences: [String: Int] = [:]
-                for (uid, event) in unnumbered {
-                    if let before = previous[uid] { sequences[uid] = before.content == event.content ? before.sequence : before.sequence + 1 }
-                }
-                try deliver(ICalendarWriter.writeEvents(arranged.items, stamp: stamp, sequences: sequences, alarm: minutes))
+                try deliver(ICalendarWriter.writeEvents(arranged.items, stamp: stamp, previous: previous, alarm: alarm.flatMap(Self.minutes)))
             }
         }
 

@@ -41,11 +41,8 @@ extension Tick {
             let sourcePaths = try specs.map { try session.locate($0, list: search.list).document.path }
             let placement: InsertItem.Placement = section.map { .section($0) } ?? .endOfList
             try session.run(paths: sourcePaths + [destinationPath], dryRun: write.dryRun) { inputs in
-                var targets: [(document: Document, item: TaskItem)] = []
-                for spec in specs {
-                    let found = try session.locate(spec, list: search.list, in: inputs.documents)
-                    if !targets.contains(where: { $0.document.path == found.document.path && $0.item.index == found.item.index }) { targets.append(found) }
-                }
+                let targets = try session.locateAll(specs, list: search.list, in: inputs.documents)
+                    .flatMap { group in group.items.map { (document: group.document, item: $0) } }
                 var outcome = EditOutcome()
                 if targets.count == 1, targets[0].document.path == destinationPath {
                     // Within one list: the block goes to its new place in the same file.
@@ -123,19 +120,12 @@ extension Tick {
             let session = try EditSession(folder: folder)
             let paths = try specs.map { try session.locate($0, list: search.list).document.path }
             try session.run(paths: paths, dryRun: write.dryRun) { inputs in
-                var chosen: [String: [TaskItem]] = [:]
-                var order: [String] = []
-                for spec in specs {
-                    let (document, item) = try session.locate(spec, list: search.list, in: inputs.documents)
-                    if chosen[document.path] == nil { order.append(document.path) }
-                    chosen[document.path, default: []].append(item)
-                }
                 var outcome = EditOutcome()
-                for path in order {
-                    guard let document = inputs.document(path) else { continue }
-                    let splices = RemoveItem.splices(chosen[path]!.map(\.index), in: document)
+                for (document, items) in try session.locateAll(specs, list: search.list, in: inputs.documents) {
+                    let path = document.path
+                    let splices = RemoveItem.splices(items.map(\.index), in: document)
                     outcome.files.append(.replace(path: path, bytes: try EditSession.apply(splices, to: document)))
-                    for item in chosen[path]! { outcome.messages.append("removed \(document.describe(item))" + Self.carried(item, in: document)) }
+                    for item in items { outcome.messages.append("removed \(document.describe(item))" + Self.carried(item, in: document)) }
                 }
                 return outcome
             }

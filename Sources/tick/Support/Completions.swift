@@ -10,9 +10,7 @@ import TickKit
 enum Completions {
     /// Lists by path without `.md` (what LIST accepts everywhere).
     static let lists = CompletionKind.custom { words, _, prefix in
-        candidates(words, prefix) { workspace in
-            workspace.listsInOrder.map { String($0.path.dropLast($0.path.hasSuffix(".markdown") ? 9 : 3)) }
-        }
+        candidates(words, prefix) { workspace in workspace.listsInOrder.map(listWord) }
     }
 
     /// The titles of open items, then of the others.
@@ -27,9 +25,13 @@ enum Completions {
     /// Items and lists: the words of `tick mv` (ITEM, then LIST).
     static let itemsAndLists = CompletionKind.custom { words, _, prefix in
         candidates(words, prefix) { workspace in
-            workspace.items.filter { $0.item.status.isOpen }.map(\.item.title)
-                + workspace.listsInOrder.map { String($0.path.dropLast($0.path.hasSuffix(".markdown") ? 9 : 3)) }
+            workspace.items.filter { $0.item.status.isOpen }.map(\.item.title) + workspace.listsInOrder.map(listWord)
         }
+    }
+
+    /// A list as LIST accepts it: its path without `.md` (or `.markdown`).
+    private static func listWord(_ document: Document) -> String {
+        String(document.path.dropLast(document.path.hasSuffix(".markdown") ? 9 : 3))
     }
 
     /// The candidates `make` finds in the folder the words name, that start

@@ -179,6 +179,22 @@ struct EditSession {
     ///
     /// `PATH:LINE` reads only that file (from `documents` when it is there);
     /// other names search `documents`, by default the whole folder.
+    /// The items `specs` name in `documents` (as `locate` finds each), by
+    /// file in the order the files are first named, each item once.
+    func locateAll(_ specs: [String], list: String?, in documents: [Document],
+                   preferringCompleted: Bool = false) throws -> [(document: Document, items: [TaskItem])] {
+        var grouped: [(document: Document, items: [TaskItem])] = []
+        for spec in specs {
+            let (document, item) = try locate(spec, list: list, in: documents, preferringCompleted: preferringCompleted)
+            if let index = grouped.firstIndex(where: { $0.document.path == document.path }) {
+                if !grouped[index].items.contains(where: { $0.index == item.index }) { grouped[index].items.append(item) }
+            } else {
+                grouped.append((document, [item]))
+            }
+        }
+        return grouped
+    }
+
     func locate(_ spec: String, list: String?, in documents: [Document]? = nil,
                 preferringCompleted: Bool = false) throws -> (document: Document, item: TaskItem) {
         if let (path, line) = Self.address(spec), let relative = try filePath(path, mustExist: true) {
