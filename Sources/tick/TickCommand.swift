@@ -51,6 +51,8 @@ struct Tick: ParsableCommand {
             New.self,
             Undo.self,
             Redo.self,
+            Merge.self,
+            Git.self,
         ],
         defaultSubcommand: Home.self
     )
