@@ -27,6 +27,16 @@ import Glibc
             of: "- [ ] Buy milk !high due:2026-11-24 #errand", with: "- [x] Buy milk !high due:2026-11-24 #errand done:2026-11-21"))
     }
 
+    @Test func reopeningARecurringFirstItemAfterAByteOrderMarkGivesTheFileBackByteForByte() throws {
+        let original = Array("\u{FEFF}- [ ] Water plants due:2026-11-20 every:week\r\n- [ ] Milk\r\n".utf8)
+        let notes = try NotesFixture(["list.md": original])
+        #expect(try notes.tick("done", "Water plants").status == 0)
+        let reopened = try notes.tick("reopen", "list.md:2")
+        #expect(reopened.status == 0)
+        #expect(reopened.stdout.contains("removed its next occurrence") && !reopened.stdout.contains("\u{FEFF}"))
+        #expect(try notes.bytes("list.md") == original)
+    }
+
     @Test func dryRunPrintsTheDiffThatDiffWouldAndWritesNothing() throws {
         let notes = try NotesFixture(["groceries.md": Self.list])
         let before = try notes.bytes("groceries.md")

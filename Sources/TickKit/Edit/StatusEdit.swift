@@ -141,6 +141,13 @@ public enum NextOccurrence {
         return .success(line)
     }
 
+    /// The deletion of a next occurrence found by `added(above:)`: its
+    /// line, from where `done` inserted it (after a byte-order mark) to its
+    /// line ending.
+    public static func removal(of occurrence: TaskItem, in document: Document) -> Splice {
+        .delete(StatusEdit.lineStart(of: occurrence, in: document)..<document.source.rangeWithEnding(ofLine: occurrence.line).upperBound)
+    }
+
     /// The open item right above done `item` that `done` added as its next
     /// occurrence: a one-line item directly above it whose line is byte for
     /// byte the line `done` adds for `item` (counting from `item`'s done
@@ -152,6 +159,9 @@ public enum NextOccurrence {
               above.status == .open, above.lastLine == above.line, above.children.isEmpty,
               let expected = line(for: item, in: document, today: item.metadata.done?.dayOnly ?? today)
         else { return nil }
-        return Array(document.source.bytes[document.source.rangeWithEnding(ofLine: above.line)]) == expected ? above : nil
+        var written = Array(document.source.bytes[document.source.rangeWithEnding(ofLine: above.line)])
+        // `done` inserts after a byte-order mark: the mark is not part of the line.
+        if above.line == 1, written.starts(with: [0xEF, 0xBB, 0xBF]) { written.removeFirst(3) }
+        return written == expected ? above : nil
     }
 }

@@ -393,42 +393,49 @@ private struct Merger {
     /// they conflict.
     func mergeBlock(_ identity: Identity) -> [UInt8]? {
         let b = (base, identity.base!), o = (ours, identity.ours!), t = (theirs, identity.theirs!)
-        func split(_ side: (Version, Int)) -> (title: [UInt8], rest: [UInt8]) {
+        /// The title line without its ending, that ending, and the lines after it.
+        func split(_ side: (Version, Int)) -> (title: [UInt8], ending: [UInt8], rest: [UInt8]) {
             let (version, block) = side
-            let item = version.item(block)
             let source = version.document.source
+            let line = version.item(block).line
             let start = source.lineStarts[version.blocks[block].firstLine - 1]
-            let titleEnd = source.rangeWithEnding(ofLine: item.line).upperBound
             let body = version.blocks[block].body
-            let cut = min(titleEnd - start, body.count)
-            return (Array(body[..<cut]), Array(body[cut...]))
+            let titleEnd = min(source.range(ofLine: line).upperBound - start, body.count)
+            let restStart = min(source.rangeWithEnding(ofLine: line).upperBound - start, body.count)
+            return (Array(body[..<titleEnd]), Array(body[titleEnd..<restStart]), Array(body[restStart...]))
         }
-        let (bt, br) = split(b), (ot, or) = split(o), (tt, tr) = split(t)
-        guard let rest = mergeRest(base: br, ours: or, theirs: tr) else { return nil }
+        let (bs, os, ts) = (split(b), split(o), split(t))
+        guard let rest = mergeRest(base: bs.rest, ours: os.rest, theirs: ts.rest) else { return nil }
         let title: [UInt8]
-        if tt == bt || ot == tt { title = ot }
-        else if ot == bt { title = tt }
-        else if let merged = mergeTitleLine(base: b, ours: o, theirs: t) {
-            // Keep OURS' line ending on the title line.
-            let ending = ot.reversed().prefix(while: { $0 == 0x0A || $0 == 0x0D }).reversed()
-            title = merged + ending
-        } else { return nil }
-        return title + rest
+        if ts.title == bs.title || os.title == ts.title { title = os.title }
+        else if os.title == bs.title { title = ts.title }
+        else if let merged = mergeTitleLine(base: b, ours: o, theirs: t) { title = merged }
+        else { return nil }
+        guard !rest.isEmpty else { return title }
+        let ending = !os.ending.isEmpty ? os.ending : !ts.ending.isEmpty ? ts.ending : Array(ours.document.source.lineEnding.utf8)
+        return title + ending + rest
     }
 
-    /// Notes and subtasks: taken from the side that changed them; when both
-    /// did, merged line by line without git (a few lines: any difference on
-    /// both sides is a conflict).
+    /// Notes and subtasks: taken from the side that changed them. When
+    /// both did, only additions at the end merge (ours first, then theirs'
+    /// new lines); any other change on both sides is a conflict. (Bytes
+    /// without the block's last line ending.)
     func mergeRest(base: [UInt8], ours: [UInt8], theirs: [UInt8]) -> [UInt8]? {
         if theirs == base || ours == theirs { return ours }
         if ours == base { return theirs }
-        // Both changed: take both only when one side only appended to the base and the other did too.
-        let b = LineMergePiece.lines(of: base), o = LineMergePiece.lines(of: ours), t = LineMergePiece.lines(of: theirs)
+        func lines(_ bytes: [UInt8]) -> [[UInt8]] {
+            LineMergePiece.lines(of: bytes).map { line in
+                var line = line
+                if line.last == 0x0A { line.removeLast() }
+                if line.last == 0x0D { line.removeLast() }
+                return line
+            }
+        }
+        let (b, o, t) = (lines(base), lines(ours), lines(theirs))
         guard o.starts(with: b), t.starts(with: b) else { return nil }
-        let addedByTheirs = t.dropFirst(b.count).filter { !o.dropFirst(b.count).contains($0) }
-        var merged = o
-        if let last = merged.last, last.last != 0x0A, !addedByTheirs.isEmpty { merged[merged.count - 1] = last + (ours.contains(0x0D) ? [0x0D, 0x0A] : [0x0A]) }
-        return Array((merged + addedByTheirs).joined())
+        let added = t.dropFirst(b.count).filter { !o.dropFirst(b.count).contains($0) }
+        let ending: [UInt8] = ours.contains(0x0D) || theirs.contains(0x0D) ? [0x0D, 0x0A] : [0x0A]
+        return Array((o + added).joined(separator: ending))
     }
 
     /// The merged title line (without its ending): OURS' line with THEIRS'

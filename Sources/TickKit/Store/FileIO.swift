@@ -53,6 +53,20 @@ public enum FileIO {
         return bytes
     }
 
+    /// Everything readable from `descriptor` (a pipe) until its end, retrying
+    /// interrupted reads (Foundation's `FileHandle` readers trap on EINTR).
+    public static func readToEnd(_ descriptor: Int32) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let got = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if got < 0 { if errno == EINTR { continue }; break }
+            if got == 0 { break }
+            bytes += buffer[0..<got]
+        }
+        return bytes
+    }
+
     /// Writes all of `buffer` to `descriptor`, retrying interrupted and
     /// partial writes; the `errno` of a write that failed, else nil.
     public static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32? {

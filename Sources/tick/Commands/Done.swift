@@ -176,9 +176,10 @@ enum StatusChange {
                     }
                     if reopening, let occurrence = NextOccurrence.added(above: item, in: document, today: today),
                        !named.contains(occurrence.index) {
-                        splices.append(Splice.delete(document.source.rangeWithEnding(ofLine: occurrence.line)))
+                        let removal = NextOccurrence.removal(of: occurrence, in: document)
+                        splices.append(removal)
                         lines.removed(occurrence.line)
-                        let text = String(decoding: document.source.bytes[document.source.range(ofLine: occurrence.line)], as: UTF8.self)
+                        let text = String(decoding: document.source.bytes[removal.range.lowerBound..<document.source.range(ofLine: occurrence.line).upperBound], as: UTF8.self)
                         report.append(("  removed its next occurrence, which done had added above it: \(text.trimmingCharacters(in: .whitespaces))", nil))
                     } else if reopening, item.status == .done, item.metadata.every != nil,
                               let copy = document.items.last(where: { $0.line == item.line - 1 }),

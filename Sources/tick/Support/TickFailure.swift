@@ -43,6 +43,9 @@ extension TickCommand {
         } catch let failure as ItemLookup.Failure {
             Terminal.error(failure.message)
             throw ExitCode(65)
+        } catch let failure as GitProcess.Failure {
+            Terminal.error(failure.description)
+            throw ExitCode(66)
         }
     }
 }
