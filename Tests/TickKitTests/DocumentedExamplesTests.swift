@@ -106,6 +106,9 @@ struct DocumentedExamplesTests {
         "tick undo --list": .prints("No changes recorded"),
         "tick redo": .prints("nothing to redo"),
 
+        // tick help merge: examples/ is not a git work tree (the setup itself is MergeGitTests').
+        "tick git setup": .exits(66),
+
         // tick help
         "tick --dir ~/notes": .prints("Groceries"),
         "tick query 'open due <= +7d #work' --sort due": .prints("Review Ana"),

@@ -18,11 +18,12 @@ extension Tick {
                 the box from one side and the due date from the other, both sides' new items kept. \
                 Only a real conflict (the same field changed differently, or an item deleted on one \
                 side and changed on the other) gets markers, around that one item. Exit 0 when the \
-                merge is clean, 1 when conflicts remain.
+                merge is clean, 1 when conflicts remain. The driver git runs is \
+                `tick merge --marker-size %L %O %A %B %P`; docs/GIT.md says what merges and what \
+                does not.
 
                 Examples:
                   tick git setup
-                  tick merge base.md ours.md theirs.md groceries.md
                 """)
 
         @Option(name: .customLong("marker-size"), help: ArgumentHelp("The length of conflict markers (git's %L).", valueName: "n"))
