@@ -44,7 +44,7 @@ public enum EditInvariants {
             splices = [InsertItem.add("Added item", to: document, at: placements[random.next(placements.count)]).splice]
         case 10:
             splices = MoveItem.move(target!.index, in: document, to: random.next(2) == 0 ? .endOfList : .section("Section 2"))?.splices ?? []
-        case 11: splices = SortList.splices(document, by: [[SortKey.title, .priority, .due][random.next(3)]])
+        case 11: splices = SortList.splices(document, by: [[SortKey.title, .priority, .due, .urgency][random.next(4)]], today: today)
         default: splices = Archive.splices(in: document)?.splices ?? []
         }
         let what = "\(kindNames[kind])" + (target.map { " on the item at line \($0.line)" } ?? "")

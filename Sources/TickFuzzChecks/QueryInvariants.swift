@@ -60,7 +60,7 @@ public enum QueryInvariants {
             problems.append("\(matched.count) items match and \(negated.count) match its negation, of \(items.count)")
         }
         for key in SortKey.allCases {
-            let sorted = SortKey.sort(matched, by: [key])
+            let sorted = SortKey.sort(matched, by: [key], today: TaskDate(year: 2026, month: 11, day: 21))
             if sorted.count != matched.count { problems.append("sorting by \(key) changed the number of items") }
         }
         for group in SmartGroup.allCases { _ = group.members(of: matched, today: today) }

@@ -149,8 +149,8 @@ struct JSONOutputTests {
         let document = parse(text)
         let listed = Workspace(documents: [document]).items
         let today = TaskDate(year: 2026, month: 11, day: 21)
-        #expect(ItemJSON.itemsDocumentBytes(listed, today: today) == ItemJSON.items(listed, today: today).serializedBytes(pretty: true))
-        #expect(ItemJSON.itemsDocumentBytes([ListedItem](), today: today) == ItemJSON.items([ListedItem](), today: today).serializedBytes(pretty: true))
+        #expect(ItemJSON.itemsDocumentBytes(listed, context: ItemContext(today: today, dependencies: .none)) == ItemJSON.items(listed, context: ItemContext(today: today, dependencies: .none)).serializedBytes(pretty: true))
+        #expect(ItemJSON.itemsDocumentBytes([ListedItem](), context: ItemContext(today: today, dependencies: .none)) == ItemJSON.items([ListedItem](), context: ItemContext(today: today, dependencies: .none)).serializedBytes(pretty: true))
     }
 
     @Test("every fixture's items print the same bytes through the fast writer", arguments: TestPaths.allMarkdownFiles())
@@ -158,7 +158,7 @@ struct JSONOutputTests {
         let document = DocumentParser.parse(try FileIO.read(file.path), path: file.lastPathComponent)
         let listed = Workspace(documents: [document]).items
         let today = TaskDate(year: 2026, month: 11, day: 21)
-        #expect(ItemJSON.itemsDocumentBytes(listed, today: today) == ItemJSON.items(listed, today: today).serializedBytes(pretty: true))
+        #expect(ItemJSON.itemsDocumentBytes(listed, context: ItemContext(today: today, dependencies: .none)) == ItemJSON.items(listed, context: ItemContext(today: today, dependencies: .none)).serializedBytes(pretty: true))
     }
 
     @Test("dates print as ISO text")

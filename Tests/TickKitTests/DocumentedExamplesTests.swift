@@ -168,6 +168,8 @@ struct DocumentedExamplesTests {
         "tick edit ^q4plan --no-due --tag work/q4 --untag work/planning":
             .changes([.line("work.md", containing: "^q4plan", has: "#work/q4", lacks: "due:")]),
         "tick edit \"Eggs\" --title \"Free-range eggs\" --dry-run": .diff("groceries.md", line: "+- [x] Free-range eggs"),
+        "tick edit \"Prepare slides\" --after q4plan":
+            .changes([.line("work.md", containing: "Prepare slides", has: "#work/review after:q4plan")]),
         "tick mv home.md:20 groceries":
             .changes([.gone("home.md", "padlock"), .added("groceries.md", "- [ ] Buy a new padlock", after: "Croissants")]),
         "tick mv \"Try pairing\" work --section \"This week\"":

@@ -101,7 +101,7 @@ import Testing
         case .remove(let lines):
             return RemoveItem.splices(try lines.map { try item(atLine: $0, document).index }, in: document)
         case .sort(let keys):
-            return SortList.splices(document, by: keys)
+            return SortList.splices(document, by: keys, today: Fixture.today)
         case .archive:
             return try #require(Archive.splices(in: document)).splices
         }

@@ -183,7 +183,7 @@ import Testing
             splices = [InsertItem.add("Added item", to: document, at: placement).splice]
         case 10:
             splices = MoveItem.move(target!.index, in: document, to: r.next(2) == 0 ? .endOfList : .section("Section 2"))?.splices ?? []
-        case 11: splices = SortList.splices(document, by: [[SortKey.title, .priority, .due][r.next(3)]])
+        case 11: splices = SortList.splices(document, by: [[SortKey.title, .priority, .due, .urgency][r.next(4)]], today: Fixture.today)
         default: splices = Archive.splices(in: document)?.splices ?? []
         }
         let after: [UInt8]

@@ -29,8 +29,8 @@ struct EncodedDocumentTests {
         try withExtendedLifetime(payload) {
             #expect(encoded.count == parsed.count)
             let today = try #require(TaskDate(iso: "2026-11-21"))
-            let fromParsed = ItemJSON.itemsDocumentBytes(parsed, today: today)
-            let fromEncoded = ItemJSON.itemsDocumentBytes(encoded, today: today)
+            let fromParsed = ItemJSON.itemsDocumentBytes(parsed, context: ItemContext(today: today, dependencies: .none))
+            let fromEncoded = ItemJSON.itemsDocumentBytes(encoded, context: ItemContext(today: today, dependencies: .none))
             #expect(fromEncoded == fromParsed, "\(String(decoding: fromEncoded, as: UTF8.self))")
         }
     }
@@ -49,7 +49,7 @@ struct EncodedDocumentTests {
                 #expect(group.members(of: encoded, today: today).map(\.line) == group.members(of: parsed, today: today).map(\.line))
             }
             for key in SortKey.allCases {
-                #expect(SortKey.sort(encoded, by: [key]).map(\.line) == SortKey.sort(parsed, by: [key]).map(\.line))
+                #expect(SortKey.sort(encoded, by: [key], today: today).map(\.line) == SortKey.sort(parsed, by: [key], today: today).map(\.line))
             }
         }
     }
@@ -65,13 +65,13 @@ struct EncodedDocumentTests {
         for text in Self.queries + ["id = no-such-id", "open or not open"] {
             let query = try QueryParser.parse(text, today: today)
             // The reference: the parsed items that match, serialised as one JSONValue.
-            let expected = ItemJSON.items(QueryEvaluator.filter(parsedItems, query), today: today).serializedBytes(pretty: true)
+            let expected = ItemJSON.items(QueryEvaluator.filter(parsedItems, query), context: ItemContext(today: today, dependencies: .none)).serializedBytes(pretty: true)
             // Small runs, few in flight: many chunks, written in order as they
             // are done, some of them empty (the comma before the first item
             // is dropped).
             for (runSize, inFlight) in [(1024, 6), (7, 3), (1, 1)] {
                 var written: [UInt8] = []
-                ItemJSON.writeItemsDocument(matching: query, in: workspace, today: today, runSize: runSize, inFlight: inFlight) {
+                ItemJSON.writeItemsDocument(matching: query, in: workspace, context: ItemContext(today: today, dependencies: .none), runSize: runSize, inFlight: inFlight) {
                     written.append(contentsOf: $0)
                 }
                 #expect(written == expected, "\(text), runs of \(runSize), \(inFlight) in flight")

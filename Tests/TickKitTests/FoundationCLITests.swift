@@ -19,7 +19,7 @@ struct FoundationCLITests {
         let first = items[0]
         let expectedKeys = ["path", "line", "list", "section", "status", "title", "text", "priority", "due", "scheduled",
                             "start", "created", "done", "cancelled", "every", "tags", "color", "icon", "id", "fields",
-                            "parent", "depth", "notes", "listColor", "listIcon"]
+                            "parent", "depth", "notes", "listColor", "listIcon", "dependsOn", "blocked", "urgency"]
         #expect(Set(first.keys) == Set(expectedKeys))
         // Keys come in the SPEC's order.
         let keyOrder = expectedKeys.compactMap { key in result.stdout.range(of: "\"\(key)\":")?.lowerBound }

@@ -55,7 +55,7 @@ import TickKit
     }
 
     @Test func groupsKeepTheOrderItemsCameIn() {
-        let byDue = SortKey.sort(items, by: [.due])
+        let byDue = SortKey.sort(items, by: [.due], today: Fixture.today)
         let result = Grouping.group(byDue, by: .list, today: Fixture.today)
         #expect(titles(result[1].items) == ["a5", "a3", "a2", "a4", "a1", "a6.1", "a7", "a6"])
     }

@@ -5,7 +5,8 @@ import TickKit
 @Suite struct JSONShapeTests {
     static let itemKeys = ["path", "line", "list", "section", "status", "title", "text", "priority", "due", "scheduled",
                            "start", "created", "done", "cancelled", "every", "tags", "color", "icon", "id", "fields",
-                           "parent", "depth", "notes", "listColor", "listIcon"]
+                           "parent", "depth", "notes", "listColor", "listIcon", "dependsOn", "blocked", "urgency"]
+    static let context = ItemContext(today: Fixture.today, dependencies: .none)
 
     func keys(_ value: JSONValue?) -> [String] {
         if case .object(let pairs)? = value { return pairs.map(\.0) }
@@ -34,33 +35,33 @@ import TickKit
 
     @Test func anItemHasTheSpecsKeysInOrder() {
         let milk = folder.items.first { $0.item.title == "Buy milk" }!
-        let json = ItemJSON.item(milk.item, in: milk.document)
+        let json = ItemJSON.item(milk.item, in: milk.document, context: Self.context)
         #expect(keys(json) == Self.itemKeys)
         #expect(json.serialized() == #"""
-            {"path":"groceries.md","line":11,"list":"Groceries","section":"Dairy","status":"open","title":"Buy milk","text":"Buy **milk** !high due:2026-11-24 #errand","priority":"high","due":"2026-11-24","scheduled":null,"start":null,"created":null,"done":null,"cancelled":null,"every":null,"tags":["errand"],"color":null,"icon":null,"id":null,"fields":{},"parent":null,"depth":0,"notes":"Semi-skimmed, two bottles.","listColor":"green","listIcon":"cart"}
+            {"path":"groceries.md","line":11,"list":"Groceries","section":"Dairy","status":"open","title":"Buy milk","text":"Buy **milk** !high due:2026-11-24 #errand","priority":"high","due":"2026-11-24","scheduled":null,"start":null,"created":null,"done":null,"cancelled":null,"every":null,"tags":["errand"],"color":null,"icon":null,"id":null,"fields":{},"parent":null,"depth":0,"notes":"Semi-skimmed, two bottles.","listColor":"green","listIcon":"cart","dependsOn":[],"blocked":false,"urgency":13.42857}
             """#)
     }
 
     @Test func subtasksNameTheirParentAndDefaultsAreReported() {
         let fridge = folder.items.first { $0.item.title == "Check the fridge first" }!
-        let json = ItemJSON.item(fridge.item, in: fridge.document)
+        let json = ItemJSON.item(fridge.item, in: fridge.document, context: Self.context)
         #expect(json["parent"] == .string("groceries.md:11"))
         #expect(json["depth"] == .int(1))
         #expect(json["notes"] == .null)
         let lonely = folder.items.first { $0.item.title == "Lonely" }!
-        let plain = ItemJSON.item(lonely.item, in: lonely.document)
+        let plain = ItemJSON.item(lonely.item, in: lonely.document, context: Self.context)
         #expect(plain["listColor"] == .string("blue"))
         #expect(plain["listIcon"] == .string("list.bullet"))
         #expect(plain["section"] == .null)
         let eggs = folder.items.first { $0.item.title == "Eggs" }!
-        #expect(ItemJSON.item(eggs.item, in: eggs.document)["fields"] == .object([("store", .string("corner"))]))
+        #expect(ItemJSON.item(eggs.item, in: eggs.document, context: Self.context)["fields"] == .object([("store", .string("corner"))]))
     }
 
     @Test func flatAndGroupedDocuments() {
-        let flat = ItemJSON.items(folder.items, today: Fixture.today)
+        let flat = ItemJSON.items(folder.items, context: Self.context)
         #expect(keys(flat) == ["today", "items"])
         #expect(flat["today"] == .string("2026-11-21"))
-        let grouped = ItemJSON.groups(Grouping.group(folder.items, by: .status, today: Fixture.today), today: Fixture.today)
+        let grouped = ItemJSON.groups(Grouping.group(folder.items, by: .status, today: Fixture.today), context: Self.context)
         #expect(keys(grouped) == ["today", "groups"])
         guard case .array(let groups)? = grouped["groups"] else { Issue.record("no groups"); return }
         #expect(groups.map(keys) == [["name", "items"], ["name", "items"]])

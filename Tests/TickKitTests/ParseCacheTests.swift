@@ -12,7 +12,7 @@ struct ParseCacheTests {
         parts += document.sections.map { "\($0.level) \($0.title) \($0.line) \($0.range) \($0.color ?? "-") \($0.icon ?? "-")" }
         parts += document.diagnostics.map { "\($0.line):\($0.column) \($0.message)" }
         for item in document.items {
-            parts.append(ItemJSON.item(item, in: document).serialized())
+            parts.append(ItemJSON.item(item, in: document, context: ItemContext(today: Fixture.today, dependencies: .none)).serialized())
             parts.append("\(item.index) \(item.lastLine) \(item.markerRange) \(item.boxRange) \(item.titleRange) \(item.blockRange) \(item.children) \(item.quoteDepth) \(item.noteLines)")
             parts.append(item.runs.map { "\($0.text)|\($0.range)|\($0.styles.rawValue)|\($0.url ?? "")|\(String(describing: $0.token))" }.joined(separator: ";"))
             parts.append("\(item.metadata == ItemMetadata(tokens: item.runs.tokens))")
@@ -51,7 +51,7 @@ struct ParseCacheTests {
             try? damaged.withUnsafeBufferPointer { buffer in
                 let encoded = try EncodedDocument(buffer, owner: damaged as AnyObject)
                 let workspace = EncodedWorkspace(documents: [encoded])
-                _ = ItemJSON.itemsDocumentBytes(workspace.items, today: Fixture.today)
+                _ = ItemJSON.itemsDocumentBytes(workspace.items, context: ItemContext(today: Fixture.today, dependencies: .none))
                 for item in workspace.items { _ = (item.tags.map(\.string), item.fields.count, item.sectionTitle?.string) }
             }
         }
@@ -366,7 +366,7 @@ struct ParseCacheTests {
         let document = parse("---\ntitle: T\n---\n# T\n## S\n- [ ] a due:2026-11-24 #x k:v\n  note\n  - [x] b\n")
         let payload = try #require(ParseCache.Payload(encoding: document))
         let expected = ItemJSON.itemsDocumentBytes(EncodedWorkspace(documents: [try EncodedDocument(payload.buffer, owner: payload.storage)]).items,
-                                                   today: Fixture.today)
+                                                   context: ItemContext(today: Fixture.today, dependencies: .none))
         for position in [nil, 0, payload.buffer.count / 2, payload.buffer.count - 1] {
             var bytes = Array(payload.buffer)
             if let position { bytes[position] ^= 0x01 }
@@ -385,7 +385,7 @@ struct ParseCacheTests {
             }
             #expect(unchecked.isComplete)
             #expect(repaired == (position != nil), "only a damaged payload is parsed again")
-            #expect(ItemJSON.itemsDocumentBytes(EncodedWorkspace(documents: [unchecked]).items, today: Fixture.today) == expected)
+            #expect(ItemJSON.itemsDocumentBytes(EncodedWorkspace(documents: [unchecked]).items, context: ItemContext(today: Fixture.today, dependencies: .none)) == expected)
         }
     }
 

@@ -6,7 +6,7 @@ import Testing
     let items = Fixture.groups.items
 
     func sorted(_ keys: [SortKey], reverse: Bool = false) -> [String] {
-        titles(SortKey.sort(items.shuffled(), by: keys, reverse: reverse))
+        titles(SortKey.sort(items.shuffled(), by: keys, reverse: reverse, today: Fixture.today))
     }
 
     @Test func manualIsListOrderThenFilePosition() {

@@ -69,7 +69,7 @@ import Testing
             var random = EditPropertyTests.SplitMix(seed: UInt64(seed))
             let numbers = (0..<(1 + random.next(20))).map { _ in random.next(Int(Int32.max)) }
             let document = DocumentParser.parse(EditPropertyTests.Plan(numbers).bytes, path: "list.md")
-            let splices = SortList.splices(document, by: [.title])
+            let splices = SortList.splices(document, by: [.title], today: Fixture.today)
             let edited = (try? Splice.apply(splices, to: document.source.bytes)) ?? document.source.bytes
             let diff = UnifiedDiff.make(path: "list.md", old: document.source.bytes, new: edited)
             if edited == document.source.bytes { #expect(diff.isEmpty); continue }

@@ -9,8 +9,8 @@
 public enum SortList {
     /// The splices that sort every list of `document` by `keys` (then manual
     /// order); empty when it is already in that order.
-    public static func splices(_ document: Document, by keys: [SortKey], reverse: Bool = false) -> [Splice] {
-        let sorter = Sorter(document: document, keys: keys, reverse: reverse)
+    public static func splices(_ document: Document, by keys: [SortKey], reverse: Bool = false, today: TaskDate) -> [Splice] {
+        let sorter = Sorter(document: document, keys: keys, reverse: reverse, today: today)
         let topLevel = document.items.filter { $0.parent == nil }.map(\.index)
         var splices: [Splice] = []
         for group in sorter.groups(topLevel) {
@@ -25,6 +25,7 @@ public enum SortList {
         let document: Document
         let keys: [SortKey]
         let reverse: Bool
+        let today: TaskDate
         var bytes: [UInt8] { document.source.bytes }
 
         /// Splits siblings (in file order) into runs that form one Markdown list.
@@ -68,7 +69,7 @@ public enum SortList {
 
         func order(_ group: [Int]) -> [Int] {
             let listed = group.map { ListedItem(document: document, item: document.items[$0], listRank: 0) }
-            return SortKey.sort(listed, by: keys, reverse: reverse).map(\.item.index)
+            return SortKey.sort(listed, by: keys, reverse: reverse, today: today).map(\.item.index)
         }
 
         /// The group's span with its blocks in sorted order.

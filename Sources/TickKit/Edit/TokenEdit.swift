@@ -16,6 +16,8 @@ public enum TokenFormat {
         case .cancelled: "❌"
         case .recurrence: "🔁"
         case .blockID: "🆔"
+        case .dependsOn: "⛔"
+        case .onCompletion: "🏁"
         default: nil
         }
     }
@@ -25,6 +27,8 @@ public enum TokenFormat {
         switch field {
         case .done: "completion"
         case .recurrence: "repeat"
+        case .dependsOn: "dependsOn"
+        case .onCompletion: "onCompletion"
         default: field.key
         }
     }

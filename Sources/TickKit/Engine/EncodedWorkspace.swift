@@ -66,6 +66,11 @@ public struct EncodedWorkspace: Sendable {
     /// that a test can hold values of its own: a query tree shared by both
     /// cores would have its reference counts bounce between them on every
     /// item (that was a tenth of a repeated query's time).
+    /// Which items of the folder are blocked or blocking.
+    public var dependencies: DependencyIndex {
+        DependencyIndex(items(testedBy: { { $0.id != nil || $0.dependsOnText != nil } }))
+    }
+
     func items(testedBy makeTest: () -> (EncodedListedItem) -> Bool) -> [EncodedListedItem] {
         let runs = listRuns(minimumSize: 1024)
         let found = Parallel.map(runs.count) { run in
@@ -145,8 +150,8 @@ extension SmartGroup {
 }
 
 extension SortKey {
-    public static func sort(_ items: [EncodedListedItem], by keys: [SortKey], reverse: Bool = false) -> [EncodedListedItem] {
-        sort(items, by: keys, reverse: reverse, as: EncodedListedItem.self)
+    public static func sort(_ items: [EncodedListedItem], by keys: [SortKey], reverse: Bool = false, today: TaskDate) -> [EncodedListedItem] {
+        sort(items, by: keys, reverse: reverse, today: today, as: EncodedListedItem.self)
     }
 }
 
@@ -160,21 +165,21 @@ extension ItemJSON {
     /// (`runSize` and `inFlight` are the smallest run of items one task
     /// takes, and how many runs may be held rendered before they are
     /// written; tests make them small.)
-    public static func writeItemsDocument(matching expression: QueryExpression, in workspace: EncodedWorkspace, today: TaskDate,
+    public static func writeItemsDocument(matching expression: QueryExpression, in workspace: EncodedWorkspace, context: ItemContext,
                                           runSize: Int = 1024, inFlight: Int = 6,
                                           to write: (UnsafeBufferPointer<UInt8>) -> Void) {
         let runs = workspace.listRuns(minimumSize: runSize)
-        writeItemsDocument(today: today, chunkCount: runs.count, inFlight: inFlight, chunkCapacity: 256 * 1024, to: write) { run, output in
+        writeItemsDocument(today: context.today, chunkCount: runs.count, inFlight: inFlight, chunkCapacity: 256 * 1024, to: write) { run, output in
             let matches = QueryEvaluator.test(expression, for: EncodedListedItem.self)
             workspace.forEachItem(in: runs[run]) { item in
-                if matches(item) { appendItem(item, to: &output) }
+                if matches(item) { appendItem(item, context: context, to: &output) }
             }
         }
         workspace.saveRepairs()
     }
 
-    public static func writeItemsDocument(_ items: [EncodedListedItem], today: TaskDate,
+    public static func writeItemsDocument(_ items: [EncodedListedItem], context: ItemContext,
                                           to write: (UnsafeBufferPointer<UInt8>) -> Void) {
-        writeItemsDocument(items, today: today, as: EncodedListedItem.self, to: write)
+        writeItemsDocument(items, context: context, as: EncodedListedItem.self, to: write)
     }
 }

@@ -41,11 +41,16 @@ public enum SortKey: String, Sendable, CaseIterable {
     case done
     /// By list name, then manual order.
     case list
+    /// Most urgent first (`Urgency`, counted from today).
+    case urgency
 
     /// Negative, zero or positive as `lhs` sorts before, with or after `rhs`
-    /// for this key alone.
-    public func compare<Record: ItemRecord>(_ lhs: Record, _ rhs: Record) -> Int {
+    /// for this key alone (`today` counts only for urgency).
+    public func compare<Record: ItemRecord>(_ lhs: Record, _ rhs: Record, today: TaskDate) -> Int {
         switch self {
+        case .urgency:
+            let left = Urgency(lhs, today: today).total, right = Urgency(rhs, today: today).total
+            return left > right ? -1 : (left == right ? 0 : 1)
         case .manual:
             if lhs.listRank != rhs.listRank { return lhs.listRank < rhs.listRank ? -1 : 1 }
             return lhs.fileOffset < rhs.fileOffset ? -1 : (lhs.fileOffset == rhs.fileOffset ? 0 : 1)
@@ -82,11 +87,11 @@ public enum SortKey: String, Sendable, CaseIterable {
     }
 
     /// Sorts by `keys` in turn, then manual order; `reverse` flips the whole order.
-    public static func sort<Record: ItemRecord>(_ items: [Record], by keys: [SortKey], reverse: Bool = false,
+    public static func sort<Record: ItemRecord>(_ items: [Record], by keys: [SortKey], reverse: Bool = false, today: TaskDate,
                                               as _: Record.Type = Record.self) -> [Record] {
         let sorted = items.sorted { lhs, rhs in
             for key in keys + [.manual] {
-                let result = key.compare(lhs, rhs)
+                let result = key.compare(lhs, rhs, today: today)
                 if result != 0 { return result < 0 }
             }
             return false

@@ -31,6 +31,10 @@ public protocol ItemRecord {
     var color: Text? { get }
     var icon: Text? { get }
     var id: Text? { get }
+    /// The ids the item depends on, joined by commas; nil when none.
+    var dependsOnText: Text? { get }
+    /// `delete` or `keep`, when written.
+    var onCompletion: Text? { get }
     /// Other `key:value` fields in the order written, repeats included.
     var fields: [(key: Text, value: Text)] { get }
     /// The title of the nearest heading above the item.
@@ -67,6 +71,9 @@ extension ItemRecord {
     }
 
     /// `"path:line"` of the enclosing item, as the `parent` field shows it.
+    /// The ids the item depends on, in order.
+    public var dependsOn: [String] { dependsOnText.map { MetadataScanner.dependencyIDs($0.string) } ?? [] }
+
     public var parentReference: String? { parentLine.map { "\(listPath):\($0)" } }
 
     public func appendParentJSON(to output: inout ByteOutput) {
@@ -134,6 +141,8 @@ extension ListedItem: ItemRecord {
     public var color: String? { item.metadata.color }
     public var icon: String? { item.metadata.icon }
     public var id: String? { item.metadata.id }
+    public var dependsOnText: String? { item.metadata.dependsOn.isEmpty ? nil : item.metadata.dependsOn.joined(separator: ",") }
+    public var onCompletion: String? { item.metadata.onCompletion }
     public var fields: [(key: String, value: String)] { item.metadata.fields }
     public var sectionTitle: String? { item.section.map { document.sections[$0].title } }
     public var parentLine: Int? { item.parent.map { document.items[$0].line } }

@@ -47,7 +47,7 @@ public enum SmartGroup: String, Sendable, CaseIterable {
         return members.sorted { lhs, rhs in
             let order = compare(lhs, rhs, today: today)
             if order != 0 { return order < 0 }
-            return SortKey.manual.compare(lhs, rhs) < 0
+            return SortKey.manual.compare(lhs, rhs, today: today) < 0
         }
     }
 
@@ -59,7 +59,7 @@ public enum SmartGroup: String, Sendable, CaseIterable {
             let right = rhs.date(.due).map { $0.compareDay(today) < 0 } ?? false
             return left == right ? 0 : (left ? -1 : 1)
         case .scheduled:
-            return SortKey.due.compare(lhs, rhs)
+            return SortKey.due.compare(lhs, rhs, today: today)
         case .all, .overdue:
             return 0
         case .completed:

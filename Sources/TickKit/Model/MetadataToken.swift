@@ -22,6 +22,10 @@ public enum MetadataField: Sendable, Hashable {
     case color
     case icon
     case blockID
+    /// The ids of the items this one waits for (`after:a,b`, `⛔ a,b`, `[dependsOn:: a,b]`).
+    case dependsOn
+    /// What `done` does with the item: `delete` or `keep` (`oncompletion:delete`, `🏁 delete`).
+    case onCompletion
     /// Any other `key:value` or `[key:: value]`, with its lowercase key.
     case other(String)
 
@@ -43,6 +47,8 @@ public enum MetadataField: Sendable, Hashable {
         case .color: "color"
         case .icon: "icon"
         case .blockID: "id"
+        case .dependsOn: "after"
+        case .onCompletion: "oncompletion"
         case .other(let key): key
         }
     }

@@ -90,6 +90,12 @@ public struct ItemMetadata: Sendable, Hashable {
     public var color: String?
     public var icon: String?
     public var id: String?
+    /// The ids of the items this one waits for, in the order written
+    /// (several tokens add up; an id is kept once).
+    public var dependsOn: [String] = []
+    /// What `tick done` does with the item once it is done: `delete` or
+    /// `keep` (lowercase); nil when not written (`keep`).
+    public var onCompletion: String?
     /// Other `key:value` fields, in the order written.
     public var fields: [(key: String, value: String)] = []
     /// The dialect of the first token that is not a tag, if any.
@@ -102,6 +108,7 @@ public struct ItemMetadata: Sendable, Hashable {
             && lhs.scheduled == rhs.scheduled && lhs.start == rhs.start && lhs.created == rhs.created
             && lhs.done == rhs.done && lhs.cancelled == rhs.cancelled && lhs.every == rhs.every
             && lhs.tags == rhs.tags && lhs.color == rhs.color && lhs.icon == rhs.icon && lhs.id == rhs.id
+            && lhs.dependsOn == rhs.dependsOn && lhs.onCompletion == rhs.onCompletion
             && lhs.fields.map(\.key) == rhs.fields.map(\.key) && lhs.fields.map(\.value) == rhs.fields.map(\.value)
             && lhs.dialect == rhs.dialect
     }
@@ -148,6 +155,9 @@ public struct ItemMetadata: Sendable, Hashable {
         case (.color, .text(let value)): color = color ?? value
         case (.icon, .text(let value)): icon = icon ?? value
         case (.blockID, .text(let value)): id = id ?? value
+        case (.dependsOn, .text(let value)):
+            for id in MetadataScanner.dependencyIDs(value) where !dependsOn.contains(id) { dependsOn.append(id) }
+        case (.onCompletion, .text(let value)): onCompletion = onCompletion ?? value.lowercased()
         case (.other(let key), .text(let value)): fields.append((key, value))
         default: break
         }

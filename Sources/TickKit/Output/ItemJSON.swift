@@ -1,9 +1,9 @@
 /// The JSON shapes of SPEC §6, with keys in the SPEC's order.
 public enum ItemJSON {
     /// One item as SPEC §6 shows it.
-    public static func item(_ item: TaskItem, in document: Document) -> JSONValue {
+    public static func item(_ item: TaskItem, in document: Document, context: ItemContext) -> JSONValue {
         var sink = ValueSink()
-        emit(ListedItem(document: document, item: item, listRank: 0), into: &sink)
+        emit(ListedItem(document: document, item: item, listRank: 0), context: context, into: &sink)
         return .object(sink.pairs)
     }
 
@@ -11,10 +11,10 @@ public enum ItemJSON {
     /// (two levels in: `ByteSink.indent`) would, without building the value
     /// first (the same bytes, in a fraction of the time: this runs for every
     /// item a query prints).
-    static func write<Record: ItemRecord>(_ record: Record, to output: inout ByteOutput) {
+    static func write<Record: ItemRecord>(_ record: Record, context: ItemContext, to output: inout ByteOutput) {
         withUnsafeMutablePointer(to: &output) { output in
             var sink = ByteSink(output: output)
-            emit(record, into: &sink)
+            emit(record, context: context, into: &sink)
             sink.finish()
         }
     }
@@ -23,6 +23,7 @@ public enum ItemJSON {
     enum Key: Int, CaseIterable {
         case path, line, list, section, status, title, text, priority, due, scheduled, start, created, done, cancelled
         case every, tags, color, icon, id, fields, parent, depth, notes, listColor, listIcon
+        case dependsOn, blocked, urgency
 
         var name: StaticString {
             switch self {
@@ -51,6 +52,9 @@ public enum ItemJSON {
             case .notes: "notes"
             case .listColor: "listColor"
             case .listIcon: "listIcon"
+            case .dependsOn: "dependsOn"
+            case .blocked: "blocked"
+            case .urgency: "urgency"
             }
         }
     }
@@ -66,10 +70,13 @@ public enum ItemJSON {
         mutating func stringPairs<Text: ItemText>(_ key: Key, _ pairs: [(key: Text, value: Text)])
         /// One of the fields of the record's list.
         mutating func listField<Record: ItemRecord>(_ key: Key, _ field: ListField, of record: Record)
+        mutating func strings(_ key: Key, _ values: [String])
+        mutating func bool(_ key: Key, _ value: Bool)
+        mutating func number(_ key: Key, _ value: Double)
     }
 
     /// The one place that says which fields an item has, and in what order.
-    static func emit<Record: ItemRecord, Sink: FieldSink>(_ record: Record, into sink: inout Sink) {
+    static func emit<Record: ItemRecord, Sink: FieldSink>(_ record: Record, context: ItemContext, into sink: inout Sink) {
         // A key written twice keeps its first value. Keys compare as
         // Strings, whatever the record's text type, so both kinds of
         // record drop the same repeats.
@@ -108,6 +115,9 @@ public enum ItemJSON {
         sink.string(.notes, record.notes)
         sink.listField(.listColor, .color, of: record)
         sink.listField(.listIcon, .icon, of: record)
+        sink.strings(.dependsOn, record.dependsOn)
+        sink.bool(.blocked, context.dependencies.isBlocked(record))
+        sink.number(.urgency, Urgency(record, today: context.today).total)
     }
 
     private struct ValueSink: FieldSink {
@@ -128,6 +138,11 @@ public enum ItemJSON {
         mutating func listField<Record: ItemRecord>(_ key: Key, _ field: ListField, of record: Record) {
             pairs.append((key.name.description, .string(record.listText(field))))
         }
+        mutating func strings(_ key: Key, _ values: [String]) {
+            pairs.append((key.name.description, .array(values.map { .string($0) })))
+        }
+        mutating func bool(_ key: Key, _ value: Bool) { pairs.append((key.name.description, .bool(value))) }
+        mutating func number(_ key: Key, _ value: Double) { pairs.append((key.name.description, .double(value))) }
     }
 
     /// Writes the pretty-printed form that `JSONValue` would write for an
@@ -213,6 +228,28 @@ public enum ItemJSON {
             record.appendListJSON(field, to: &output)
         }
 
+        mutating func strings(_ key: Key, _ values: [String]) {
+            self.key(key)
+            guard !values.isEmpty else { output.append("[]"); return }
+            for (position, value) in values.enumerated() {
+                output.append(position == 0 ? UInt8(ascii: "[") : UInt8(ascii: ","))
+                newline(Self.indent + 2)
+                JSONValue.appendString(value, to: &output)
+            }
+            newline(Self.indent + 1)
+            output.append(UInt8(ascii: "]"))
+        }
+
+        mutating func bool(_ key: Key, _ value: Bool) {
+            self.key(key)
+            if value { output.append("true") } else { output.append("false") }
+        }
+
+        mutating func number(_ key: Key, _ value: Double) {
+            self.key(key)
+            output.append(Array(String(value).utf8))
+        }
+
         mutating func finish() {
             newline(Self.indent)
             output.append(UInt8(ascii: "}"))
@@ -280,7 +317,7 @@ public enum ItemJSON {
     }
 
     /// `{"today": "...", "items": [...]}`
-    public static func items(_ items: [(TaskItem, Document)], today: TaskDate) -> JSONValue {
-        .object([("today", .string(today.isoString)), ("items", .array(items.map { item($0.0, in: $0.1) }))])
+    public static func items(_ items: [(TaskItem, Document)], context: ItemContext) -> JSONValue {
+        .object([("today", .string(context.today.isoString)), ("items", .array(items.map { item($0.0, in: $0.1, context: context) }))])
     }
 }

@@ -1,32 +1,32 @@
 /// The JSON documents of the read commands (SPEC §6), keys in a fixed order.
 extension ItemJSON {
     /// `{"today": "...", "items": [...]}`
-    public static func items(_ items: [ListedItem], today: TaskDate) -> JSONValue {
+    public static func items(_ items: [ListedItem], context: ItemContext) -> JSONValue {
         .object([
-            ("today", .string(today.isoString)),
-            ("items", .array(items.map { item($0.item, in: $0.document) })),
+            ("today", .string(context.today.isoString)),
+            ("items", .array(items.map { item($0.item, in: $0.document, context: context) })),
         ])
     }
 
     /// The bytes of `items(items, today:)` pretty-printed, the items rendered
     /// in parallel: the same bytes as serialising the whole document, in a
     /// fraction of the time for tens of thousands of items.
-    public static func itemsDocumentBytes<Record: ItemRecord>(_ items: [Record], today: TaskDate) -> [UInt8] {
+    public static func itemsDocumentBytes<Record: ItemRecord>(_ items: [Record], context: ItemContext) -> [UInt8] {
         var output: [UInt8] = []
-        writeItemsDocument(items, today: today, as: Record.self) { output.append(contentsOf: $0) }
+        writeItemsDocument(items, context: context, as: Record.self) { output.append(contentsOf: $0) }
         return output
     }
 
     /// Writes `items(items, today:)` pretty-printed, piece by piece, in order:
     /// batches of items are rendered on every core and handed to `write` as
     /// soon as they are ready, so the whole document is never in memory.
-    public static func writeItemsDocument<Record: ItemRecord>(_ items: [Record], today: TaskDate, as _: Record.Type = Record.self,
+    public static func writeItemsDocument<Record: ItemRecord>(_ items: [Record], context: ItemContext, as _: Record.Type = Record.self,
                                                             to writeBuffer: (UnsafeBufferPointer<UInt8>) -> Void) {
         let chunkSize = 64
-        writeItemsDocument(today: today, chunkCount: (items.count + chunkSize - 1) / chunkSize, inFlight: 8,
+        writeItemsDocument(today: context.today, chunkCount: (items.count + chunkSize - 1) / chunkSize, inFlight: 8,
                            chunkCapacity: chunkSize * 1024, to: writeBuffer) { chunk, output in
             for index in chunk * chunkSize..<min(items.count, (chunk + 1) * chunkSize) {
-                appendItem(items[index], to: &output)
+                appendItem(items[index], context: context, to: &output)
             }
         }
     }
@@ -34,9 +34,9 @@ extension ItemJSON {
     /// Appends one item of the items document, as `render` does in
     /// `writeItemsDocument(today:chunkCount:...)`: a comma, a new line, then
     /// the item at its place in the document.
-    static func appendItem<Record: ItemRecord>(_ record: Record, to output: inout ByteOutput) {
+    static func appendItem<Record: ItemRecord>(_ record: Record, context: ItemContext, to output: inout ByteOutput) {
         output.append(",\n    ")
-        ItemJSON.write(record, to: &output)
+        ItemJSON.write(record, context: context, to: &output)
     }
 
     /// Writes the items document of `chunkCount` chunks of items, in order:
@@ -64,13 +64,13 @@ extension ItemJSON {
     }
 
     /// `{"today": "...", "groups": [{"name": "...", "items": [...]}]}`
-    public static func groups(_ groups: [ItemGroup], today: TaskDate) -> JSONValue {
+    public static func groups(_ groups: [ItemGroup], context: ItemContext) -> JSONValue {
         .object([
-            ("today", .string(today.isoString)),
+            ("today", .string(context.today.isoString)),
             ("groups", .array(groups.map { group in
                 .object([
                     ("name", .string(group.name)),
-                    ("items", .array(group.items.map { item($0.item, in: $0.document) })),
+                    ("items", .array(group.items.map { item($0.item, in: $0.document, context: context) })),
                 ])
             })),
         ])

@@ -50,6 +50,10 @@ public enum QueryEvaluator {
             return compare(difference < 0 ? -1 : (difference == 0 ? 0 : 1), comparison)
         case .recurring:
             return listed.every != nil
+        case .dependency(.blocked, let index):
+            return index.isBlocked(listed)
+        case .dependency(.blocking, let index):
+            return index.isBlocking(listed)
         case .text(let field, let comparison, let pattern):
             switch comparison {
             case .notEqual: return !textMatches(field, .equal, pattern, listed)

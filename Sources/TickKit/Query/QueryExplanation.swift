@@ -44,6 +44,10 @@ public enum QueryExplanation {
             return "priority \(comparison.rawValue) \(priority.name)"
         case .recurring:
             return "every (recurring)"
+        case .dependency(.blocked, _):
+            return "blocked (open, waiting for an open item)"
+        case .dependency(.blocking, _):
+            return "blocking (open, an open item waits for it)"
         case .text(let field, let comparison, let pattern):
             var text = "\(field.rawValue) \(comparison.rawValue) \(quoted(pattern.written))"
             if pattern.regex != nil { text += " (regular expression)" }

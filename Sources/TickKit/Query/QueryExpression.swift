@@ -132,9 +132,46 @@ public enum QueryPredicate: Sendable, Equatable {
     case text(QueryTextField, QueryComparison, TextPattern)
     /// `every`: the item has a recurrence rule.
     case recurring
+    /// `blocked` or `blocking`, answered by the folder's dependencies (set
+    /// by `resolvingDependencies` before the query runs).
+    case dependency(QueryDependency, DependencyIndex)
 }
 
 /// The statuses a query can name.
+/// Obsidian Tasks' dependency words (see `DependencyIndex`).
+public enum QueryDependency: String, Sendable, CaseIterable {
+    case blocked, blocking
+}
+
+extension QueryExpression {
+    /// True when the query says `blocked` or `blocking`.
+    public var usesDependencies: Bool {
+        switch self {
+        case .and(let operands), .or(let operands): operands.contains { $0.usesDependencies }
+        case .not(let operand): operand.usesDependencies
+        case .predicate(.dependency): true
+        case .predicate: false
+        }
+    }
+
+    /// The query with `blocked` and `blocking` answered by `index` (built
+    /// only when the query uses them).
+    public func resolvingDependencies(_ index: @autoclosure () -> DependencyIndex) -> QueryExpression {
+        guard usesDependencies else { return self }
+        let built = index()
+        func resolve(_ expression: QueryExpression) -> QueryExpression {
+            switch expression {
+            case .and(let operands): .and(operands.map(resolve))
+            case .or(let operands): .or(operands.map(resolve))
+            case .not(let operand): .not(resolve(operand))
+            case .predicate(.dependency(let relation, _)): .predicate(.dependency(relation, built))
+            case .predicate: expression
+            }
+        }
+        return resolve(self)
+    }
+}
+
 public enum QueryStatus: String, Sendable, CaseIterable {
     /// Open or in progress: still to do.
     case open

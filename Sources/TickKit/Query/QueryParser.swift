@@ -47,7 +47,7 @@ public struct QueryParser {
 
     /// The words that mean a condition or join conditions.
     static let keywords = ["open", "todo", "done", "completed", "cancelled", "in-progress", "doing", "every", "recurring",
-                           "has", "no", "and", "or", "not"]
+                           "blocked", "blocking", "has", "no", "and", "or", "not"]
 
     init(query: String, today: TaskDate) {
         self.query = query
@@ -204,6 +204,9 @@ public struct QueryParser {
         case "every", "recurring":
             _ = advance()
             return .predicate(.recurring)
+        case "blocked", "blocking":
+            _ = advance()
+            return .predicate(.dependency(keyword == "blocked" ? .blocked : .blocking, .none))
         default:
             if word.hasPrefix("^"), word.count > 1 {
                 _ = advance()

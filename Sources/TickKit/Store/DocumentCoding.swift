@@ -122,6 +122,8 @@ enum DocumentCoding {
         }
         let notes = item.pointee.notes.map(append), every = item.pointee.metadata.every.map(append), color = item.pointee.metadata.color.map(append)
         let icon = item.pointee.metadata.icon.map(append), id = item.pointee.metadata.id.map(append)
+        let dependsOn = item.pointee.metadata.dependsOn.isEmpty ? nil : append(item.pointee.metadata.dependsOn.joined(separator: ","))
+        let onCompletion = item.pointee.metadata.onCompletion.map(append)
         // The extras, in `Extra` order, only those present.
         try set(.extras, writer.bytes.count)
         func extra(_ extra: ItemRecordLayout.Extra, _ first: Int, _ second: Int? = nil) {
@@ -146,6 +148,8 @@ enum DocumentCoding {
         if let color { extra(.color, color.start, color.count) }
         if let icon { extra(.icon, icon.start, icon.count) }
         if let id { extra(.id, id.start, id.count) }
+        if let dependsOn { extra(.dependsOn, dependsOn.start, dependsOn.count) }
+        if let onCompletion { extra(.onCompletion, onCompletion.start, onCompletion.count) }
         try set(.flags, flags)
         try set(.tags, writer.bytes.count)
         try set(.tagCount, item.pointee.metadata.tags.count)
@@ -282,6 +286,8 @@ enum DocumentCoding {
         metadata.color = try string(.color)
         metadata.icon = try string(.icon)
         metadata.id = try string(.id)
+        metadata.dependsOn = try string(.dependsOn).map(MetadataScanner.dependencyIDs) ?? []
+        metadata.onCompletion = try string(.onCompletion)
         metadata.fields = try record.stringPairs(at: .fields)
         guard metadata.fields.count == record[.fieldCount] else { throw ByteReader.Damaged() }
         var reader = try record.reader(at: .rest)

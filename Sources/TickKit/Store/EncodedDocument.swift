@@ -273,6 +273,8 @@ public struct EncodedListedItem: ItemRecord, @unchecked Sendable {
     public var color: EncodedText? { text(.color) }
     public var icon: EncodedText? { text(.icon) }
     public var id: EncodedText? { text(.id) }
+    public var dependsOnText: EncodedText? { text(.dependsOn) }
+    public var onCompletion: EncodedText? { text(.onCompletion) }
 
     public var hasTags: Bool { record.hasTags }
 

@@ -44,6 +44,8 @@ enum ItemRecordLayout {
         case scheduled, start, created, cancelled
         /// Slices: start, then count.
         case notes, every, color, icon, id
+        /// Slices: the ids an item depends on (joined by commas), its on-completion action.
+        case dependsOn, onCompletion
 
         var bit: UInt32 { 1 << (17 + UInt32(rawValue)) }
         /// How many numbers it takes.
@@ -52,7 +54,7 @@ enum ItemRecordLayout {
 
     /// The strings of an item.
     enum TextField {
-        case title, text, notes, every, color, icon, id
+        case title, text, notes, every, color, icon, id, dependsOn, onCompletion
 
         /// Where the string is: its two words in the record, or an extra.
         var place: Place {
@@ -64,6 +66,8 @@ enum ItemRecordLayout {
             case .color: .extra(.color)
             case .icon: .extra(.icon)
             case .id: .extra(.id)
+            case .dependsOn: .extra(.dependsOn)
+            case .onCompletion: .extra(.onCompletion)
             }
         }
 

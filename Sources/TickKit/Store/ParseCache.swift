@@ -41,7 +41,7 @@ public struct ParseCache: Sendable {
     static let trailerMagic = Array("TICKEND1".utf8)
     static let trailerLength = 24
     /// Bump when the parser or the encoding changes what a document holds.
-    static let formatVersion = 14
+    static let formatVersion = 15
 
     /// The cache for the folder `root`, or nil when caching is off
     /// (`TICK_NO_CACHE` set) or there is no cache folder to use.

@@ -141,6 +141,19 @@ struct MetadataScanner {
                              value: .text(string(index + 1..<end)))
     }
 
+    /// The ids of a dependency value (`a,b` or `a, b`); nil when one is
+    /// empty or holds a byte an id cannot (Obsidian Tasks' rule for ids).
+    static func validDependencies(_ value: String) -> [String]? {
+        let ids = value.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard !ids.isEmpty, ids.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy(isIDByte) }) else { return nil }
+        return ids
+    }
+
+    /// The ids of a dependency token's (checked) value.
+    static func dependencyIDs(_ value: String) -> [String] {
+        value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
     static func isIDByte(_ byte: UInt8) -> Bool {
         InlineScanner.isASCIILetter(byte) || (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
     }
@@ -183,6 +196,8 @@ struct MetadataScanner {
         case "icon": field = .icon
         case "priority" where dialect == .dataview: field = .priority
         case "id" where dialect == .dataview: field = .blockID
+        case "after", "dependson": field = .dependsOn
+        case "oncompletion": field = .onCompletion
         default: field = .other(key)
         }
         switch field {
@@ -221,6 +236,18 @@ struct MetadataScanner {
                 return nil
             }
             value = .text(raw)
+        case .dependsOn:
+            guard let ids = Self.validDependencies(raw) else {
+                diagnostics.append((valueRange.lowerBound, "invalid ids '\(raw)' for \(key); write ids (letters, digits, '-' and '_') separated by commas, e.g. \(key == "after" ? "after:" : "")abc123,def456"))
+                return nil
+            }
+            value = .text(ids.joined(separator: ","))
+        case .onCompletion:
+            guard ["delete", "keep"].contains(raw.lowercased()) else {
+                diagnostics.append((valueRange.lowerBound, "unknown on-completion action '\(raw)'; use delete or keep"))
+                return nil
+            }
+            value = .text(raw.lowercased())
         case .blockID where dialect == .dataview:
             // Like `🆔` and `^id`: letters, digits, `-` and `_` only.
             guard valueRange.allSatisfy({ Self.isIDByte(bytes[$0]) }) else {
@@ -266,7 +293,7 @@ struct MetadataScanner {
             ("📅", .due, nil), ("📆", .due, nil), ("🗓", .due, nil),
             ("⏳", .scheduled, nil), ("⌛", .scheduled, nil), ("🛫", .start, nil),
             ("➕", .created, nil), ("✅", .done, nil), ("❌", .cancelled, nil),
-            ("🔁", .recurrence, nil), ("🆔", .blockID, nil),
+            ("🔁", .recurrence, nil), ("🆔", .blockID, nil), ("⛔", .dependsOn, nil), ("🏁", .onCompletion, nil),
             ("⏬", .priority, .lowest), ("🔽", .priority, .low), ("🔼", .priority, .medium),
             ("⏫", .priority, .high), ("🔺", .priority, .urgent),
         ]
@@ -325,6 +352,30 @@ struct MetadataScanner {
             }
             return MetadataToken(field: .recurrence, dialect: .emoji, range: index..<valueEnd, valueRange: valueStart..<valueEnd,
                                  value: .text(rule))
+        case .dependsOn:
+            // Ids separated by commas, with spaces allowed after a comma
+            // (`⛔ a,b` and `⛔ a, b`, as Obsidian Tasks reads them).
+            var end = wordEnd(from: valueStart, limit: limit)
+            while end > valueStart, end < limit, bytes[end - 1] == UInt8(ascii: ",") {
+                var next = end
+                while next < limit, isSpace(next) { next += 1 }
+                guard next < limit else { break }
+                end = wordEnd(from: next, limit: limit)
+            }
+            guard end > valueStart, isWordEnd(end), let ids = Self.validDependencies(string(valueStart..<end)) else {
+                if end > valueStart { diagnostics.append((index, "invalid ids in '\(string(index..<end))'; write ids (letters, digits, '-' and '_') separated by commas, e.g. ⛔ abc123,def456")) }
+                return nil
+            }
+            return MetadataToken(field: .dependsOn, dialect: .emoji, range: index..<end, valueRange: valueStart..<end,
+                                 value: .text(ids.joined(separator: ",")))
+        case .onCompletion:
+            let end = wordEnd(from: valueStart, limit: limit)
+            let word = string(valueStart..<end).lowercased()
+            guard end > valueStart, isWordEnd(end), word == "delete" || word == "keep" else {
+                if end > valueStart { diagnostics.append((index, "unknown on-completion action in '\(string(index..<end))'; use 🏁 delete or 🏁 keep")) }
+                return nil
+            }
+            return MetadataToken(field: .onCompletion, dialect: .emoji, range: index..<end, valueRange: valueStart..<end, value: .text(word))
         case .blockID:
             let end = wordEnd(from: valueStart, limit: limit)
             guard end > valueStart, isWordEnd(end), (valueStart..<end).allSatisfy({ Self.isIDByte(bytes[$0]) }) else { return nil }

@@ -12,7 +12,8 @@ extension Tick {
                 Prints one line per problem as path:line:col: warning: message, and exits 1 when \
                 there is any (0 when all is well). Without PATH, checks the whole notes folder; a \
                 file in it that cannot be read is a problem (path:1:1: error: ...), and the rest \
-                is still checked. A PATH is looked for in the notes folder, then the current folder.
+                is still checked. A whole folder's dependencies are checked too: an id two items \
+                carry, a dependency on an id no item has, and a cycle. A PATH is looked for in the notes folder, then the current folder.
 
                 Examples:
                   tick check
@@ -39,7 +40,8 @@ extension Tick {
                     problems.append(.null)
                 }
             }
-            for (shownPath, checked) in try documents() {
+            let checkedDocuments = try documents()
+            for (shownPath, checked) in checkedDocuments {
                 switch checked {
                 case .success(let document):
                     for diagnostic in document.diagnostics {
@@ -50,6 +52,13 @@ extension Tick {
                     report(shownPath, 1, 1, "error", "cannot read it: \(error.reason ?? String(cString: strerror(error.code))); not checked")
                 case .unnamable:
                     report(shownPath, 1, 1, "error", NotesFolder.unnamableProblem)
+                }
+            }
+            // Dependencies name ids anywhere in the folder: checked when the whole folder is.
+            if paths.isEmpty {
+                let parsed = checkedDocuments.compactMap { if case .success(let document) = $0.1 { document } else { nil } }
+                for problem in DependencyIndex.problems(in: parsed) {
+                    report(problem.path, problem.line, problem.column, "warning", problem.message)
                 }
             }
             if json {

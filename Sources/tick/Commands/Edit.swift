@@ -7,16 +7,19 @@ extension Tick {
     struct Edit: TickCommand {
         static let configuration = CommandConfiguration(
             commandName: "edit",
-            abstract: "Change an item's title, due date, priority, color, icon or tags.",
+            abstract: "Change an item's title, due date, priority, color, icon, tags or dependencies.",
             discussion: """
                 Only the bytes of the tokens named change: an existing token keeps its place and \
                 dialect, a new one goes at the end of the title (before a trailing ^id) in the \
-                item's dialect, and a removed one takes one adjacent space with it.
+                item's dialect, and a removed one takes one adjacent space with it. --after ID makes \
+                the item wait for the item with that block id (Obsidian Tasks' ⛔ "depends on"); \
+                --no-after removes every dependency first.
 
                 Examples:
                   tick edit groceries.md:12 --due friday --priority urgent
                   tick edit ^q4plan --no-due --tag work/q4 --untag work/planning
                   tick edit "Eggs" --title "Free-range eggs" --dry-run
+                  tick edit "Prepare slides" --after q4plan
                 """)
 
         @OptionGroup var folder: FolderOptions
@@ -31,12 +34,16 @@ extension Tick {
         @Option(name: .long, help: ArgumentHelp("Icon: a symbol name like cart, or an emoji.", valueName: "icon")) var icon: String?
         @Option(name: .long, help: ArgumentHelp("Add a tag (repeatable).", valueName: "tag")) var tag: [String] = []
         @Option(name: .long, help: ArgumentHelp("Remove a tag (repeatable).", valueName: "tag")) var untag: [String] = []
+        @Option(name: .long, help: ArgumentHelp("Wait for the item with this block id (repeatable; ^ optional).", valueName: "id"))
+        var after: [String] = []
+        @Flag(name: .long, help: "Remove every dependency (before --after adds).") var noAfter = false
         @OptionGroup var bulk: BulkOptions
 
         func execute() throws {
             if due != nil && noDue { throw TickFailure.usage("use --due or --no-due, not both") }
-            if title == nil && due == nil && !noDue && priority == nil && color == nil && icon == nil && tag.isEmpty && untag.isEmpty {
-                throw TickFailure.usage("nothing to change; give --title, --due, --no-due, --priority, --color, --icon, --tag or --untag")
+            if title == nil && due == nil && !noDue && priority == nil && color == nil && icon == nil && tag.isEmpty && untag.isEmpty
+                && after.isEmpty && !noAfter {
+                throw TickFailure.usage("nothing to change; give --title, --due, --no-due, --priority, --color, --icon, --tag, --untag, --after or --no-after")
             }
             let session = try EditSession(folder: folder)
             var changes: [TokenEdit.Change] = []
@@ -48,6 +55,18 @@ extension Tick {
             if let icon { changes.append(.setText(.icon, try OptionValue.icon(icon))) }
             for name in untag { changes.append(.removeTag(try OptionValue.tag(name, option: "--untag"))) }
             for name in tag { changes.append(.addTag(try OptionValue.tag(name))) }
+            let afterIDs = try after.map { try OptionValue.blockID($0, option: "--after") }
+            let noAfter = self.noAfter
+            /// The dependency change for one item: its ids, less all with
+            /// --no-after, plus --after's, in one token (in place when it has one).
+            func dependencyChanges(_ target: TaskItem) -> [TokenEdit.Change] {
+                guard noAfter || !afterIDs.isEmpty else { return [] }
+                var ids = noAfter ? [] : target.metadata.dependsOn
+                for id in afterIDs where !ids.contains(id) { ids.append(id) }
+                let tokens = target.runs.tokens.filter { $0.field == .dependsOn }.count
+                if ids.isEmpty { return tokens > 0 ? [.remove(.dependsOn)] : [] }
+                return (tokens > 1 ? [.remove(.dependsOn)] : []) + [.setText(.dependsOn, ids.joined(separator: ","))]
+            }
 
             guard let specs = try Bulk.items(item.map { [$0] } ?? [], bulk: bulk, folder: folder, list: search.list, verb: "Edit",
                                              dryRun: write.dryRun) else { return }
@@ -56,7 +75,7 @@ extension Tick {
                 // Each file edited once, with all its items' splices.
                 var outcome = EditOutcome()
                 for (document, targets) in try session.locateAll(specs, list: search.list, in: inputs.documents) {
-                    let splices = targets.flatMap { TokenEdit.splices(changes, item: $0, in: document) }
+                    let splices = targets.flatMap { TokenEdit.splices(changes + dependencyChanges($0), item: $0, in: document) }
                     let bytes = try EditSession.apply(splices, to: document)
                     outcome.files.append(.replace(path: document.path, bytes: bytes))
                     let written = DocumentParser.parse(bytes, path: document.path)

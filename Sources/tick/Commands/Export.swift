@@ -70,15 +70,16 @@ extension Tick {
             let today = folder.todayDate
             let query = expression.isEmpty ? nil : try QueryInput.parse(expression, today: today)
             let workspace = try folder.workspace()
+            let context = ItemContext(today: today, dependencies: workspace.dependencies)
             var items = try ListFilter.items(workspace, list: list)
-            if let query { items = QueryEvaluator.filter(items, query) }
+            if let query { items = QueryEvaluator.filter(items, query.resolvingDependencies(context.dependencies)) }
             let arranged = results.arrange(items, isManual: true, today: today)
             switch format {
             case .json:
                 if output == nil {
-                    Terminal.writeItemsJSON(arranged.items, today: today)
+                    Terminal.writeItemsJSON(arranged.items, context: context)
                 } else {
-                    try deliver(String(decoding: ItemJSON.itemsDocumentBytes(arranged.items, today: today), as: UTF8.self))
+                    try deliver(String(decoding: ItemJSON.itemsDocumentBytes(arranged.items, context: context), as: UTF8.self))
                 }
             case .csv:
                 try deliver(CSVWriter.write(arranged.items))

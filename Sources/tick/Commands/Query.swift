@@ -44,17 +44,20 @@ extension Tick {
             if list == nil, results.canAnswerFromEncoded(output: output) {
                 // Flat JSON: answered from the encoded lists, no documents built.
                 let workspace = try folder.encodedWorkspace()
+                let context = ItemContext(today: today, dependencies: workspace.dependencies)
+                let query = query.resolvingDependencies(context.dependencies)
                 if explain { Terminal.writeError(QueryExplanation.tree(query) + "\n") }
                 if results.keepsManualOrder {
                     // Items are tested and printed in one pass.
-                    Terminal.writeItemsJSON(matching: query, in: workspace, today: today)
+                    Terminal.writeItemsJSON(matching: query, in: workspace, context: context)
                 } else {
-                    Terminal.writeItemsJSON(results.order(QueryEvaluator.filter(workspace, query)), today: today)
+                    Terminal.writeItemsJSON(results.order(QueryEvaluator.filter(workspace, query), today: today), context: context)
                 }
                 return
             }
             let workspace = try folder.workspace()
-            let matches = QueryEvaluator.filter(try ListFilter.items(workspace, list: list), query)
+            let context = ItemContext(today: today, dependencies: workspace.dependencies)
+            let matches = QueryEvaluator.filter(try ListFilter.items(workspace, list: list), query.resolvingDependencies(context.dependencies))
             if explain {
                 let tree = QueryExplanation.tree(query)
                 if output.json {
@@ -65,7 +68,7 @@ extension Tick {
                 }
             }
             let arranged = results.arrange(matches, isManual: true, today: today)
-            ResultPrinter.print(arranged, today: today, output: output, emptyMessage: "No items match.", showNotes: notes)
+            ResultPrinter.print(arranged, context: context, output: output, emptyMessage: "No items match.", showNotes: notes)
         }
     }
 }

@@ -27,12 +27,16 @@ extension Tick {
             let document = try ListLoader(folder: folder).document(named: list)
             let today = folder.todayDate
             let items = Workspace(documents: [document]).items
+            // Only an item that depends on another can be blocked: the
+            // folder's dependencies are read only when the list has one.
+            let dependencies = items.contains { !$0.item.metadata.dependsOn.isEmpty } ? try folder.encodedWorkspace().dependencies : .none
+            let context = ItemContext(today: today, dependencies: dependencies)
             if output.json {
-                Terminal.writeItemsJSON(items, today: today)
+                Terminal.writeItemsJSON(items, context: context)
                 return
             }
             let display = output.display
-            display.print(ListView.source(document, items: items, today: today, showNotes: notes))
+            display.print(ListView.source(document, items: items, context: context, showNotes: notes))
         }
     }
 }

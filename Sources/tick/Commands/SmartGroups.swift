@@ -18,30 +18,34 @@ extension SmartGroupCommand {
         if list == nil, results.canAnswerFromEncoded(output: output, defaultGrouping: Self.group.defaultGrouping) {
             // Flat JSON: answered from the encoded lists, no documents built.
             let workspace = try folder.encodedWorkspace()
-            let query = expression.isEmpty ? nil : try QueryInput.parse(expression, today: today)
-            Terminal.writeItemsJSON(results.order(Self.group.members(of: workspace, matching: query, today: today)), today: today)
+            let dependencies = workspace.dependencies
+            let query = expression.isEmpty ? nil : try QueryInput.parse(expression, today: today).resolvingDependencies(dependencies)
+            Terminal.writeItemsJSON(results.order(Self.group.members(of: workspace, matching: query, today: today), today: today),
+                                    context: ItemContext(today: today, dependencies: dependencies))
             return
         }
         let workspace = try folder.workspace()
+        let context = ItemContext(today: today, dependencies: workspace.dependencies)
         var items = try ListFilter.items(workspace, list: list)
         if !expression.isEmpty {
-            items = QueryEvaluator.filter(items, try QueryInput.parse(expression, today: today))
+            items = QueryEvaluator.filter(items, try QueryInput.parse(expression, today: today).resolvingDependencies(context.dependencies))
         }
         let members = Self.group.members(of: items, today: today)
         let arranged = results.arrange(members, isManual: Self.group == .all || Self.group == .overdue,
                                        defaultGrouping: Self.group.defaultGrouping, today: today)
-        ResultPrinter.print(arranged, today: today, output: output, emptyMessage: Self.emptyMessage)
+        ResultPrinter.print(arranged, context: context, output: output, emptyMessage: Self.emptyMessage)
     }
 }
 
 /// Prints arranged results as JSON or as a listing.
 enum ResultPrinter {
-    static func print(_ arranged: Arranged, today: TaskDate, output: OutputOptions, emptyMessage: String, showNotes: Bool = false) {
+    static func print(_ arranged: Arranged, context: ItemContext, output: OutputOptions, emptyMessage: String, showNotes: Bool = false) {
+        let today = context.today
         if output.json {
             if let groups = arranged.groups {
-                Terminal.writeJSON(ItemJSON.groups(groups, today: today))
+                Terminal.writeJSON(ItemJSON.groups(groups, context: context))
             } else {
-                Terminal.writeItemsJSON(arranged.items, today: today)
+                Terminal.writeItemsJSON(arranged.items, context: context)
             }
             return
         }
@@ -50,7 +54,7 @@ enum ResultPrinter {
             display.print([StyledText(emptyMessage, .dimmed).rendered(display.depth)])
             return
         }
-        display.print(ItemTable.render(ItemsView.lines(arranged, today: today, showNotes: showNotes),
+        display.print(ItemTable.render(ItemsView.lines(arranged, context: context, showNotes: showNotes),
                                        width: display.width, depth: display.depth))
     }
 }

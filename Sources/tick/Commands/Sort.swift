@@ -38,17 +38,20 @@ extension Tick {
                 // applied in memory, the result shown as `tick show` shows it.
                 let document = try session.document(at: path)
                 guard document.isValidUTF8 else { throw TickFailure(WriteFailure.notUTF8(path: document.path)) }
-                let splices = SortList.splices(document, by: keys, reverse: reverse)
+                let splices = SortList.splices(document, by: keys, reverse: reverse, today: session.today)
                 let sorted = DocumentParser.parse(try EditSession.apply(splices, to: document), path: path)
                 let display = Display(choice: .auto, environment: ProcessInfo.processInfo.environment)
-                display.print(ListView.source(sorted, items: Workspace(documents: [sorted]).items, today: session.today,
+                // The preview shows the order; whether an item is blocked is not its concern.
+                display.print(ListView.source(sorted, items: Workspace(documents: [sorted]).items,
+                                              context: ItemContext(today: session.today, dependencies: .none),
                                               showNotes: false))
                 Terminal.note("nothing was written; --write writes this order, --dry-run shows it as a diff")
                 return
             }
+            let today = session.today
             try session.run(paths: [path], dryRun: writing.dryRun) { inputs in
                 guard let document = inputs.document(path) else { throw TickFailure.noInput("\(path) cannot be read") }
-                let splices = SortList.splices(document, by: keys, reverse: reverse)
+                let splices = SortList.splices(document, by: keys, reverse: reverse, today: today)
                 var outcome = EditOutcome(files: [.replace(path: path, bytes: try EditSession.apply(splices, to: document))])
                 if splices.isEmpty {
                     outcome.notes.append("\(path) is already in that order")

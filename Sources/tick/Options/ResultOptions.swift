@@ -47,7 +47,7 @@ struct ResultOptions: ParsableArguments {
     /// `--group-by`, `defaultGrouping` applies.
     func arrange(_ items: [ListedItem], isManual: Bool, defaultGrouping: GroupKey? = nil, today: TaskDate) -> Arranged {
         var ordered = items
-        if let sort { ordered = SortKey.sort(items, by: sort.keys) }
+        if let sort { ordered = SortKey.sort(items, by: sort.keys, today: today) }
         if reverse { ordered.reverse() }
         if let limit { ordered = Array(ordered.prefix(limit)) }
         return grouped(ordered, isManual: isManual, defaultGrouping: defaultGrouping, today: today)
@@ -55,9 +55,9 @@ struct ResultOptions: ParsableArguments {
 
     /// `arrange` for items read in place from the parse cache, which are
     /// never grouped (see `canAnswerFromEncoded`).
-    func order(_ items: [EncodedListedItem]) -> [EncodedListedItem] {
+    func order(_ items: [EncodedListedItem], today: TaskDate) -> [EncodedListedItem] {
         var ordered = items
-        if let sort { ordered = SortKey.sort(items, by: sort.keys) }
+        if let sort { ordered = SortKey.sort(items, by: sort.keys, today: today) }
         if reverse { ordered.reverse() }
         if let limit { ordered = Array(ordered.prefix(limit)) }
         return ordered

@@ -3,18 +3,19 @@ import TickKit
 /// Item listings: smart groups, queries, exports for people.
 enum ItemsView {
     /// The lines for arranged results: a flat listing, or a heading per group.
-    static func lines(_ arranged: Arranged, today: TaskDate, showList: Bool = true, showNotes: Bool = false) -> [ListingLine] {
+    static func lines(_ arranged: Arranged, context: ItemContext, showList: Bool = true, showNotes: Bool = false) -> [ListingLine] {
+        let today = context.today
         // One marker width for all groups, so that titles line up across them.
         let markerWidth = arranged.items.map { ItemStyle.priorityMarker($0.item.metadata.priority).width }.max() ?? 0
         guard let groups = arranged.groups else {
-            return rows(arranged.items, today: today, indentSubtasks: arranged.isManualOrder, markerWidth: markerWidth,
+            return rows(arranged.items, context: context, indentSubtasks: arranged.isManualOrder, markerWidth: markerWidth,
                         showList: showList, showNotes: showNotes)
         }
         var lines: [ListingLine] = []
         for group in groups {
             if !lines.isEmpty { lines.append(.blank) }
             lines.append(.heading(heading(group, key: arranged.groupKey, today: today)))
-            lines += rows(group.items, today: today, indentSubtasks: arranged.isManualOrder, markerWidth: markerWidth,
+            lines += rows(group.items, context: context, indentSubtasks: arranged.isManualOrder, markerWidth: markerWidth,
                           showList: showList && arranged.groupKey != .list && arranged.groupKey != .section,
                           showNotes: showNotes)
         }
@@ -50,7 +51,7 @@ enum ItemsView {
 
     /// One row per item. With `indentSubtasks`, an item is indented once for
     /// each of its ancestors that is listed too.
-    static func rows(_ items: [ListedItem], today: TaskDate, indentSubtasks: Bool, markerWidth: Int, showList: Bool,
+    static func rows(_ items: [ListedItem], context: ItemContext, indentSubtasks: Bool, markerWidth: Int, showList: Bool,
                      showNotes: Bool) -> [ListingLine] {
         let present = Set(items.map { "\($0.document.path)\u{0}\($0.item.index)" })
         return items.map { listed in
@@ -62,7 +63,7 @@ enum ItemsView {
                     parent = listed.document.items[index].parent
                 }
             }
-            return .row(row(listed, today: today, depth: depth, markerWidth: markerWidth, showList: showList,
+            return .row(row(listed, context: context, depth: depth, markerWidth: markerWidth, showList: showList,
                             showNotes: showNotes))
         }
     }
@@ -71,13 +72,16 @@ enum ItemsView {
     /// is open or in progress, and when it was finished once it is done
     /// (`done yesterday`) or cancelled (`cancelled 3 days ago`): a finished
     /// item's due date is not shown.
-    static func row(_ listed: ListedItem, today: TaskDate, depth: Int, markerWidth: Int, showList: Bool, showNotes: Bool) -> ItemRow {
+    static func row(_ listed: ListedItem, context: ItemContext, depth: Int, markerWidth: Int, showList: Bool, showNotes: Bool) -> ItemRow {
+        let today = context.today
         let item = listed.item
         var prefix = StyledText(String(repeating: "  ", count: depth)) + ItemStyle.box(item.status) + StyledText(" ")
         if markerWidth > 0 {
             prefix = prefix + ItemStyle.priorityMarker(item.metadata.priority).padded(to: markerWidth) + StyledText(" ")
         }
         var row = ItemRow(prefix: prefix, title: ItemStyle.title(item))
+        // An open item that waits for an open item (Obsidian Tasks' "blocked").
+        if context.dependencies.isBlocked(listed) { row.title = row.title + StyledText(" (blocked)", .dimmed) }
         switch item.status {
         case .open, .inProgress:
             if let due = item.metadata.due { row.due = RelativeDate.styled(due, today: today, isOpen: true) }
@@ -104,8 +108,8 @@ enum ItemsView {
 /// `tick show LIST`: one list in file order, sections as headings,
 /// subtasks indented.
 enum ListView {
-    static func lines(_ document: Document, items: [ListedItem], today: TaskDate, showNotes: Bool) -> [ListingLine] {
-        let source = self.source(document, items: items, today: today, showNotes: showNotes)
+    static func lines(_ document: Document, items: [ListedItem], context: ItemContext, showNotes: Bool) -> [ListingLine] {
+        let source = self.source(document, items: items, context: context, showNotes: showNotes)
         return (0..<source.count).map(source.line)
     }
 
@@ -115,7 +119,7 @@ enum ListView {
     }
 
     /// The listing's lines, each built when asked for.
-    static func source(_ document: Document, items: [ListedItem], today: TaskDate, showNotes: Bool) -> ListingSource {
+    static func source(_ document: Document, items: [ListedItem], context: ItemContext, showNotes: Bool) -> ListingSource {
         var plan: [Plan] = [.listHeading]
         plan.reserveCapacity(items.count + 2 * document.sections.count + 2)
         let markerWidth = items.map { ItemStyle.priorityMarker($0.item.metadata.priority).width }.max() ?? 0
@@ -143,7 +147,7 @@ enum ListView {
                 return .heading(heading)
             case .item(let position):
                 let listed = items[position]
-                return .row(ItemsView.row(listed, today: today, depth: listed.item.depth, markerWidth: markerWidth,
+                return .row(ItemsView.row(listed, context: context, depth: listed.item.depth, markerWidth: markerWidth,
                                           showList: false, showNotes: showNotes))
             }
         }

@@ -34,7 +34,7 @@ enum Bulk {
         let query = try QueryInput.parse([text], today: folder.todayDate)
         let workspace = try folder.workspace()
         let candidates = try ListFilter.items(workspace, list: list)
-        var matches = QueryEvaluator.filter(candidates, query)
+        var matches = QueryEvaluator.filter(candidates, query.resolvingDependencies(workspace.dependencies))
         if leavesOnly {
             let chosen = Set(matches.map { "\($0.document.path)\u{0}\($0.item.index)" })
             matches = matches.filter { listed in

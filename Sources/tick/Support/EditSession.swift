@@ -482,6 +482,17 @@ enum OptionValue {
         return tag
     }
 
+    /// A block id as typed (`q4plan` or `^q4plan`): letters, digits, `-` and `_`.
+    static func blockID(_ text: String, option: String) throws -> String {
+        let id = text.hasPrefix("^") ? String(text.dropFirst()) : text
+        guard !id.isEmpty, id.utf8.allSatisfy({ byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x2D || byte == 0x5F
+        }) else {
+            throw TickFailure.usage("\(option) '\(text)' is not a block id; an id is letters, digits, - and _ (e.g. q4plan)")
+        }
+        return id
+    }
+
     static func sortKeys(_ text: String) throws -> [SortKey] {
         try text.split(separator: ",").map { word in
             guard let key = SortKey(rawValue: word.trimmingCharacters(in: .whitespaces).lowercased()) else {

@@ -94,20 +94,20 @@ enum Terminal {
     }
 
     /// Prints the items document of `items` as it is rendered, piece by piece.
-    static func writeItemsJSON(_ items: [ListedItem], today: TaskDate) {
-        ItemJSON.writeItemsDocument(items, today: today) { writeRaw($0) }
+    static func writeItemsJSON(_ items: [ListedItem], context: ItemContext) {
+        ItemJSON.writeItemsDocument(items, context: context) { writeRaw($0) }
         writeRaw([0x0A])
     }
 
     /// The same for items read in place from the parse cache.
-    static func writeItemsJSON(_ items: [EncodedListedItem], today: TaskDate) {
-        ItemJSON.writeItemsDocument(items, today: today) { writeRaw($0) }
+    static func writeItemsJSON(_ items: [EncodedListedItem], context: ItemContext) {
+        ItemJSON.writeItemsDocument(items, context: context) { writeRaw($0) }
         writeRaw([0x0A])
     }
 
     /// The same for the items of `workspace` that match `query`, in manual order.
-    static func writeItemsJSON(matching query: QueryExpression, in workspace: EncodedWorkspace, today: TaskDate) {
-        ItemJSON.writeItemsDocument(matching: query, in: workspace, today: today) { writeRaw($0) }
+    static func writeItemsJSON(matching query: QueryExpression, in workspace: EncodedWorkspace, context: ItemContext) {
+        ItemJSON.writeItemsDocument(matching: query, in: workspace, context: context) { writeRaw($0) }
         writeRaw([0x0A])
     }
 
