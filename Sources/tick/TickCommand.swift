@@ -21,6 +21,7 @@ struct Tick: ParsableCommand {
               tick query 'open due <= +7d #work' --sort due
               tick show groceries
               tick check
+              tick lsp
             """,
         version: "0.1.0",
         subcommands: [
@@ -51,6 +52,7 @@ struct Tick: ParsableCommand {
             New.self,
             Undo.self,
             Redo.self,
+            Lsp.self,
         ],
         defaultSubcommand: Home.self
     )
