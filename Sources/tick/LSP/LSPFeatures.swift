@@ -255,6 +255,11 @@ extension LanguageServer {
                     }
                 }
             }
+            // The tag being typed is no tag of the folder yet.
+            let typing = String(lastWord.dropFirst()).lowercased()
+            if let typed = counts[typing] {
+                counts[typing] = typed.count > 1 ? (typed.shown, typed.count - 1) : nil
+            }
             let sorted = counts.values.sorted { $0.count != $1.count ? $0.count > $1.count : $0.shown < $1.shown }
             for tag in sorted {
                 add(label: "#" + tag.shown, detail: "used \(tag.count) time\(tag.count == 1 ? "" : "s")", kind: 14,
