@@ -360,6 +360,19 @@ import Testing
         #expect(Self.errorCode(noVersion) == -32600 && noVersion["id"] as? Int == 9)
         client.sendFramed(Array("{\"jsonrpc\": \"2.0\", \"id\": {\"a\": 1}, \"method\": \"x\"}".utf8))
         #expect(Self.errorCode(try client.nextMessage()) == -32600)
+        // Nesting deep enough to overflow a recursive reader's stack.
+        client.sendFramed(Array(String(repeating: "[", count: 200_000).utf8) + Array(String(repeating: "]", count: 200_000).utf8))
+        #expect(Self.errorCode(try client.nextMessage()) == -32700)
+        client.sendFramed([0xFF, 0xFE] + Array("{\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": \"shutdown\"}".utf8))
+        #expect(Self.errorCode(try client.nextMessage()) == -32700)
+        // Positions far outside the document are clamped, not looped over.
+        client.open("file:///tmp/far.md", "- [ ] far\n")
+        _ = try client.notification("textDocument/publishDiagnostics")
+        let far = try client.request("textDocument/codeAction", [
+            "textDocument": ["uri": "file:///tmp/far.md"],
+            "range": ["start": ["line": -5, "character": -1], "end": ["line": 1_000_000_000_000_000, "character": 7]],
+        ])
+        #expect((far["result"] as? [Any])?.count == 7)
         let unknown = try client.request("textDocument/frobnicate", ["x": 1])
         #expect(Self.errorCode(unknown) == -32601)
         client.send(["id": "text-id", "method": "$/unknownRequest"])

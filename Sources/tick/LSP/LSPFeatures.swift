@@ -50,15 +50,10 @@ extension LanguageServer {
         var splices: [Splice]
     }
 
-    /// The item whose title line holds `line` (0-based), if any.
-    private func item(onLine line: Int, of document: Document) -> TaskItem? {
-        document.items.first { $0.line == line + 1 }
-    }
-
     func codeActions(_ params: JSONValue) throws -> JSONValue {
         let open = try openDocument(params)
         guard let start = LSPPosition(params["range"]?["start"]), let end = LSPPosition(params["range"]?["end"]) else {
-            throw LSPError(.invalidParams, "params.range is missing")
+            throw LSPError(.invalidParams, "params.range is missing or not a range of positions")
         }
         if let only = params["context"]?["only"]?.arrayValue?.compactMap(\.textValue),
            !only.contains(where: { LSPFeatures.codeActionKind == $0 || LSPFeatures.codeActionKind.hasPrefix($0 + ".") }) {
@@ -67,15 +62,10 @@ extension LanguageServer {
         let document = open.document
         // A file tick would not change gets no actions (SPEC §5.6, §5.7).
         guard document.isValidUTF8, document.conflictLines.isEmpty else { return .array([]) }
-        var actions: [JSONValue] = []
-        for line in start.line...max(start.line, end.line) {
-            guard let item = item(onLine: line, of: document) else { continue }
-            for action in itemActions(item, in: document) {
-                actions.append(json(action, for: open))
-            }
-            if end.line > start.line { break }   // a selection: the first item in it
-        }
-        return .array(actions)
+        // The item on the cursor's line; for a selection, the first item whose line it covers.
+        let lines = max(start.line, 0)...max(start.line, end.line, 0)
+        guard let item = document.items.first(where: { lines.contains($0.line - 1) }) else { return .array([]) }
+        return .array(itemActions(item, in: document).map { json($0, for: open) })
     }
 
     /// The actions that change `item`, each as the matching command would
@@ -146,7 +136,7 @@ extension LanguageServer {
 
     func completion(_ params: JSONValue) throws -> JSONValue {
         let open = try openDocument(params)
-        guard let position = LSPPosition(params["position"]) else { throw LSPError(.invalidParams, "params.position is missing") }
+        guard let position = LSPPosition(params["position"]) else { throw LSPError(.invalidParams, "params.position is missing or not a position") }
         let document = open.document
         let source = document.source
         let converter = PositionConverter(source: source, encoding: encoding)
@@ -276,7 +266,7 @@ extension LanguageServer {
 extension LanguageServer {
     func hover(_ params: JSONValue) throws -> JSONValue {
         let open = try openDocument(params)
-        guard let position = LSPPosition(params["position"]) else { throw LSPError(.invalidParams, "params.position is missing") }
+        guard let position = LSPPosition(params["position"]) else { throw LSPError(.invalidParams, "params.position is missing or not a position") }
         let document = open.document
         guard let item = document.items.first(where: { $0.line == position.line + 1 }) else { return .null }
         let metadata = item.metadata
