@@ -145,52 +145,68 @@ import Testing
         try commandResult(["done", "d.md:1"], path: "d.md", bytes: Array(dataviewList.utf8))
     }
 
-    @Test("every code action's WorkspaceEdit, applied to the text, gives the bytes the matching tick command writes",
-          arguments: ["utf-8", "utf-16"])
-    func codeActionsMakeTheCommandsBytes(encoding: String) throws {
+    @Test("every code action's WorkspaceEdit, applied to the text, gives the bytes the matching tick command writes (utf-8 and utf-16)")
+    func codeActionsMakeTheCommandsBytes() throws {
         let lists: [(String, [UInt8])] = [
             ("t.md", Array(Self.tickList.utf8)), ("e.md", Array(Self.emojiList.utf8)),
             ("d.md", Array(Self.dataviewList.utf8)), ("r.md", try Self.afterRecurringDone()),
         ]
         let notes = try NotesFixture(Dictionary(uniqueKeysWithValues: lists))
-        let client = try LSPClient()
-        try client.initialize(root: notes.root, encodings: [encoding])
-        var compared = 0
+        /// An action's result: where, which, and the bytes its edit gives.
+        struct Applied { var path: String; var line: Int; var title: String; var encoding: String; var bytes: [UInt8] }
+        var applied: [Applied] = []
         var titles: [String: [String]] = [:]
-        for (path, bytes) in lists {
-            let uri = Self.uri(notes, path)
-            let text = String(decoding: bytes, as: UTF8.self)
-            client.open(uri, text, version: 1)
-            client.change(uri, text, version: 7)
-            _ = try client.notification("textDocument/publishDiagnostics")
-            _ = try client.notification("textDocument/publishDiagnostics")
-            let document = DocumentParser.parse(bytes, path: path)
-            for item in document.items {
-                let response = try client.request("textDocument/codeAction", [
-                    "textDocument": ["uri": uri],
-                    "range": ["start": ["line": item.line - 1, "character": 2], "end": ["line": item.line - 1, "character": 2]],
-                    "context": ["diagnostics": [Any]()],
-                ])
-                let actions = try #require(response["result"] as? [[String: Any]], "\(response)")
-                titles["\(path):\(item.line)"] = actions.map { $0["title"] as! String }
-                for action in actions {
-                    let title = action["title"] as! String
-                    let arguments = try #require(Self.command(for: title, address: "\(path):\(item.line)"), "no command for \(title)")
-                    let edit = try #require(action["edit"] as? [String: Any])
-                    let changes = try #require(edit["documentChanges"] as? [[String: Any]])
-                    #expect(changes.count == 1)
-                    let identifier = try #require(changes[0]["textDocument"] as? [String: Any])
-                    #expect(identifier["uri"] as? String == uri)
-                    #expect(identifier["version"] as? Int == 7)
-                    let edits = try #require(changes[0]["edits"] as? [[String: Any]])
-                    let applied = TextEdits.apply(edits, to: bytes, encoding: encoding)
-                    let expected = try Self.commandResult(arguments, path: path, bytes: bytes)
-                    #expect(applied == expected, "\(path):\(item.line) \(title): \(String(decoding: applied, as: UTF8.self).debugDescription) != \(String(decoding: expected, as: UTF8.self).debugDescription)")
-                    compared += 1
+        for encoding in ["utf-8", "utf-16"] {
+            let client = try LSPClient()
+            try client.initialize(root: notes.root, encodings: [encoding])
+            for (path, bytes) in lists {
+                let uri = Self.uri(notes, path)
+                let text = String(decoding: bytes, as: UTF8.self)
+                client.open(uri, text, version: 1)
+                client.change(uri, text, version: 7)
+                _ = try client.notification("textDocument/publishDiagnostics")
+                _ = try client.notification("textDocument/publishDiagnostics")
+                for item in DocumentParser.parse(bytes, path: path).items {
+                    let response = try client.request("textDocument/codeAction", [
+                        "textDocument": ["uri": uri],
+                        "range": ["start": ["line": item.line - 1, "character": 2], "end": ["line": item.line - 1, "character": 2]],
+                        "context": ["diagnostics": [Any]()],
+                    ])
+                    let actions = try #require(response["result"] as? [[String: Any]], "\(response)")
+                    titles["\(path):\(item.line)"] = actions.map { $0["title"] as! String }
+                    for action in actions {
+                        let edit = try #require(action["edit"] as? [String: Any])
+                        let changes = try #require(edit["documentChanges"] as? [[String: Any]])
+                        #expect(changes.count == 1)
+                        let identifier = try #require(changes[0]["textDocument"] as? [String: Any])
+                        #expect(identifier["uri"] as? String == uri)
+                        #expect(identifier["version"] as? Int == 7)
+                        let edits = try #require(changes[0]["edits"] as? [[String: Any]])
+                        applied.append(Applied(path: path, line: item.line, title: action["title"] as! String, encoding: encoding,
+                                               bytes: TextEdits.apply(edits, to: bytes, encoding: encoding)))
+                    }
                 }
             }
+            #expect(try client.shutDown() == 0)
         }
-        #expect(compared > 40)
+        // What each command writes, once per action, on both cores.
+        let keys = Array(Set(applied.map { "\($0.path):\($0.line)\t\($0.title)" })).sorted()
+        let originals = Dictionary(uniqueKeysWithValues: lists)
+        nonisolated(unsafe) var expected: [[UInt8]?] = Array(repeating: nil, count: keys.count)
+        let lock = NSLock()
+        DispatchQueue.concurrentPerform(iterations: keys.count) { index in
+            let parts = keys[index].split(separator: "\t", maxSplits: 1).map(String.init)
+            let path = String(parts[0].split(separator: ":")[0])
+            guard let arguments = Self.command(for: parts[1], address: parts[0]),
+                  let bytes = try? Self.commandResult(arguments, path: path, bytes: originals[path]!) else { return }
+            lock.lock(); expected[index] = bytes; lock.unlock()
+        }
+        for result in applied {
+            let index = keys.firstIndex(of: "\(result.path):\(result.line)\t\(result.title)")!
+            let wanted = try #require(expected[index], "no command for \(result.title)")
+            #expect(result.bytes == wanted, "\(result.path):\(result.line) \(result.title) (\(result.encoding)): \(String(decoding: result.bytes, as: UTF8.self).debugDescription) != \(String(decoding: wanted, as: UTF8.self).debugDescription)")
+        }
+        #expect(applied.count > 80)
         // What each item is offered.
         #expect(titles["t.md:7"] == ["Mark done", "Start (in progress)", "Cancel", "Priority up: urgent", "Priority down: medium",
                                      "Postpone to tomorrow (2026-11-22, Sun)", "Postpone to next week (2026-11-23, Mon)",
@@ -201,7 +217,6 @@ import Testing
         #expect(titles["t.md:10"]?.contains("Priority down: lowest") == false)
         #expect(titles["e.md:6"]?.contains("Clear the due date") == false)
         #expect(titles["r.md:2"]?.contains("Reopen (removes the next occurrence done added)") == true)
-        #expect(try client.shutDown() == 0)
     }
 
     @Test("no code action is offered off item lines, or on a file with git conflict markers")

@@ -331,7 +331,7 @@ extension LanguageServer {
     func workspaceSymbols(_ params: JSONValue) throws -> JSONValue {
         let query = (params["query"]?.textValue ?? "").lowercased()
         var symbols: [JSONValue] = []
-        for (uri, document) in workspaceDocuments() {
+        for (uri, document) in workspaceDocuments(fresh: true) {
             for item in document.items where query.isEmpty || item.title.lowercased().contains(query) {
                 var container = document.name
                 if let section = item.section, section < document.sections.count { container += " › " + document.sections[section].title }
@@ -359,7 +359,7 @@ extension LanguageServer {
         } catch {
             throw LSPError(.invalidParams, "\(error)")
         }
-        let listed = workspaceDocuments()
+        let listed = workspaceDocuments(fresh: true)
         var uris: [String: String] = [:]
         for (uri, document) in listed { uris[document.path] = uri }
         let workspace = Workspace(documents: listed.map(\.document))

@@ -273,8 +273,11 @@ final class LanguageServer {
     }
 
     /// Every list of the folder, the open ones as the editor has them, each
-    /// with the URI to name it by.
-    func workspaceDocuments() -> [(uri: String, document: Document)] {
+    /// with the URI to name it by. `fresh` reads the folder again (symbols
+    /// and queries, which a user asks for now and then); completion takes the
+    /// lists read last, until a save, a close or a watched file changes.
+    func workspaceDocuments(fresh: Bool = false) -> [(uri: String, document: Document)] {
+        if fresh { diskDocuments = nil }
         var result: [(uri: String, document: Document)] = []
         var openPaths: [String: OpenDocument] = [:]
         for open in openDocuments.values { openPaths[open.document.path] = open }
