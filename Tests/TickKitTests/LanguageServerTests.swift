@@ -71,12 +71,13 @@ import Testing
           arguments: ["utf-8", "utf-16"])
     func diagnosticsFollowTheEditorsText(encoding: String) throws {
         let text = "# Läst\r\n\r\n- [ ] 🎉 fête\tdue:2026-02-30 !hgih\r\n- [ ] x 📅 2026-13-01\r\n\t- [ ] ok [due:: 2026-11-31]\r\n"
+            + "- [ ] 🔁 every fortnight 📅 2026-11-24\r\n"
         // On disk the file is clean: the server must read the editor's text, not the file.
         let notes = try NotesFixture(["a.md": "- [ ] clean\n", "copy.md": text])
         let check = try notes.tick("check", "copy.md", "--json")
         let checked = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any])
         let reported = try #require(checked["diagnostics"] as? [[String: Any]])
-        #expect(reported.count == 4)
+        #expect(reported.count == 5)
 
         let client = try LSPClient()
         try client.initialize(root: notes.root, encodings: [encoding])
@@ -97,6 +98,7 @@ import Testing
             Self.expectedRange(of: "!hgih", line: 2, in: text, encoding: encoding),
             Self.expectedRange(of: "📅 2026-13-01", line: 3, in: text, encoding: encoding),
             Self.expectedRange(of: "2026-11-31", line: 4, in: text, encoding: encoding),
+            Self.expectedRange(of: "every fortnight", line: 5, in: text, encoding: encoding),
         ])
         #expect(diagnostics.allSatisfy { $0["severity"] as? Int == 2 && $0["source"] as? String == "tick" })
 
@@ -108,6 +110,7 @@ import Testing
         #expect(Self.ranges(remaining) == [
             Self.expectedRange(of: "2026-02-30", line: 2, in: fixed, encoding: encoding),
             Self.expectedRange(of: "2026-11-31", line: 4, in: fixed, encoding: encoding),
+            Self.expectedRange(of: "every fortnight", line: 5, in: fixed, encoding: encoding),
         ])
         client.change(uri, "- [ ] clean\n", version: 3)
         let clean = try #require(try client.notification("textDocument/publishDiagnostics")["params"] as? [String: Any])
@@ -317,6 +320,23 @@ import Testing
             .contains("- due: 2026-11-20 (Fri), 1 day overdue") == true)
         let none = try client.request("textDocument/hover", ["textDocument": ["uri": uri], "position": ["line": 3, "character": 0]])
         #expect(none["result"] is NSNull)
+        #expect(try client.shutDown() == 0)
+    }
+
+    @Test("hover's range is the title, in UTF-16 units past emoji and tabs on a CRLF line", arguments: ["utf-8", "utf-16"])
+    func hoverRangeCountsInTheNegotiatedEncoding(encoding: String) throws {
+        let notes = try NotesFixture(["e.md": Self.emojiList])
+        let client = try LSPClient()
+        try client.initialize(root: notes.root, encodings: [encoding])
+        let uri = Self.uri(notes, "e.md")
+        client.open(uri, Self.emojiList)
+        let response = try client.request("textDocument/hover", ["textDocument": ["uri": uri], "position": ["line": 2, "character": 30]])
+        let result = try #require(response["result"] as? [String: Any], "\(response)")
+        let title = "🎉 Party\tprep ⏫ 📅 2026-11-23 #fun"
+        let length = encoding == "utf-8" ? title.utf8.count : title.utf16.count
+        #expect(Self.ranges([result]) == [[2, 6, 2, 6 + length]])
+        let value = (result["contents"] as? [String: Any])?["value"] as? String ?? ""
+        #expect(value.contains("- priority: high") && value.contains("- due: 2026-11-23 (Mon), in 2 days") && value.contains("- list: Tasks 📋"))
         #expect(try client.shutDown() == 0)
     }
 
