@@ -42,6 +42,7 @@ run: build
 # The CommonMark corpus tests compare tick with the cmark-gfm command
 # (Debian's cmark-gfm package) and fetch the spec's examples with pip.
 # The ignore-rule tests compare tick with git (tick itself never runs git).
+# The language server tests drive it from a real client, Neovim (Debian's neovim).
 test-deps:
 	@python3 -c 'import icalendar' 2>/dev/null || python3 -m pip install --quiet icalendar 2>/dev/null || \
 		pip3 install --quiet icalendar 2>/dev/null || \
@@ -53,6 +54,8 @@ test-deps:
 		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cmark-gfm; }
 	@command -v git >/dev/null 2>&1 || { echo "installing git with apt-get"; \
 		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq git; }
+	@command -v nvim >/dev/null 2>&1 || { echo "installing neovim with apt-get"; \
+		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq neovim; }
 
 test: deps test-deps
 	$(SWIFT) build --build-tests

@@ -21,6 +21,7 @@ struct Tick: ParsableCommand {
               tick query 'open due <= +7d #work' --sort due
               tick show groceries
               tick check
+              tick lsp
             """,
         version: "0.1.0",
         subcommands: [
@@ -53,6 +54,7 @@ struct Tick: ParsableCommand {
             Redo.self,
             Merge.self,
             Git.self,
+            Lsp.self,
         ],
         defaultSubcommand: Home.self
     )

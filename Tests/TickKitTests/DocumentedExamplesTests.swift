@@ -75,6 +75,10 @@ struct DocumentedExamplesTests {
         "tick export --format json 'open'": .prints("\"title\": \"Buy milk\""),
         "tick open 'milk'": .opens("groceries.md", line: 12),
         "tick check": .reads,
+        // The examples run with standard input closed: the server ends at
+        // once, with 1 since no shutdown came (LanguageServerTests speaks to it).
+        "tick lsp": .exits(1),
+        "tick lsp --dir ~/notes": .exits(1),
         // README: changing
         "tick add groceries 'Oat milk due:friday !high' --section Dairy":
             .changes([.added("groceries.md", "- [ ] Oat milk due:2026-11-27 !high", after: "Parmesan")]),

@@ -147,26 +147,16 @@ enum StatusChange {
                 // What to say about each item, with its line to be given its new number.
                 var reports: [(item: TaskItem, lines: [(text: String, line: Int?)])] = []
                 for item in items {
-                    if case .done = chosen, repeating, item.status != .done {
-                        // A series never ends silently: no next occurrence, no completion.
-                        if let problem = NextOccurrence.unreadableRule(of: item, in: document) {
-                            throw TickFailure.badData("\(document.address(of: item)):\(problem.column): \(problem.message); "
-                                + "nothing was changed: fix the rule, or use --no-repeat to complete it without a next occurrence")
-                        }
-                        if item.metadata.every != nil, case .failure(let failure) = NextOccurrence.make(for: item, in: document, today: today) {
-                            throw TickFailure.badData("\(document.address(of: item)): \(failure); nothing was changed: "
-                                + "change its dates or its rule, or use --no-repeat to complete it without a next occurrence")
-                        }
-                    }
-                    let edit = StatusEdit.splices(chosen, item: item, in: document, today: today, repeating: repeating)
-                    if edit.isEmpty {
+                    let edit = try Self.edit(chosen, item: item, in: document, today: today, repeating: repeating,
+                                             keeping: named)
+                    if edit.splices.isEmpty {
                         outcome.notes.append("\(document.address(of: item)) is already \(Self.state(chosen)); left as it is")
                         continue
                     }
-                    splices += edit
+                    splices += edit.splices
                     var report: [(text: String, line: Int?)] = [("\(Self.word(chosen)) \(document.path):", item.line)]
                     if case .done = chosen, item.metadata.every != nil || NextOccurrence.unreadableRule(of: item, in: document) != nil {
-                        if repeating, NextOccurrence.line(for: item, in: document, today: today) != nil {
+                        if edit.addsNextOccurrence {
                             let above = item.line   // the new line goes in just above the item's
                             lines.inserted(before: above)
                             report.append(("  its next occurrence was added above it as \(document.path):", -above))
@@ -174,19 +164,13 @@ enum StatusChange {
                             report.append(("  no next occurrence was added (--no-repeat)", nil))
                         }
                     }
-                    if reopening, let occurrence = NextOccurrence.added(above: item, in: document, today: today),
-                       !named.contains(occurrence.index) {
-                        let removal = NextOccurrence.removal(of: occurrence, in: document)
-                        splices.append(removal)
+                    if let occurrence = edit.removedOccurrence {
                         lines.removed(occurrence.line)
-                        let text = String(decoding: document.source.bytes[removal.range.lowerBound..<document.source.range(ofLine: occurrence.line).upperBound], as: UTF8.self)
+                        let start = NextOccurrence.removal(of: occurrence, in: document).range.lowerBound
+                        let text = String(decoding: document.source.bytes[start..<document.source.range(ofLine: occurrence.line).upperBound], as: UTF8.self)
                         report.append(("  removed its next occurrence, which done had added above it: \(text.trimmingCharacters(in: .whitespaces))", nil))
-                    } else if reopening, item.status == .done, item.metadata.every != nil,
-                              let copy = document.items.last(where: { $0.line == item.line - 1 }),
-                              copy.status.isOpen, copy.title == item.title {
-                        outcome.notes.append("\(document.address(of: copy)) above it is an open copy that changed since done added it; "
-                            + "left as it is (`tick rm \(document.address(of: copy))` removes it)")
                     }
+                    if let note = edit.note { outcome.notes.append(note) }
                     reports.append((item, report))
                 }
                 for (item, report) in reports {
@@ -203,6 +187,56 @@ enum StatusChange {
             }
             return outcome
         }
+    }
+
+    /// What done, cancel, start or reopen does to one item: the splices
+    /// (empty when it is already in that state) and what to say about them.
+    /// Shared by the commands and the language server's code actions, so
+    /// both make the same bytes.
+    struct ItemEdit {
+        var splices: [Splice]
+        /// A recurring item's next occurrence is inserted above it.
+        var addsNextOccurrence = false
+        /// `reopen` removes the unchanged next occurrence `done` had added above the item.
+        var removedOccurrence: TaskItem?
+        /// A note for the user (an open copy above that changed since `done` added it).
+        var note: String?
+    }
+
+    /// The edit `intent` makes to `item`. A `done` that would end a series
+    /// silently (a rule tick cannot read, no next date) throws instead;
+    /// `keeping` holds the indexes of items named too, whose lines `reopen`
+    /// must not remove as next occurrences.
+    static func edit(_ intent: StatusEdit.Intent, item: TaskItem, in document: Document, today: TaskDate,
+                     repeating: Bool = true, keeping: Set<Int> = []) throws -> ItemEdit {
+        if case .done = intent, repeating, item.status != .done {
+            // A series never ends silently: no next occurrence, no completion.
+            if let problem = NextOccurrence.unreadableRule(of: item, in: document) {
+                throw TickFailure.badData("\(document.address(of: item)):\(problem.column): \(problem.message); "
+                    + "nothing was changed: fix the rule, or use --no-repeat to complete it without a next occurrence")
+            }
+            if item.metadata.every != nil, case .failure(let failure) = NextOccurrence.make(for: item, in: document, today: today) {
+                throw TickFailure.badData("\(document.address(of: item)): \(failure); nothing was changed: "
+                    + "change its dates or its rule, or use --no-repeat to complete it without a next occurrence")
+            }
+        }
+        var result = ItemEdit(splices: StatusEdit.splices(intent, item: item, in: document, today: today, repeating: repeating))
+        if result.splices.isEmpty { return result }
+        if case .done = intent, repeating, item.metadata.every != nil,
+           NextOccurrence.line(for: item, in: document, today: today) != nil {
+            result.addsNextOccurrence = true
+        }
+        if intent == .reopen, let occurrence = NextOccurrence.added(above: item, in: document, today: today),
+           !keeping.contains(occurrence.index) {
+            result.splices.append(NextOccurrence.removal(of: occurrence, in: document))
+            result.removedOccurrence = occurrence
+        } else if intent == .reopen, item.status == .done, item.metadata.every != nil,
+                  let copy = document.items.last(where: { $0.line == item.line - 1 }),
+                  copy.status.isOpen, copy.title == item.title {
+            result.note = "\(document.address(of: copy)) above it is an open copy that changed since done added it; "
+                + "left as it is (`tick rm \(document.address(of: copy))` removes it)"
+        }
+        return result
     }
 
     static func state(_ intent: StatusEdit.Intent) -> String {

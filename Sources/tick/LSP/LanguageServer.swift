@@ -1,0 +1,307 @@
+import Foundation
+import TickKit
+
+/// A failed request: the JSON-RPC error code and a message for the user.
+struct LSPError: Error {
+    var code: JSONRPC.ErrorCode
+    var message: String
+
+    init(_ code: JSONRPC.ErrorCode, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+}
+
+/// A document the editor has open: its text as the editor last sent it
+/// (never the file on disk), parsed.
+struct OpenDocument {
+    /// The URI exactly as the client wrote it (clients compare URIs as text).
+    var uri: String
+    /// The version of the last `didOpen` or `didChange`.
+    var version: Int
+    var document: Document
+}
+
+/// The language server behind `tick lsp` (SPEC §10, docs/EDITORS.md).
+///
+/// It reads one message at a time from standard input and answers on
+/// standard output; it never writes files (code actions return the edits for
+/// the editor to apply). Guarantees: every request gets exactly one response,
+/// a notification never gets one; malformed input gets the protocol's error
+/// response and the server reads on; it ends when told to (`exit`) or when
+/// its input closes, with status 0 after `shutdown` and 1 without.
+final class LanguageServer {
+    private let reader: JSONRPC.Reader
+    private let writer: JSONRPC.Writer
+    let today: TaskDate
+    private let defaultFolderPath: String
+    /// The notes folder (the workspace root); nil when it cannot be read.
+    private(set) var root: NotesFolder?
+    private(set) var encoding: PositionEncoding = .utf16
+    private var initialized = false
+    private var shutdownRequested = false
+    /// Open documents by URI.
+    private(set) var openDocuments: [String: OpenDocument] = [:]
+    /// The folder's lists as read from disk, until a save or a watched file says they changed.
+    private var diskDocuments: [Document]?
+
+    init(input: Int32, output: Int32, folderPath: String, today: TaskDate) {
+        reader = JSONRPC.Reader(descriptor: input)
+        writer = JSONRPC.Writer(descriptor: output)
+        self.today = today
+        defaultFolderPath = folderPath
+    }
+
+    /// Serves until `exit` or the end of input; returns the exit status.
+    func run() -> Int32 {
+        while true {
+            switch reader.next() {
+            case .end:
+                return shutdownRequested ? 0 : 1
+            case .unreadable(let why):
+                sendError(id: .null, LSPError(.parseError, "cannot read the message: \(why)"))
+            case .body(let bytes):
+                guard let message = JSONRPC.decode(bytes) else {
+                    sendError(id: .null, LSPError(.parseError, "the message is not JSON"))
+                    break
+                }
+                if let status = handle(message) { return status }
+            }
+            if writer.failed { return shutdownRequested ? 0 : 1 }
+        }
+    }
+
+    // MARK: Messages
+
+    /// Handles one message; returns the exit status when it was `exit`.
+    private func handle(_ message: JSONValue) -> Int32? {
+        guard message.isObject else {
+            sendError(id: .null, LSPError(.invalidRequest, "a message is a JSON object (batches are not used by LSP)"))
+            return nil
+        }
+        let rawID = message["id"]
+        var id: JSONValue? = nil
+        if let rawID {
+            switch rawID {
+            case .int, .string, .double, .null: id = rawID
+            default:
+                sendError(id: .null, LSPError(.invalidRequest, "a request id is a number or a string"))
+                return nil
+            }
+        }
+        guard message["jsonrpc"]?.textValue == "2.0" else {
+            sendError(id: id ?? .null, LSPError(.invalidRequest, "the message has no \"jsonrpc\": \"2.0\""))
+            return nil
+        }
+        guard let methodValue = message["method"] else {
+            // A response to a request of ours (the server sends none) is ignored.
+            if id != nil, message["result"] != nil || message["error"] != nil { return nil }
+            sendError(id: id ?? .null, LSPError(.invalidRequest, "the message has no method"))
+            return nil
+        }
+        guard let method = methodValue.textValue else {
+            sendError(id: id ?? .null, LSPError(.invalidRequest, "the method is not a string"))
+            return nil
+        }
+        let params = message["params"] ?? .null
+        if let id {
+            do {
+                let result = try request(method, params)
+                send(.object([("jsonrpc", .string("2.0")), ("id", id), ("result", result)]))
+            } catch let error as LSPError {
+                sendError(id: id, error)
+            } catch {
+                sendError(id: id, LSPError(.internalError, "\(error)"))
+            }
+            return nil
+        }
+        if method == "exit" { return shutdownRequested ? 0 : 1 }
+        notification(method, params)
+        return nil
+    }
+
+    private func send(_ message: JSONValue) { writer.send(message) }
+
+    private func sendError(id: JSONValue, _ error: LSPError) {
+        send(.object([
+            ("jsonrpc", .string("2.0")), ("id", id),
+            ("error", .object([("code", .int(error.code.rawValue)), ("message", .string(error.message))])),
+        ]))
+    }
+
+    private func notify(_ method: String, _ params: JSONValue) {
+        send(.object([("jsonrpc", .string("2.0")), ("method", .string(method)), ("params", params)]))
+    }
+
+    /// The result of a request, or the error to answer with.
+    private func request(_ method: String, _ params: JSONValue) throws -> JSONValue {
+        if method == "initialize" {
+            if initialized { throw LSPError(.invalidRequest, "initialize was already called") }
+            return initialize(params)
+        }
+        guard initialized else { throw LSPError(.serverNotInitialized, "the server is not initialized; send initialize first") }
+        if shutdownRequested { throw LSPError(.invalidRequest, "the server is shutting down; only exit is accepted") }
+        switch method {
+        case "shutdown":
+            shutdownRequested = true
+            return .null
+        case "textDocument/codeAction": return try codeActions(params)
+        case "textDocument/completion": return try completion(params)
+        case "textDocument/hover": return try hover(params)
+        case "workspace/symbol": return try workspaceSymbols(params)
+        case "workspace/executeCommand": return try executeCommand(params)
+        default: throw LSPError(.methodNotFound, "tick lsp has no method '\(method)'")
+        }
+    }
+
+    private func notification(_ method: String, _ params: JSONValue) {
+        guard initialized, !shutdownRequested else { return }
+        switch method {
+        case "textDocument/didOpen":
+            guard let item = params["textDocument"], let uri = item["uri"]?.textValue, let text = item["text"]?.textValue else { return }
+            update(uri: uri, version: item["version"]?.intValue ?? 0, text: text)
+        case "textDocument/didChange":
+            guard let uri = params["textDocument"]?["uri"]?.textValue, let changes = params["contentChanges"]?.arrayValue,
+                  var text = openDocuments[uri].map({ String(decoding: $0.document.source.bytes, as: UTF8.self) }) else { return }
+            for change in changes {
+                guard let newText = change["text"]?.textValue else { continue }
+                if let range = change["range"], let start = LSPPosition(range["start"]), let end = LSPPosition(range["end"]) {
+                    // An incremental change (a client may send one even though full sync was asked for).
+                    let source = SourceText(Array(text.utf8))
+                    let converter = PositionConverter(source: source, encoding: encoding)
+                    let from = converter.offset(of: start), to = max(from, converter.offset(of: end))
+                    text = String(decoding: Array(source.bytes[..<from]) + Array(newText.utf8) + Array(source.bytes[to...]), as: UTF8.self)
+                } else {
+                    text = newText
+                }
+            }
+            update(uri: uri, version: params["textDocument"]?["version"]?.intValue ?? 0, text: text)
+        case "textDocument/didClose":
+            guard let uri = params["textDocument"]?["uri"]?.textValue else { return }
+            openDocuments[uri] = nil
+            diskDocuments = nil
+            notify("textDocument/publishDiagnostics", .object([("uri", .string(uri)), ("diagnostics", .array([]))]))
+        case "textDocument/didSave", "workspace/didChangeWatchedFiles":
+            diskDocuments = nil
+        default:
+            break   // initialized, $/cancelRequest, $/setTrace and the rest need nothing
+        }
+    }
+
+    // MARK: Lifecycle
+
+    private func initialize(_ params: JSONValue) -> JSONValue {
+        initialized = true
+        let offered = params["capabilities"]?["general"]?["positionEncodings"]?.arrayValue?.compactMap(\.textValue)
+        encoding = PositionEncoding.negotiate(offered)
+        var folderPath = defaultFolderPath
+        if let folder = params["workspaceFolders"]?.arrayValue?.first?["uri"]?.textValue, let path = Self.path(ofURI: folder) {
+            folderPath = path
+        } else if let uri = params["rootUri"]?.textValue, let path = Self.path(ofURI: uri) {
+            folderPath = path
+        } else if let path = params["rootPath"]?.textValue, !path.isEmpty {
+            folderPath = path
+        }
+        root = try? NotesFolder(path: folderPath)
+        let triggers: [JSONValue] = [":", "!", "#", " "].map { .string($0) }
+        let capabilities: JSONValue = .object([
+            ("positionEncoding", .string(encoding.rawValue)),
+            ("textDocumentSync", .object([("openClose", .bool(true)), ("change", .int(1)), ("save", .bool(true))])),
+            ("codeActionProvider", .object([("codeActionKinds", .array([.string(LSPFeatures.codeActionKind)]))])),
+            ("completionProvider", .object([("triggerCharacters", .array(triggers)), ("resolveProvider", .bool(false))])),
+            ("hoverProvider", .bool(true)),
+            ("workspaceSymbolProvider", .bool(true)),
+            ("executeCommandProvider", .object([("commands", .array([.string(LSPFeatures.queryCommand)]))])),
+        ])
+        return .object([
+            ("capabilities", capabilities),
+            ("serverInfo", .object([("name", .string("tick")), ("version", .string(Tick.configuration.version))])),
+        ])
+    }
+
+    // MARK: Documents
+
+    /// The local path of a `file:` URI.
+    static func path(ofURI uri: String) -> String? {
+        guard let url = URL(string: uri), url.isFileURL else { return nil }
+        let path = url.path
+        return path.isEmpty ? nil : path
+    }
+
+    /// The `file:` URI of an absolute path.
+    static func uri(ofPath path: String) -> String { URL(fileURLWithPath: path).absoluteString }
+
+    /// The path a document's items are addressed by: relative to the notes
+    /// folder when inside it, else absolute.
+    func documentPath(ofURI uri: String) -> String {
+        let absolute = Self.path(ofURI: uri) ?? uri
+        if let root, let relative = root.relative(absolute), !relative.isEmpty, !relative.hasPrefix("../") { return relative }
+        return absolute
+    }
+
+    private func update(uri: String, version: Int, text: String) {
+        let document = DocumentParser.parse(Array(text.utf8), path: documentPath(ofURI: uri))
+        openDocuments[uri] = OpenDocument(uri: uri, version: version, document: document)
+        publishDiagnostics(uri: uri, version: version, document: document)
+    }
+
+    /// Publishes what `tick check` reports for the document's text.
+    private func publishDiagnostics(uri: String, version: Int, document: Document) {
+        let converter = PositionConverter(source: document.source, encoding: encoding)
+        // As `tick check` on the folder: dependencies name ids in any list
+        // (the other lists as last read from disk, the open ones as edited).
+        let dependencyProblems = root == nil ? [] : DependencyIndex.problems(in: workspaceDocuments().map(\.document))
+            .filter { $0.path == document.path }
+            .map { Diagnostic(line: $0.line, column: $0.column, message: $0.message) }
+        let diagnostics: [JSONValue] = (document.diagnostics + dependencyProblems).map { diagnostic in
+            .object([
+                ("range", converter.range(LSPFeatures.range(of: diagnostic, in: document.source))),
+                ("severity", .int(2)),   // warning, as tick check says
+                ("source", .string("tick")),
+                ("message", .string(diagnostic.message)),
+            ])
+        }
+        notify("textDocument/publishDiagnostics", .object([
+            ("uri", .string(uri)), ("version", .int(version)), ("diagnostics", .array(diagnostics)),
+        ]))
+    }
+
+    /// The open document `params.textDocument.uri` names.
+    func openDocument(_ params: JSONValue) throws -> OpenDocument {
+        guard let uri = params["textDocument"]?["uri"]?.textValue else {
+            throw LSPError(.invalidParams, "params.textDocument.uri is missing")
+        }
+        guard let open = openDocuments[uri] else {
+            throw LSPError(.requestFailed, "\(uri) is not open; tick lsp answers for documents the editor has opened")
+        }
+        return open
+    }
+
+    /// Every list of the folder, the open ones as the editor has them, each
+    /// with the URI to name it by. `fresh` reads the folder again (symbols
+    /// and queries, which a user asks for now and then); completion takes the
+    /// lists read last, until a save, a close or a watched file changes.
+    func workspaceDocuments(fresh: Bool = false) -> [(uri: String, document: Document)] {
+        if fresh { diskDocuments = nil }
+        var result: [(uri: String, document: Document)] = []
+        var openPaths: [String: OpenDocument] = [:]
+        for open in openDocuments.values { openPaths[open.document.path] = open }
+        if let root {
+            if diskDocuments == nil {
+                let paths = root.listFiles().paths
+                diskDocuments = zip(paths, root.loadEach(paths)).compactMap { _, loaded in try? loaded.get() }
+            }
+            for document in diskDocuments ?? [] {
+                if let open = openPaths.removeValue(forKey: document.path) {
+                    result.append((open.uri, open.document))
+                } else {
+                    result.append((Self.uri(ofPath: root.absolute(document.path)), document))
+                }
+            }
+        }
+        for open in openPaths.values.sorted(by: { $0.document.path < $1.document.path }) {
+            result.append((open.uri, open.document))
+        }
+        return result
+    }
+}
