@@ -33,6 +33,7 @@ struct Tick: ParsableCommand {
             All.self,
             Overdue.self,
             Completed.self,
+            Agenda.self,
             Query.self,
             View.self,
             Export.self,

@@ -4,7 +4,9 @@
 /// Guarantees: the box's middle byte changes and, in the item's dialect, a
 /// dated token is added, replaced or removed on the title line; a recurring
 /// item that is completed first gets its next occurrence inserted above it as
-/// an open item. Nothing else in the file changes.
+/// an open item; an item whose on-completion action is `delete` is removed
+/// when done instead (see `deletesOnCompletion`). Nothing else in the file
+/// changes.
 public enum StatusEdit {
     /// The state a command asks for, with the date to record.
     public enum Intent: Sendable, Hashable {
@@ -49,7 +51,19 @@ public enum StatusEdit {
         if target == .done, repeating, item.metadata.every != nil, let next = NextOccurrence.line(for: item, in: document, today: today) {
             splices.append(Splice.insert(next, at: lineStart(of: item, in: document)))
         }
+        if target == .done, deletesOnCompletion(item) {
+            // `🏁 delete`: the completed line goes; a next occurrence inserted above it stays.
+            let start = lineStart(of: item, in: document)
+            splices = splices.filter { $0.range.isEmpty && $0.range.lowerBound == start } + [.delete(start..<item.blockRange.upperBound)]
+        }
         return splices
+    }
+
+    /// True when completing `item` removes it: its on-completion action is
+    /// `delete` (Obsidian Tasks' `🏁 delete`) and it has no subtasks or notes
+    /// to lose with it (such an item is completed and kept).
+    public static func deletesOnCompletion(_ item: TaskItem) -> Bool {
+        item.metadata.onCompletion == "delete" && item.children.isEmpty && item.notes == nil
     }
 
     /// The splice that writes `status`'s byte between the brackets.

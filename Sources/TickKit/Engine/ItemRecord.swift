@@ -71,6 +71,12 @@ extension ItemRecord {
     }
 
     /// `"path:line"` of the enclosing item, as the `parent` field shows it.
+    /// The earliest of the due, scheduled and start dates: when the item
+    /// happens (Obsidian Tasks' `happens`).
+    public var happens: TaskDate? {
+        [date(.due), date(.scheduled), date(.start)].compactMap { $0 }.min { $0.compareDay($1) < 0 }
+    }
+
     /// The ids the item depends on, in order.
     public var dependsOn: [String] { dependsOnText.map { MetadataScanner.dependencyIDs($0.string) } ?? [] }
 

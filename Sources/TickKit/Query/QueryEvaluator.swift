@@ -41,7 +41,7 @@ public enum QueryEvaluator {
         case .status(let status):
             return status.includes(listed.status)
         case .date(let field, let comparison, let value):
-            guard let date = listed.date(field.metadataField) else { return false }
+            guard let date = field.date(of: listed) else { return false }
             return compare(date.compareDay(value.date), comparison)
         case .has(let field, let wanted):
             return has(field, listed) == wanted

@@ -16,15 +16,19 @@ public indirect enum QueryExpression: Sendable, Equatable {
 /// The date fields a query can compare.
 public enum QueryDateField: String, Sendable, CaseIterable {
     case due, scheduled, start, created, done, cancelled
+    /// The earliest of due, scheduled and start (Obsidian Tasks' `happens`).
+    case happens
 
-    public var metadataField: MetadataField {
+    /// The item's date for this field.
+    public func date<Record: ItemRecord>(of record: Record) -> TaskDate? {
         switch self {
-        case .due: .due
-        case .scheduled: .scheduled
-        case .start: .start
-        case .created: .created
-        case .done: .done
-        case .cancelled: .cancelled
+        case .due: record.date(.due)
+        case .scheduled: record.date(.scheduled)
+        case .start: record.date(.start)
+        case .created: record.date(.created)
+        case .done: record.date(.done)
+        case .cancelled: record.date(.cancelled)
+        case .happens: record.happens
         }
     }
 }

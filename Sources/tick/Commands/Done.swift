@@ -155,6 +155,10 @@ enum StatusChange {
                     }
                     splices += edit.splices
                     var report: [(text: String, line: Int?)] = [("\(Self.word(chosen)) \(document.path):", item.line)]
+                    if edit.deletesItem {
+                        lines.removed(item.line)
+                        report = [("\(Self.word(chosen)) \(document.address(of: item))  \(item.title), and removed it (its on-completion action is delete)", nil)]
+                    }
                     if case .done = chosen, item.metadata.every != nil || NextOccurrence.unreadableRule(of: item, in: document) != nil {
                         if edit.addsNextOccurrence {
                             let above = item.line   // the new line goes in just above the item's
@@ -201,6 +205,8 @@ enum StatusChange {
         var removedOccurrence: TaskItem?
         /// A note for the user (an open copy above that changed since `done` added it).
         var note: String?
+        /// `done` removed the item's line, as its on-completion action says (`🏁 delete`).
+        var deletesItem = false
     }
 
     /// The edit `intent` makes to `item`. A `done` that would end a series
@@ -225,6 +231,14 @@ enum StatusChange {
         if case .done = intent, repeating, item.metadata.every != nil,
            NextOccurrence.line(for: item, in: document, today: today) != nil {
             result.addsNextOccurrence = true
+        }
+        if case .done = intent, item.metadata.onCompletion == "delete" {
+            if StatusEdit.deletesOnCompletion(item) {
+                result.deletesItem = true
+            } else {
+                result.note = "\(document.address(of: item)) says 🏁 delete but has subtasks or notes: it is marked done and kept "
+                    + "(`tick rm \(document.address(of: item))` removes it with them)"
+            }
         }
         if intent == .reopen, let occurrence = NextOccurrence.added(above: item, in: document, today: today),
            !keeping.contains(occurrence.index) {

@@ -51,7 +51,9 @@ extension Tick {
                     // Items are tested and printed in one pass.
                     Terminal.writeItemsJSON(matching: query, in: workspace, context: context)
                 } else {
-                    Terminal.writeItemsJSON(results.order(QueryEvaluator.filter(workspace, query), today: today), context: context)
+                    let ordered = results.order(QueryEvaluator.filter(workspace, query), today: today)
+                    if explain, let lines = urgencyExplanation(ordered, today: today) { Terminal.writeError(lines.joined(separator: "\n") + "\n") }
+                    Terminal.writeItemsJSON(ordered, context: context)
                 }
                 return
             }
@@ -68,7 +70,23 @@ extension Tick {
                 }
             }
             let arranged = results.arrange(matches, isManual: true, today: today)
+            if explain, let lines = urgencyExplanation(arranged.items, today: today) {
+                if output.json {
+                    Terminal.writeError(lines.joined(separator: "\n") + "\n")
+                } else {
+                    output.display.print([StyledText(lines[0], .strong).rendered(output.display.depth)] + lines.dropFirst() + [""])
+                }
+            }
             ResultPrinter.print(arranged, context: context, output: output, emptyMessage: "No items match.", showNotes: notes)
+        }
+
+        /// With --explain and --sort urgency: each item's score and its parts
+        /// (a heading line first), as Obsidian Tasks counts them.
+        func urgencyExplanation<Record: ItemRecord>(_ items: [Record], today: TaskDate) -> [String]? {
+            guard results.sort?.keys.contains(.urgency) == true else { return nil }
+            return ["Urgency (due + priority + scheduled + start):"] + items.map { item in
+                "  " + TerminalText.safe(Urgency(item, today: today).explanation + "   \(item.listPath):\(item.line)  \(item.title.string)")
+            }
         }
     }
 }
