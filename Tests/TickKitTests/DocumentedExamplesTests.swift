@@ -110,6 +110,10 @@ struct DocumentedExamplesTests {
         "tick undo --list": .prints("No changes recorded"),
         "tick redo": .prints("nothing to redo"),
 
+        // tick help agenda
+        "tick agenda": .prints("Overdue"),
+        "tick agenda --days 3 '#work'": .prints("Send the Q4 budget"),
+        "tick agenda --json": .prints("\"days\""),
         // tick help merge: examples/ is not a git work tree (the setup itself is MergeGitTests').
         "tick git setup": .exits(66),
 

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+@testable import TickKit
+
+/// Urgency (Obsidian Tasks' "Urgency" page), `happens`, and `tick agenda`.
+@Suite struct UrgencyAgendaTests {
+    func listed(_ line: String) -> ListedItem {
+        let document = DocumentParser.parse(line, path: "t.md")
+        return ListedItem(document: document, item: document.items[0], listRank: 0)
+    }
+
+    @Test("urgency matches the table of Obsidian Tasks' docs: due, priority, scheduled and start parts")
+    func urgencyTable() {
+        let today = date("2026-11-21")
+        func due(_ days: Int) -> Double {
+            Urgency(listed("- [ ] x 📅 \(today.adding(days, .day).isoString)"), today: today).due
+        }
+        #expect(due(-30) == 12 && due(-7) == 12 && due(-6) == 11.54286 && due(-1) == 9.25714)
+        #expect(due(0) == 8.8 && due(1) == 8.34286 && due(7) == 5.6 && due(13) == 2.85714 && due(14) == 2.4 && due(40) == 2.4)
+        #expect(Urgency(listed("- [ ] x"), today: today).due == 0)
+        let priorities = ["🔺": 9.0, "⏫": 6.0, "🔼": 3.9, "": 1.95, "🔽": 0.0, "⏬": -1.8]
+        for (sign, score) in priorities {
+            #expect(Urgency(listed("- [ ] x \(sign)"), today: today).priority == score, "\(sign)")
+        }
+        #expect(Urgency(listed("- [ ] x ⏳ 2026-11-21"), today: today).scheduled == 5)
+        #expect(Urgency(listed("- [ ] x ⏳ 2026-11-22"), today: today).scheduled == 0)
+        #expect(Urgency(listed("- [ ] x 🛫 2026-11-22"), today: today).start == -3)
+        #expect(Urgency(listed("- [ ] x 🛫 2026-11-21"), today: today).start == 0)
+    }
+
+    @Test("the three worked examples of Obsidian Tasks' urgency page: 12.7, 11.0 and 3.0")
+    func urgencyExamples() {
+        let today = date("2026-11-21")
+        #expect(Urgency(listed("- [ ] a 🔼 📅 2026-11-21"), today: today).total == 12.7)
+        #expect(Urgency(listed("- [ ] b ⏫ ⏳ 2026-11-20 🛫 2026-11-20"), today: today).total == 11)
+        #expect(Urgency(listed("- [ ] c ⏫ ⏳ 2026-11-22 🛫 2026-11-22"), today: today).total == 3)
+        #expect(Urgency(listed("- [ ] a 🔼 📅 2026-11-21"), today: today).explanation == "12.7 = due 8.8 + priority 3.9 + scheduled 0 + start 0")
+    }
+
+    @Test("--sort urgency puts the most urgent first, from the cache and from the files; --explain shows the parts")
+    func sortByUrgency() throws {
+        let notes = try NotesFixture(["a.md": """
+            - [ ] later 📅 2026-12-30
+            - [ ] medium today 🔼 📅 2026-11-21
+            - [ ] high scheduled ⏫ ⏳ 2026-11-20 🛫 2026-11-20
+            - [ ] not started ⏫ ⏳ 2026-11-22 🛫 2026-11-22
+
+            """])
+        let expected = ["medium today", "high scheduled", "later", "not started"]   // later: 2.4 + 1.95
+        for extra in [["--json"], ["--json"], []] {
+            let run = try TickProcess.run(["query", "open", "--sort", "urgency", "--dir", notes.root.path, "--today", "2026-11-21"] + extra)
+            let titles: [String]
+            if extra.isEmpty {
+                titles = run.stdout.split(separator: "\n").compactMap { line in expected.first { line.contains($0) } }
+            } else {
+                let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
+                let items = object["items"] as! [[String: Any]]
+                titles = items.map { $0["title"] as! String }
+                #expect(items.map { $0["urgency"] as! Double } == [12.7, 11, 4.35, 3])
+            }
+            #expect(titles == expected, "\(extra)")
+        }
+        let explained = try notes.tick("query", "open", "--sort", "urgency", "--explain")
+        #expect(explained.stdout.contains("12.7 = due 8.8 + priority 3.9 + scheduled 0 + start 0   a.md:2  medium today"))
+        let written = try notes.tick("sort", "a", "--by", "urgency", "--write")
+        #expect(written.status == 0)
+        #expect(try notes.text("a.md").hasPrefix("- [ ] medium today"))
+    }
+
+    @Test("happens is the earliest of due, scheduled and start")
+    func happens() throws {
+        #expect(listed("- [ ] x 📅 2026-11-30 ⏳ 2026-11-25 🛫 2026-11-27").happens == date("2026-11-25"))
+        #expect(listed("- [ ] x ➕ 2026-11-01").happens == nil)
+        let notes = try NotesFixture(["a.md": "- [ ] a 📅 2026-11-30 ⏳ 2026-11-22\n- [ ] b 📅 2026-11-30\n- [ ] c\n"])
+        let run = try notes.tick("query", "happens <= 2026-11-23")
+        #expect(run.stdout.contains(" a ") || run.stdout.contains("☐     a"))
+        #expect(!run.stdout.contains(" b ") && !run.stdout.contains(" c "))
+        #expect(try notes.tick("query", "happens < +3d", "--json").stdout.contains("\"title\": \"a\""))
+    }
+
+    static let agendaList = """
+        - [ ] overdue task 📅 2026-11-19
+        - [ ] due today 📅 2026-11-21
+        - [ ] scheduled earlier ⏳ 2026-11-18
+        - [ ] starts tomorrow 🛫 2026-11-22
+        - [ ] scheduled and due 📅 2026-11-23 ⏳ 2026-11-23
+        - [ ] deadline warning 📅 2026-12-01
+        - [ ] far away 📅 2027-01-01
+        - [x] done today 📅 2026-11-21
+
+        """
+
+    @Test("agenda: overdue first, then each day's due, scheduled and starting items, with earlier schedules and deadline warnings on today")
+    func agenda() throws {
+        let document = DocumentParser.parse(Self.agendaList, path: "a.md")
+        let items = Workspace(documents: [document]).items
+        let days = Agenda.days(items, today: date("2026-11-21"), count: 3)
+        #expect(days.map { $0.date?.isoString ?? "overdue" } == ["overdue", "2026-11-21", "2026-11-22", "2026-11-23"])
+        func entries(_ index: Int) -> [String] {
+            days[index].entries.map { "\($0.record.item.title): " + $0.reasons.map(\.rawValue).joined(separator: ",") }
+        }
+        #expect(entries(0) == ["overdue task: overdue"])
+        #expect(entries(1) == ["due today: due", "scheduled earlier: scheduled-earlier", "deadline warning: due-soon"])
+        #expect(entries(2) == ["starts tomorrow: start"])
+        #expect(entries(3) == ["scheduled and due: due,scheduled"])
+
+        let notes = try NotesFixture(["a.md": Self.agendaList])
+        let human = try notes.tick("agenda", "--days", "3")
+        #expect(human.status == 0)
+        let lines = human.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Overdue")
+        #expect(lines.contains { $0.contains("scheduled earlier") && $0.contains("scheduled 3 days ago") })
+        #expect(lines.contains { $0.contains("deadline warning") && $0.contains("due in 10 days") })
+        #expect(lines.contains("Sun 2026-11-22 · tomorrow"))
+        #expect(!human.stdout.contains("far away") && !human.stdout.contains("done today"))
+        let json = try notes.tick("agenda", "--days", "2", "--json")
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
+        let jsonDays = object["days"] as! [[String: Any]]
+        #expect(jsonDays.map { $0["date"] as? String ?? "null" } == ["null", "2026-11-21", "2026-11-22"])
+        let first = (jsonDays[1]["entries"] as! [[String: Any]])[0]
+        #expect(first["reasons"] as? [String] == ["due"])
+        #expect((first["item"] as? [String: Any])?["title"] as? String == "due today")
+        let bad = try notes.tick("agenda", "--days", "0")
+        #expect(bad.status == 64 && bad.stderr.contains("--days 0 is out of range"))
+    }
+}
