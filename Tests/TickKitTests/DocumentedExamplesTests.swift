@@ -75,6 +75,8 @@ struct DocumentedExamplesTests {
         "tick export --format json 'open'": .prints("\"title\": \"Buy milk\""),
         "tick open 'milk'": .opens("groceries.md", line: 12),
         "tick check": .reads,
+        "tick check --dependencies": .reads,
+        "tick query 'open and not blocked' --sort urgency": .prints("Send the Q4 budget"),
         // The examples run with standard input closed: the server ends at
         // once, with 1 since no shutdown came (LanguageServerTests speaks to it).
         "tick lsp": .exits(1),

@@ -118,6 +118,24 @@ import Testing
         #expect(try client.shutDown() == 0)
     }
 
+    @Test("dependency problems (tick check --dependencies) are information, resolved against the folder and the unsaved text")
+    func dependencyProblemsAreInformation() throws {
+        let notes = try NotesFixture(["a.md": "- [ ] first ⛔ b1\n", "b.md": "- [ ] other 🆔 b1\n"])
+        let client = try LSPClient()
+        try client.initialize(root: notes.root, encodings: ["utf-8"])
+        let uri = Self.uri(notes, "a.md")
+        client.open(uri, "- [ ] first ⛔ b1\n", version: 1)
+        let opened = try #require(try client.notification("textDocument/publishDiagnostics")["params"] as? [String: Any])
+        #expect((opened["diagnostics"] as? [Any])?.isEmpty == true)
+        client.change(uri, "- [ ] first ⛔ b1,nope\n", version: 2)
+        let changed = try #require(try client.notification("textDocument/publishDiagnostics")["params"] as? [String: Any])
+        let diagnostics = try #require(changed["diagnostics"] as? [[String: Any]])
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics.first?["severity"] as? Int == 3)
+        #expect((diagnostics.first?["message"] as? String)?.hasPrefix("depends on 'nope', an id no item has") == true)
+        #expect(try client.shutDown() == 0)
+    }
+
     // MARK: Code actions
 
     /// The tick command that makes the change a code action titled `title` makes.

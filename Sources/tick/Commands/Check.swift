@@ -12,17 +12,23 @@ extension Tick {
                 Prints one line per problem as path:line:col: warning: message, and exits 1 when \
                 there is any (0 when all is well). Without PATH, checks the whole notes folder; a \
                 file in it that cannot be read is a problem (path:1:1: error: ...), and the rest \
-                is still checked. A whole folder's dependencies are checked too: an id two items \
-                carry, a dependency on an id no item has, and a cycle. A PATH is looked for in the notes folder, then the current folder.
+                is still checked. --dependencies also checks the folder's dependencies (ids are \
+                folder-wide): an id two items carry, a dependency on an id no item has, and a cycle. \
+                (Obsidian Tasks reads all three without complaint, so they are not checked unless \
+                asked for.) A PATH is looked for in the notes folder, then the current folder.
 
                 Examples:
                   tick check
                   tick check work.md projects/
+                  tick check --dependencies
                   tick check --json
                 """)
 
         @OptionGroup var folder: FolderOptions
         @Argument(help: "Files or folders to check (default: the notes folder).") var paths: [String] = []
+
+        @Flag(name: .long, help: "Also report duplicate ids, dependencies on unknown ids and dependency cycles (whole folder).")
+        var dependencies = false
 
         @Flag(name: .long, help: "Print {\"today\": ..., \"diagnostics\": [{path, line, column, severity, message}]} instead of text.")
         var json = false
@@ -54,8 +60,9 @@ extension Tick {
                     report(shownPath, 1, 1, "error", NotesFolder.unnamableProblem)
                 }
             }
-            // Dependencies name ids anywhere in the folder: checked when the whole folder is.
-            if paths.isEmpty {
+            // Dependencies name ids anywhere in the folder: the whole folder is read for them.
+            if dependencies {
+                let checkedDocuments = paths.isEmpty ? checkedDocuments : try wholeFolder()
                 let parsed = checkedDocuments.compactMap { if case .success(let document) = $0.1 { document } else { nil } }
                 for problem in DependencyIndex.problems(in: parsed) {
                     report(problem.path, problem.line, problem.column, "warning", problem.message)
@@ -86,6 +93,15 @@ extension Tick {
         /// from anywhere, and a path typed from inside the folder still
         /// works). A named file that does not exist or cannot be read ends
         /// the check (66).
+        /// Every list of the notes folder, for the dependency check of named files.
+        private func wholeFolder() throws -> [(String, Checked)] {
+            let notes = try folder.folder()
+            let files = notes.listFileEntries().files.map(\.path)
+            return zip(files, notes.loadEach(files)).compactMap { path, result in
+                (try? result.get()).map { (path, .success($0)) }
+            }
+        }
+
         private func documents() throws -> [(String, Checked)] {
             /// The lists of a folder, and its names that are not UTF-8, with `prefix` before each path.
             func lists(of notes: NotesFolder, prefix: String) -> [(String, Checked)] {

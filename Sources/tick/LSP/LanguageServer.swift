@@ -248,15 +248,18 @@ final class LanguageServer {
     /// Publishes what `tick check` reports for the document's text.
     private func publishDiagnostics(uri: String, version: Int, document: Document) {
         let converter = PositionConverter(source: document.source, encoding: encoding)
-        // As `tick check` on the folder: dependencies name ids in any list
+        // As `tick check --dependencies`: dependencies name ids in any list
         // (the other lists as last read from disk, the open ones as edited).
+        // Obsidian reads these without complaint, so they are information,
+        // not warnings.
         let dependencyProblems = root == nil ? [] : DependencyIndex.problems(in: workspaceDocuments().map(\.document))
             .filter { $0.path == document.path }
             .map { Diagnostic(line: $0.line, column: $0.column, message: $0.message) }
-        let diagnostics: [JSONValue] = (document.diagnostics + dependencyProblems).map { diagnostic in
+        let found = document.diagnostics.map { ($0, 2) } + dependencyProblems.map { ($0, 3) }
+        let diagnostics: [JSONValue] = found.map { diagnostic, severity in
             .object([
                 ("range", converter.range(LSPFeatures.range(of: diagnostic, in: document.source))),
-                ("severity", .int(2)),   // warning, as tick check says
+                ("severity", .int(severity)),   // 2: a warning, as tick check says; 3: information
                 ("source", .string("tick")),
                 ("message", .string(diagnostic.message)),
             ])
