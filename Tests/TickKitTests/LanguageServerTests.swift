@@ -317,6 +317,27 @@ import Testing
 
     // MARK: Hover, symbols, query
 
+    @Test("after a dependency token (⛔, [dependsOn:: ], after:) the folder's block ids, open items first, with their titles")
+    func completionOffersDependencyIDs() throws {
+        let notes = try NotesFixture(["ids.md": "- [ ] Build draft 🆔 draft1\n- [x] Old 🆔 old1\n- [ ] Ship ^ship1\n"])
+        let client = try LSPClient()
+        try client.initialize(root: notes.root, encodings: ["utf-16"])
+        let cases: [(String, [String])] = [
+            ("- [ ] Test ⛔", [" draft1", " ship1", " old1"]), ("- [ ] Test ⛔ dr", ["draft1", "ship1", "old1"]),
+            ("- [ ] Test ⛔ draft1, ", ["draft1", "ship1", "old1"]), ("- [ ] Test [dependsOn:: ", ["draft1]", "ship1]", "old1]"]),
+            ("- [ ] Test after:draft1,", ["draft1", "ship1", "old1"]),
+        ]
+        for (index, (text, expected)) in cases.enumerated() {
+            let items = try Self.completions(client, notes, "d\(index).md", text, line: 0, character: text.utf16.count)
+            #expect(items.compactMap(Self.newText) == expected, "\(text)")
+            #expect(items.first?["detail"] as? String == "Build draft", "\(text)")
+        }
+        // A word after the ids (no comma) ends the token: no ids there.
+        let ended = try Self.completions(client, notes, "e.md", "- [ ] Test ⛔ draft1 now", line: 0, character: 24)
+        #expect(ended.compactMap(Self.newText).contains("draft1") == false)
+        #expect(try client.shutDown() == 0)
+    }
+
     @Test("hover on an item shows its fields, the relative due date, its list and section")
     func hoverDescribesTheItem() throws {
         let notes = try NotesFixture(["g.md": Self.tickList])

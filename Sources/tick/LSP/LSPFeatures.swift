@@ -178,6 +178,50 @@ extension LanguageServer {
             }
         }
         let lastWord = String(before.reversed().prefix(while: { !$0.isWhitespace }).reversed())
+        /// Block ids of the folder's items (open ones first), for a
+        /// dependency: `typed` is the id typed so far, after the last comma.
+        func ids(typed: String, prefix: String, suffix: String) {
+            var seen = Set<String>()
+            var found: [(id: String, title: String, open: Bool)] = []
+            for (_, listed) in workspaceDocuments() {
+                for other in listed.items {
+                    guard let id = other.metadata.id, id != item.metadata.id, seen.insert(id).inserted else { continue }
+                    found.append((id, other.title, other.status.isOpen))
+                }
+            }
+            for entry in found.sorted(by: { ($0.open ? 0 : 1, $0.id) < ($1.open ? 0 : 1, $1.id) }) {
+                add(label: entry.id, detail: entry.title, kind: 18, replacing: typed, with: prefix + entry.id + suffix)
+            }
+        }
+        func afterLastComma(_ text: Substring) -> String { String(text.split(separator: ",", omittingEmptySubsequences: false).last ?? "") }
+
+        // Dependencies: after:ids, [dependsOn:: ids], ⛔ ids.
+        if lastWord.hasPrefix("after:") || lastWord.hasPrefix("dependson:") {
+            ids(typed: afterLastComma(lastWord[lastWord.index(after: lastWord.firstIndex(of: ":")!)...]), prefix: "", suffix: "")
+            return .array(items)
+        }
+        if let bracket = before.lastIndex(where: { $0 == "[" || $0 == "(" }) {
+            let field = before[before.index(after: bracket)...]
+            if let separator = field.range(of: "::"),
+               field[..<separator.lowerBound].trimmingCharacters(in: .whitespaces).lowercased() == "dependson",
+               !field.contains(where: { $0 == "]" || $0 == ")" }) {
+                let value = field[separator.upperBound...]
+                let typed = afterLastComma(value).trimmingCharacters(in: .whitespaces)
+                ids(typed: typed, prefix: value.isEmpty ? " " : "", suffix: closer(before[bracket]))
+                return .array(items)
+            }
+        }
+        if let block = before.range(of: "⛔", options: .backwards) {
+            let value = before[block.upperBound...].drop(while: { $0 == "\u{FE0F}" })
+            // Ids, commas and the spaces after commas only: anything else ends the token.
+            let words = value.split(separator: " ", omittingEmptySubsequences: true)
+            let continues = words.dropLast().allSatisfy { $0.hasSuffix(",") } && !(value.hasSuffix(" ") && !(words.last?.hasSuffix(",") ?? true))
+            if continues {
+                let typed = afterLastComma(value).trimmingCharacters(in: .whitespaces)
+                ids(typed: typed, prefix: value.isEmpty ? " " : "", suffix: "")
+                return .array(items)
+            }
+        }
 
         // tick dialect: due:, scheduled:, ...
         if let colon = lastWord.firstIndex(of: ":"), Self.tickDateKeys.contains(String(lastWord[..<colon])),
