@@ -28,6 +28,29 @@ import Testing
         #expect(Urgency(listed("- [ ] x 🛫 2026-11-21"), today: today).start == 0)
     }
 
+    @Test("urgencies are written in JSON as String(Double) writes them, for every score there can be")
+    func urgencyNumbersMatchStringConversion() {
+        var values: Set<Double> = []
+        let today = date("2026-11-21")
+        for days in -20...20 {
+            for sign in ["🔺", "⏫", "🔼", "", "🔽", "⏬"] {
+                for scheduled in ["", "⏳ 2026-11-20", "⏳ 2026-11-22"] {
+                    for start in ["", "🛫 2026-11-20", "🛫 2026-11-22"] {
+                        let line = "- [ ] x \(sign) 📅 \(today.adding(days, .day).isoString) \(scheduled) \(start)"
+                        values.insert(Urgency(listed(line), today: today).total)
+                    }
+                }
+            }
+        }
+        values.formUnion([0, -1.8, 1.95, -4.8, 0.5, 100.00001])
+        for value in values {
+            var output = ByteOutput()
+            output.appendFiveDecimals(value)
+            #expect(String(decoding: output.bytes, as: UTF8.self) == String(value), "\(value)")
+        }
+        #expect(values.count > 300)
+    }
+
     @Test("the three worked examples of Obsidian Tasks' urgency page: 12.7, 11.0 and 3.0")
     func urgencyExamples() {
         let today = date("2026-11-21")

@@ -86,6 +86,26 @@ public struct ByteOutput: ~Copyable {
         }
     }
 
+    /// Appends a number that has at most five decimals (an urgency) as
+    /// `String(value)` writes it (`12.7`, `11.0`, `-1.8`, `8.34286`),
+    /// without `String`'s general conversion for every item of a query.
+    mutating func appendFiveDecimals(_ value: Double) {
+        let scaled = Int((value * 100_000).rounded())
+        guard value.isFinite, abs(scaled) < 1 << 50 else { append(Array(String(value).utf8)); return }
+        if scaled < 0 { append(UInt8(ascii: "-")) }
+        appendDecimal(Int(scaled.magnitude / 100_000))
+        append(UInt8(ascii: "."))
+        var fraction = Int(scaled.magnitude % 100_000)
+        var digits = 5
+        while digits > 1, fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+        var divisor = 1
+        for _ in 1..<digits { divisor *= 10 }
+        while divisor > 0 {
+            append(UInt8(0x30 + fraction / divisor % 10))
+            divisor /= 10
+        }
+    }
+
     /// Appends `count` copies of `byte`.
     mutating func append(_ byte: UInt8, count repeats: Int) {
         guard repeats > 0 else { return }

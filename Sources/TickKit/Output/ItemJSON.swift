@@ -116,7 +116,7 @@ public enum ItemJSON {
         sink.listField(.listColor, .color, of: record)
         sink.listField(.listIcon, .icon, of: record)
         sink.strings(.dependsOn, record.dependsOn)
-        sink.bool(.blocked, context.dependencies.isBlocked(record))
+        sink.bool(.blocked, context.isBlocked(record))
         sink.number(.urgency, Urgency(record, today: context.today).total)
     }
 
@@ -247,7 +247,7 @@ public enum ItemJSON {
 
         mutating func number(_ key: Key, _ value: Double) {
             self.key(key)
-            output.append(Array(String(value).utf8))
+            output.appendFiveDecimals(value)
         }
 
         mutating func finish() {

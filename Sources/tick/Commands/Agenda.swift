@@ -34,7 +34,7 @@ extension Tick {
         func execute() throws {
             let today = folder.todayDate
             let workspace = try folder.workspace()
-            let context = ItemContext(today: today, dependencies: workspace.dependencies)
+            let context = ItemContext(today: today) { workspace.dependencies }
             var items = try ListFilter.items(workspace, list: list)
             if !expression.isEmpty {
                 items = QueryEvaluator.filter(items, try QueryInput.parse(expression, today: today).resolvingDependencies(context.dependencies))

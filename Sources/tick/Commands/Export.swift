@@ -70,7 +70,7 @@ extension Tick {
             let today = folder.todayDate
             let query = expression.isEmpty ? nil : try QueryInput.parse(expression, today: today)
             let workspace = try folder.workspace()
-            let context = ItemContext(today: today, dependencies: workspace.dependencies)
+            let context = ItemContext(today: today) { workspace.dependencies }
             var items = try ListFilter.items(workspace, list: list)
             if let query { items = QueryEvaluator.filter(items, query.resolvingDependencies(context.dependencies)) }
             let arranged = results.arrange(items, isManual: true, today: today)

@@ -44,7 +44,7 @@ extension Tick {
             if list == nil, results.canAnswerFromEncoded(output: output) {
                 // Flat JSON: answered from the encoded lists, no documents built.
                 let workspace = try folder.encodedWorkspace()
-                let context = ItemContext(today: today, dependencies: workspace.dependencies)
+                let context = ItemContext(today: today) { workspace.dependencies }
                 let query = query.resolvingDependencies(context.dependencies)
                 if explain { Terminal.writeError(QueryExplanation.tree(query) + "\n") }
                 if results.keepsManualOrder {
@@ -58,7 +58,7 @@ extension Tick {
                 return
             }
             let workspace = try folder.workspace()
-            let context = ItemContext(today: today, dependencies: workspace.dependencies)
+            let context = ItemContext(today: today) { workspace.dependencies }
             let matches = QueryEvaluator.filter(try ListFilter.items(workspace, list: list), query.resolvingDependencies(context.dependencies))
             if explain {
                 let tree = QueryExplanation.tree(query)

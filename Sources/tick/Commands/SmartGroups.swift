@@ -18,14 +18,14 @@ extension SmartGroupCommand {
         if list == nil, results.canAnswerFromEncoded(output: output, defaultGrouping: Self.group.defaultGrouping) {
             // Flat JSON: answered from the encoded lists, no documents built.
             let workspace = try folder.encodedWorkspace()
-            let dependencies = workspace.dependencies
-            let query = expression.isEmpty ? nil : try QueryInput.parse(expression, today: today).resolvingDependencies(dependencies)
+            let context = ItemContext(today: today) { workspace.dependencies }
+            let query = expression.isEmpty ? nil : try QueryInput.parse(expression, today: today).resolvingDependencies(context.dependencies)
             Terminal.writeItemsJSON(results.order(Self.group.members(of: workspace, matching: query, today: today), today: today),
-                                    context: ItemContext(today: today, dependencies: dependencies))
+                                    context: context)
             return
         }
         let workspace = try folder.workspace()
-        let context = ItemContext(today: today, dependencies: workspace.dependencies)
+        let context = ItemContext(today: today) { workspace.dependencies }
         var items = try ListFilter.items(workspace, list: list)
         if !expression.isEmpty {
             items = QueryEvaluator.filter(items, try QueryInput.parse(expression, today: today).resolvingDependencies(context.dependencies))

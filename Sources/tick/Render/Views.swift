@@ -81,7 +81,7 @@ enum ItemsView {
         }
         var row = ItemRow(prefix: prefix, title: ItemStyle.title(item))
         // An open item that waits for an open item (Obsidian Tasks' "blocked").
-        if context.dependencies.isBlocked(listed) { row.title = row.title + StyledText(" (blocked)", .dimmed) }
+        if context.isBlocked(listed) { row.title = row.title + StyledText(" (blocked)", .dimmed) }
         switch item.status {
         case .open, .inProgress:
             if let due = item.metadata.due { row.due = RelativeDate.styled(due, today: today, isOpen: true) }
