@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TickKit
 
 /// Runs the built `tick` binary and captures what it prints.
 struct TickRun {
@@ -28,17 +29,7 @@ enum TickRunner {
     }()
 
     /// Everything a pipe holds until it closes.
-    static func readAll(_ descriptor: Int32) -> Data {
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 { if errno == EINTR { continue }; break }
-            if count == 0 { break }
-            data.append(contentsOf: buffer[0..<count])
-        }
-        return data
-    }
+    static func readAll(_ descriptor: Int32) -> Data { Data(FileIO.readToEnd(descriptor)) }
 
     static let cacheHome: String = ScratchFolders.make("tick-test-cache-\(getpid())").path
     /// The change journal's folder (XDG_STATE_HOME) of the test run's tick processes.
