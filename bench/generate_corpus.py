@@ -1,18 +1,23 @@
 #!/usr/bin/env python3
-"""Writes tick's benchmark corpus: a deterministic, realistic notes folder.
+"""Writes tick's benchmark corpus: deterministic, realistic notes folders.
 
-    generate_corpus.py OUT_DIR
+    generate_corpus.py OUT_DIR [--notes N ...]
 
-OUT_DIR/notes: 5,000 notes in nested folders, about 50 MB: front matter on
-some files, headings, prose, links, code blocks holding fake tasks, 3-8 items
-per section in the tick and emoji dialects, due dates over three months,
-priorities, tags, notes, subtasks, 30% done.
+OUT_DIR/notes-N (for each N, default 5,000 and 50,000): N notes in nested
+folders, about 10 KB each: front matter on some files, headings, prose,
+links, code blocks holding fake tasks, 3-8 items per section in the tick and
+emoji dialects, due dates over three months, priorities, tags, notes,
+subtasks, 30% done. Each folder is a git work tree, as users' notes are: a
+.gitignore that ignores drafts/ (1% more notes, never read) and *.tmp.md,
+and one commit.
 OUT_DIR/big/big.md: one 10 MB list of 200,000 items.
 The same seed always gives the same bytes.
 """
+import argparse
 import datetime
 import os
 import random
+import subprocess
 import sys
 
 SEED = 20261121
@@ -99,18 +104,48 @@ def note(rng, index):
     return "\n".join(lines) + "\n"
 
 
-def main():
-    out = sys.argv[1] if len(sys.argv) > 1 else "/tmp/tick-bench"
+def notes_folder(out, count):
+    """Writes OUT/notes-COUNT as a git work tree; returns its size in bytes."""
     rng = random.Random(SEED)
-    notes = os.path.join(out, "notes")
+    notes = os.path.join(out, "notes-%d" % count)
     total = 0
-    for index in range(5000):
-        folder = os.path.join(notes, "area%02d" % (index % 20), "topic%02d" % (index // 20 % 10))
+    areas = max(count // 250, 20)
+    for index in range(count):
+        folder = os.path.join(notes, "area%03d" % (index % areas), "topic%02d" % (index // areas % 10))
         os.makedirs(folder, exist_ok=True)
         text = note(rng, index)
         total += len(text.encode())
-        with open(os.path.join(folder, "note%04d.md" % index), "w", encoding="utf-8") as handle:
+        with open(os.path.join(folder, "note%05d.md" % index), "w", encoding="utf-8") as handle:
             handle.write(text)
+    # What a user's .gitignore keeps out: drafts and temporary files, which
+    # tick must not read (as ripgrep does not).
+    drafts = os.path.join(notes, "drafts")
+    os.makedirs(drafts, exist_ok=True)
+    for index in range(count // 100):
+        with open(os.path.join(drafts, "draft%04d.md" % index), "w", encoding="utf-8") as handle:
+            handle.write(note(rng, count + index))
+    with open(os.path.join(notes, "area000", "scratch.tmp.md"), "w", encoding="utf-8") as handle:
+        handle.write("- [ ] an ignored temporary note\n")
+    with open(os.path.join(notes, ".gitignore"), "w", encoding="utf-8") as handle:
+        handle.write("drafts/\n*.tmp.md\n")
+    env = dict(os.environ, GIT_AUTHOR_NAME="bench", GIT_AUTHOR_EMAIL="bench@example.com",
+               GIT_COMMITTER_NAME="bench", GIT_COMMITTER_EMAIL="bench@example.com",
+               GIT_AUTHOR_DATE="2026-11-21T12:00:00Z", GIT_COMMITTER_DATE="2026-11-21T12:00:00Z")
+    for argv in (["git", "init", "-q"], ["git", "add", "-A"], ["git", "commit", "-q", "-m", "notes"]):
+        subprocess.run(argv, cwd=notes, env=env, check=True)
+    return total
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", nargs="?", default="/tmp/tick-bench")
+    parser.add_argument("--notes", type=int, nargs="+", default=[5000, 50000])
+    args = parser.parse_args()
+    out = args.out
+    for count in args.notes:
+        total = notes_folder(out, count)
+        print("wrote %d notes (%.1f MB) to %s" % (count, total / 1e6, os.path.join(out, "notes-%d" % count)))
+    rng = random.Random(SEED + 1)
     big = os.path.join(out, "big")
     os.makedirs(big, exist_ok=True)
     lines = ["---", "title: Big list", "---", "", "# Big list", ""]
@@ -122,8 +157,7 @@ def main():
         lines.append("- %s Item %d %s due:%s #%s" % (box, index, rng.choice(WORDS), due.isoformat(), rng.choice(TAGS)))
     with open(os.path.join(big, "big.md"), "w", encoding="utf-8") as handle:
         handle.write("\n".join(lines) + "\n")
-    print("wrote %d notes (%.1f MB) to %s and a %.1f MB list to %s" % (
-        5000, total / 1e6, notes, os.path.getsize(os.path.join(big, "big.md")) / 1e6, big))
+    print("wrote a %.1f MB list to %s" % (os.path.getsize(os.path.join(big, "big.md")) / 1e6, big))
 
 
 if __name__ == "__main__":

@@ -1,28 +1,31 @@
 #!/usr/bin/env python3
-"""Times tick against its floors on the benchmark corpus, interleaved.
+"""Times what people type with tick against ripgrep and cmark-gfm, interleaved.
 
-    run_bench.py --tick .build/release/tick --corpus /tmp/tick-bench [--runs N]
+    run_bench.py --tick .build/release/tick --corpus /tmp/tick-bench [--sizes 5000 50000] [--runs N]
 
-The corpus is what generate_corpus.py wrote: CORPUS/notes (5,000 notes) and
-CORPUS/big/big.md (one 10 MB list). The runner never changes those files: the
-edits, `done` and `reopen` run on copies it makes under CORPUS/work.
+The corpus is what generate_corpus.py wrote: CORPUS/notes-N for each size, a
+git work tree with a .gitignore (as users' notes are), and CORPUS/big/big.md.
+The runner restores every file it changes (it checks the bytes).
 
-Measurements, each run once per round in a fixed rotation, after one untimed
-warm-up round (which also checks the outputs):
-  query cold   tick query 'open and due <= +7d' --json, XDG_CACHE_HOME empty
-  query warm   the same, with a cache folder primed by one untimed run
-  cmark-gfm    cmark-gfm -e tasklist over every note, one process on core 0
-  ripgrep      rg -c '\\[[ xX]\\]' over the notes folder
-  edit big     tick edit PATH:LINE --due D in the 5,000-note folder
-  edit alone   the same edit in a folder holding only that file
-  show big     tick show big.md (text) and tick show big.md --json
-  done big     tick done big.md:LINE, then reopen big.md:LINE (also timed)
+For each size, after one untimed warm-up round (which primes the cache and
+checks the outputs), each measurement runs once per round in a fixed
+rotation:
+  rg -c         rg -c '\\[[ xX]\\]' over the notes (it reads .gitignore too): the floor
+  cmark-gfm     cmark-gfm -e tasklist over every note, one process on core 0
+  query cold    tick query 'open and due <= +7d' --json, XDG_CACHE_HOME empty
+  query json    the same, warm cache          query text   the same, as text
+  today         tick today                    home         tick
+  lists         tick lists                    show name    tick show "LIST NAME"
+  done title    tick done "ITEM TITLE" (then reopen, untimed, which restores the file)
+  export ics    tick export --format ics open
+  after edit    the warm query right after one note was rewritten (as an editor saves it)
 
-Every tick run gets TICK_TODAY=2026-11-21 and an explicit --dir; stdout goes to
-/dev/null. Wall time is taken around each process; peak memory is that
-process's own ru_maxrss from os.wait4. The table shows the median, min and max
-of the rounds and the largest peak RSS; then the four targets as ratios of
-medians, PASS or FAIL. Results also go to CORPUS/results.json.
+Every tick run gets TICK_TODAY=2026-11-21, an explicit --dir and NO_COLOR;
+stdout goes to /dev/null. Wall time is taken around each process; peak
+memory is that process's own ru_maxrss from os.wait4. The report shows, per
+size, the median of the rounds, its ratio to rg's median and the largest
+peak RSS, then issue 15's targets, PASS or FAIL. Results also go to
+CORPUS/results.json.
 
 Exit status: 0 when every command succeeded and the cold and warm query
 outputs were byte-identical, whatever the targets; 1 otherwise; 2 on bad usage.
@@ -44,18 +47,7 @@ import time
 
 TODAY = "2026-11-21"
 QUERY = "open and due <= +7d"
-EDIT_NOTE = "area00/topic00/note0000.md"
-EDIT_DATES = ("2026-12-01", "2026-12-02")
 TASK_PATTERN = r"\[[ xX]\]"
-
-TARGETS = (
-    # (key, description, numerator, denominator or None, limit)
-    ("cold_vs_cmark", "cold query / cmark-gfm (one core)", "query_cold", "cmark_gfm", 0.5),
-    ("warm_vs_rg", "repeated query / ripgrep", "query_warm", "ripgrep", 1.0),
-    ("peak_memory", "peak RSS of any tick run (MB)", None, None, 200.0),
-    ("edit_big_vs_alone", "edit in 5,000 notes / edit alone", "edit_big", "edit_alone", 1.3),
-)
-
 
 class CommandFailed(Exception):
     pass
@@ -104,33 +96,19 @@ def run(argv, env=None, cwd=None, stdout_path=None):
     return seconds, usage.ru_maxrss
 
 
-def json_summary(path, what):
-    """Reads a tick JSON document in a separate Python process, so that this
-    one stays small (see run): 'count' gives the number of items, 'first-open'
-    the path, line and due date of the first open item."""
-    script = (
-        "import json, sys\n"
-        "items = json.load(open(sys.argv[1], encoding='utf-8'))['items']\n"
-        "if sys.argv[2] == 'count':\n"
-        "    print(json.dumps(len(items)))\n"
-        "else:\n"
-        "    print(json.dumps(next(({'path': i['path'], 'line': i['line'], 'due': i['due']}\n"
-        "                           for i in items if i['status'] == 'open'), None)))\n")
-    result = subprocess.run([sys.executable, "-c", script, path, what], capture_output=True, text=True)
-    if result.returncode != 0:
-        raise CommandFailed("cannot read tick's JSON in %s: %s" % (path, result.stderr.strip()[-2000:]))
-    return json.loads(result.stdout)
-
-
 def same_bytes(first, second):
     return os.path.getsize(first) == os.path.getsize(second) and sha256(first) == sha256(second)
 
 
 def tick_env(cache_dir):
     env = {key: value for key, value in os.environ.items()
-           if key not in ("TICK_DIR", "TICK_TODAY", "XDG_CACHE_HOME", "NO_COLOR")}
+           if key not in ("TICK_DIR", "TICK_TODAY", "XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME")}
     env["TICK_TODAY"] = TODAY
     env["XDG_CACHE_HOME"] = cache_dir
+    # The undo journal of done and reopen, and no user settings.
+    env["XDG_STATE_HOME"] = os.path.join(cache_dir, "state")
+    env["XDG_CONFIG_HOME"] = os.path.join(cache_dir, "config")
+    env["NO_COLOR"] = "1"
     return env
 
 
@@ -211,89 +189,87 @@ def sha256(path):
     return digest.hexdigest()
 
 
-def line_of(path, line):
-    with open(path, encoding="utf-8") as handle:
-        for number, text in enumerate(handle, 1):
-            if number == line:
-                return text
-    return ""
-
-
-def first_open_item(tick, folder, list_name, cache, scratch):
-    output = os.path.join(scratch, "show.json")
-    run([tick, "show", list_name, "--json", "--dir", folder], env=tick_env(cache), stdout_path=output)
-    item = json_summary(output, "first-open")
+def tick_json(tick, args, folder, cache, scratch, script):
+    """Runs tick ARGS (which print JSON) into a file and reads it in a separate Python
+    process (this one stays small, see run) with SCRIPT, which gets the
+    document as `data` and prints one JSON value."""
+    output = os.path.join(scratch, "lookup.json")
+    run([tick] + args + ["--dir", folder], env=tick_env(cache), stdout_path=output)
+    code = "import json, sys\ndata = json.load(open(sys.argv[1], encoding='utf-8'))\n" + script
+    result = subprocess.run([sys.executable, "-c", code, output], capture_output=True, text=True)
     os.remove(output)
-    if item is None:
-        raise CommandFailed("no open item in %s" % list_name)
-    return item
+    if result.returncode != 0:
+        raise CommandFailed("cannot read tick's JSON: %s" % result.stderr.strip()[-2000:])
+    return json.loads(result.stdout)
 
 
-class Bench:
-    def __init__(self, tick, corpus, runs):
-        self.tick = os.path.abspath(tick)
-        self.corpus = os.path.abspath(corpus)
-        self.notes = os.path.join(self.corpus, "notes")
-        self.big_source = os.path.join(self.corpus, "big")
+# What each row runs: (key, label, is tick, warm read command compared with rg).
+ROWS = (
+    ("ripgrep", "rg -c (floor)", False, False),
+    ("cmark_gfm", "cmark-gfm, 1 core (floor)", False, False),
+    ("query_cold", "query --json, empty cache", True, False),
+    ("query_json", "query --json", True, True),
+    ("query_text", "query (text)", True, True),
+    ("today", "today", True, True),
+    ("home", "tick (home)", True, True),
+    ("lists", "lists", True, True),
+    ("show_name", "show LIST by name", True, True),
+    ("done_title", "done ITEM by title", True, True),
+    ("export_ics", "export --format ics open", True, True),
+    ("after_edit", "query right after an edit", True, False),
+)
+
+
+class SizeBench:
+    """The measurements at one size of notes folder."""
+
+    def __init__(self, tick, corpus, size, runs, work):
+        self.tick = tick
+        self.size = size
+        self.notes = os.path.join(corpus, "notes-%d" % size)
         self.runs = runs
-        self.work = os.path.join(self.corpus, "work")
-        self.samples = {}   # key -> list of seconds
-        self.rss = {}       # key -> list of KiB
-        self.commands = {}  # key -> the command line, for results.json
+        self.work = os.path.join(work, "size-%d" % size)
+        self.samples = {}
+        self.rss = {}
+        self.commands = {}
         self.edit_round = 0
 
-    # -- set-up ---------------------------------------------------------------
-
     def prepare(self):
-        for path in (self.notes, os.path.join(self.big_source, "big.md")):
-            if not os.path.exists(path):
-                raise CommandFailed("missing %s: run bench/generate_corpus.py %s first" % (path, self.corpus))
-        shutil.rmtree(self.work, ignore_errors=True)
+        if not os.path.isdir(os.path.join(self.notes, ".git")):
+            raise CommandFailed("missing %s (a git work tree): run bench/generate_corpus.py" % self.notes)
         os.makedirs(self.work)
         self.caches = os.path.join(self.work, "caches")
         os.makedirs(self.caches)
-        # The edits and done/reopen change files: they work on copies.
-        self.edit_big = os.path.join(self.work, "edit-big")
-        shutil.copytree(self.notes, self.edit_big)
-        self.edit_alone = os.path.join(self.work, "edit-alone")
-        os.makedirs(os.path.dirname(os.path.join(self.edit_alone, EDIT_NOTE)))
-        shutil.copy2(os.path.join(self.notes, EDIT_NOTE), os.path.join(self.edit_alone, EDIT_NOTE))
-        self.big = os.path.join(self.work, "big")
-        shutil.copytree(self.big_source, self.big)
-        self.big_hash = sha256(os.path.join(self.big, "big.md"))
-
-        self.note_paths = sorted(
-            os.path.relpath(os.path.join(root, name), self.notes)
-            for root, _, names in os.walk(self.notes) for name in names if name.endswith(".md"))
-        self.note_bytes = sum(os.path.getsize(os.path.join(self.notes, p)) for p in self.note_paths)
-
-        # Persistent cache folders: the warm query's, and one per edit folder.
         self.warm_cache = self.cache_dir("warm")
-        self.edit_big_cache = self.cache_dir("edit-big")
-        self.edit_alone_cache = self.cache_dir("edit-alone")
-
-        # The items edited, found once from tick's own JSON.
-        cache = self.cache_dir("lookup")
-        item = first_open_item(self.tick, self.notes, EDIT_NOTE, cache, self.work)
-        self.edit_item = "%s:%d" % (item["path"], item["line"])
-        self.edit_line = item["line"]
-        big_item = first_open_item(self.tick, self.big, "big.md", cache, self.work)
-        self.big_item = "%s:%d" % (big_item["path"], big_item["line"])
-        self.big_line = big_item["line"]
-
-        limit = os.sysconf("SC_ARG_MAX") - 64 * 1024  # room for the environment
-        self.cmark_argvs = chunk_arguments(["taskset", "-c", "0", "cmark-gfm", "-e", "tasklist"],
-                                           self.note_paths, limit)
+        listed = subprocess.run(["git", "ls-files", "*.md"], cwd=self.notes, capture_output=True, text=True, check=True)
+        self.note_paths = sorted(listed.stdout.split())
+        self.note_bytes = sum(os.path.getsize(os.path.join(self.notes, p)) for p in self.note_paths)
+        limit = os.sysconf("SC_ARG_MAX") - 64 * 1024
+        self.cmark_argvs = chunk_arguments(["taskset", "-c", "0", "cmark-gfm", "-e", "tasklist"], self.note_paths, limit)
+        # A list to show by name and an item to complete by title, both
+        # unique in the folder, found from tick's own JSON.
+        lookup = self.cache_dir("lookup")
+        self.list_name = tick_json(self.tick, ["lists", "--json"], self.notes, lookup, self.work, (
+            "names = [l['name'] for l in data['lists']]\n"
+            "print(json.dumps(next(n for n in names[len(names) // 2:] if names.count(n) == 1 and n.startswith('Note'))))\n"))
+        # (A title names one item when no other item, open or not, contains it.)
+        self.done_item = tick_json(self.tick, ["export", "--format", "json"], self.notes, lookup, self.work, (
+            "items = data['items']\n"
+            "titles = [i['title'].lower() for i in items]\n"
+            "def unique(t): return sum(1 for other in titles if t in other) == 1\n"
+            "print(json.dumps(next({'title': i['title'], 'path': i['path'], 'line': i['line']}\n"
+            "    for i in items[len(items) // 2:] if i['status'] == 'open' and i['depth'] == 0 and not i['every']\n"
+            "    and len(i['title'].split()) >= 7 and unique(i['title'].lower()))))\n"))
+        self.done_path = os.path.join(self.notes, self.done_item["path"])
+        self.done_hash = sha256(self.done_path)
+        self.edit_path = os.path.join(self.notes, self.note_paths[len(self.note_paths) // 3])
+        with open(self.edit_path, "rb") as handle:
+            self.edit_original = handle.read()
 
     def cache_dir(self, name):
         path = os.path.join(self.caches, name)
         os.makedirs(path, exist_ok=True)
         return path
-
-    def fresh_cache(self):
-        return tempfile.mkdtemp(prefix="cold-", dir=self.caches)
-
-    # -- measurements -----------------------------------------------------------
 
     def record(self, key, seconds, rss, timed, argv):
         self.commands[key] = " ".join(shlex.quote(a) for a in argv)
@@ -301,28 +277,18 @@ class Bench:
             self.samples.setdefault(key, []).append(seconds)
             self.rss.setdefault(key, []).append(rss)
 
-    def tick_argv(self, *args):
-        return [self.tick] + list(args)
-
-    def query_argv(self, folder):
-        return self.tick_argv("query", QUERY, "--json", "--dir", folder)
-
-    def tick_cold(self, key, argv, timed, output=None):
-        """Runs tick with an empty cache folder, made for this run alone."""
-        cache = self.fresh_cache()
-        try:
-            seconds, rss = run(argv, env=tick_env(cache), stdout_path=output)
-        finally:
-            shutil.rmtree(cache, ignore_errors=True)
+    def tick_run(self, key, args, timed, cache=None, output=None):
+        argv = [self.tick] + args + ["--dir", self.notes]
+        seconds, rss = run(argv, env=tick_env(cache or self.warm_cache), stdout_path=output)
         self.record(key, seconds, rss, timed, argv)
 
-    def query_cold(self, timed, output=None):
-        self.tick_cold("query_cold", self.query_argv(self.notes), timed, output)
+    # -- measurements -----------------------------------------------------------
 
-    def query_warm(self, timed, output=None):
-        argv = self.query_argv(self.notes)
-        seconds, rss = run(argv, env=tick_env(self.warm_cache), stdout_path=output)
-        self.record("query_warm", seconds, rss, timed, argv)
+    def ripgrep(self, timed):
+        env = {k: v for k, v in os.environ.items() if k != "RIPGREP_CONFIG_PATH"}
+        argv = ["rg", "-c", TASK_PATTERN, self.notes]
+        seconds, rss = run(argv, env=env)
+        self.record("ripgrep", seconds, rss, timed, argv)
 
     def cmark(self, timed):
         seconds, rss = 0.0, 0
@@ -333,221 +299,190 @@ class Bench:
         self.record("cmark_gfm", seconds, rss, timed, self.cmark_argvs[0][:6] + [
             "<%d paths, %d process(es)>" % (len(self.note_paths), len(self.cmark_argvs))])
 
-    def ripgrep(self, timed):
-        env = {k: v for k, v in os.environ.items() if k != "RIPGREP_CONFIG_PATH"}
-        argv = ["rg", "-c", TASK_PATTERN, self.notes]
-        seconds, rss = run(argv, env=env)
-        self.record("ripgrep", seconds, rss, timed, argv)
+    def query_cold(self, timed, output=None):
+        cache = tempfile.mkdtemp(prefix="cold-", dir=self.caches)
+        try:
+            self.tick_run("query_cold", ["query", QUERY, "--json"], timed, cache=cache, output=output)
+        finally:
+            shutil.rmtree(cache, ignore_errors=True)
 
-    def edits(self, timed):
-        # Every run writes: the due date alternates between two dates.
-        date = EDIT_DATES[self.edit_round % 2]
+    def reads(self, timed):
+        self.tick_run("query_json", ["query", QUERY, "--json"], timed)
+        self.tick_run("query_text", ["query", QUERY], timed)
+        self.tick_run("today", ["today"], timed)
+        self.tick_run("home", [], timed)
+        self.tick_run("lists", ["lists"], timed)
+        self.tick_run("show_name", ["show", self.list_name], timed)
+        self.tick_run("export_ics", ["export", "--format", "ics", "open"], timed)
+
+    def done_title(self, timed):
+        title = self.done_item["title"]
+        self.tick_run("done_title", ["done", title], timed)
+        if sha256(self.done_path) == self.done_hash:
+            raise CommandFailed("tick done %r changed nothing in %s" % (title, self.done_item["path"]))
+        run([self.tick, "reopen", "%s:%d" % (self.done_item["path"], self.done_item["line"]), "--dir", self.notes],
+            env=tick_env(self.warm_cache))
+        if sha256(self.done_path) != self.done_hash:
+            raise CommandFailed("tick done then reopen of %r did not give back the same bytes" % title)
+
+    def after_edit(self, timed):
+        # An editor saves one note (a new item at its end); the next query sees it.
         self.edit_round += 1
-        for key, folder, cache in (("edit_big", self.edit_big, self.edit_big_cache),
-                                   ("edit_alone", self.edit_alone, self.edit_alone_cache)):
-            argv = self.tick_argv("edit", self.edit_item, "--due", date, "--dir", folder)
-            seconds, rss = run(argv, env=tick_env(cache))
-            line = line_of(os.path.join(folder, EDIT_NOTE), self.edit_line)
-            if date not in line:
-                raise CommandFailed("tick edit %s --due %s in %s left the line as %r" % (
-                    self.edit_item, date, folder, line))
-            self.record(key, seconds, rss, timed, argv)
-
-    def show_big(self, timed):
-        self.tick_cold("show_big", self.tick_argv("show", "big.md", "--color", "never", "--dir", self.big), timed)
-        self.tick_cold("show_big_json", self.tick_argv("show", "big.md", "--json", "--dir", self.big), timed)
-
-    def done_big(self, timed):
-        path = os.path.join(self.big, "big.md")
-        for key, verb, box in (("done_big", "done", "- [x]"), ("reopen_big", "reopen", "- [ ]")):
-            self.tick_cold(key, self.tick_argv(verb, self.big_item, "--dir", self.big), timed)
-            line = line_of(path, self.big_line)
-            if not line.startswith(box):
-                raise CommandFailed("tick %s %s left the line as %r" % (verb, self.big_item, line))
-        if sha256(path) != self.big_hash:
-            raise CommandFailed("tick done then reopen of %s did not give back the same bytes" % self.big_item)
-
-    # -- the run ------------------------------------------------------------------
+        with open(self.edit_path, "wb") as handle:
+            handle.write(self.edit_original + ("- [ ] bench edit %d due:%s\n" % (self.edit_round, TODAY)).encode())
+        try:
+            self.tick_run("after_edit", ["query", QUERY, "--json"], timed)
+        finally:
+            with open(self.edit_path, "wb") as handle:
+                handle.write(self.edit_original)
+        run([self.tick, "query", QUERY, "--json", "--dir", self.notes], env=tick_env(self.warm_cache))
 
     def warm_up(self):
-        """Round 0, untimed: primes the caches and checks the outputs."""
-        outputs = [os.path.join(self.work, name) for name in ("query-priming.json", "query-warm.json",
-                                                             "query-cold.json")]
-        self.query_warm(False, outputs[0])   # primes the warm cache
-        self.query_warm(False, outputs[1])
+        outputs = [os.path.join(self.work, name) for name in ("priming.json", "warm.json", "cold.json")]
+        self.tick_run("query_json", ["query", QUERY, "--json"], False, output=outputs[0])
+        self.tick_run("query_json", ["query", QUERY, "--json"], False, output=outputs[1])
         self.query_cold(False, outputs[2])
         self.outputs_identical = same_bytes(outputs[2], outputs[1]) and same_bytes(outputs[2], outputs[0])
-        self.query_items = json_summary(outputs[2], "count")
         self.query_output_bytes = os.path.getsize(outputs[2])
         for output in outputs:
             os.remove(output)
-        self.cache_files = sum(len(names) for _, _, names in os.walk(self.warm_cache))
-        # Edit folders get a cache as a user's would have: primed by one query.
-        for folder, cache in ((self.edit_big, self.edit_big_cache), (self.edit_alone, self.edit_alone_cache)):
-            run(self.query_argv(folder), env=tick_env(cache))
-        self.cmark(False)
         self.ripgrep(False)
-        self.edits(False)
-        self.show_big(False)
-        self.done_big(False)
+        self.cmark(False)
+        self.reads(False)
+        self.done_title(False)
+        self.after_edit(False)
 
     def rounds(self):
-        rotation = (self.query_cold, self.query_warm, self.cmark, self.ripgrep,
-                    self.edits, self.show_big, self.done_big)
+        rotation = (self.ripgrep, self.cmark, self.query_cold, self.reads, self.done_title, self.after_edit)
         for number in range(1, self.runs + 1):
-            print("round %d/%d" % (number, self.runs), file=sys.stderr, flush=True)
+            print("%d notes: round %d/%d" % (self.size, number, self.runs), file=sys.stderr, flush=True)
             for measure in rotation:
                 measure(True)
-        # The launch floor (see run), after everything: a tick figure at or
-        # near it only says that tick used no more than that.
-        self.launch_floor_kib = max(run(["true"])[1] for _ in range(3))
 
-    def restore(self):
-        shutil.rmtree(self.work, ignore_errors=True)
+    def summary(self):
+        rows = {}
+        floor = statistics.median(self.samples["ripgrep"])
+        for key, label, is_tick, _ in ROWS:
+            samples = self.samples[key]
+            median = statistics.median(samples)
+            rows[key] = {"label": label, "tick": is_tick, "command": self.commands[key],
+                         "median_s": median, "min_s": min(samples), "max_s": max(samples),
+                         "vs_rg": median / floor, "peak_rss_mb": max(self.rss[key]) * 1024 / 1e6,
+                         "samples_s": samples, "rss_kib": self.rss[key]}
+        targets = []
 
-
-ROWS = (
-    ("query_cold", "tick query, empty cache", True),
-    ("query_warm", "tick query, warm cache", True),
-    ("cmark_gfm", "cmark-gfm -e tasklist, 1 core", False),
-    ("ripgrep", "rg -c '\\[[ xX]\\]'", False),
-    ("edit_big", "tick edit, 5,000-note folder", True),
-    ("edit_alone", "tick edit, file alone", True),
-    ("show_big", "tick show big.md (text)", True),
-    ("show_big_json", "tick show big.md --json", True),
-    ("done_big", "tick done big.md:LINE", True),
-    ("reopen_big", "tick reopen big.md:LINE", True),
-)
-
-
-def summarise(bench):
-    rows = {}
-    for key, label, is_tick in ROWS:
-        samples = bench.samples[key]
-        rows[key] = {
-            "label": label, "tick": is_tick, "command": bench.commands[key],
-            "median_s": statistics.median(samples), "min_s": min(samples), "max_s": max(samples),
-            "peak_rss_mb": max(bench.rss[key]) * 1024 / 1e6,
-            "samples_s": samples, "rss_kib": bench.rss[key],
-        }
-    targets = []
-    for key, description, numerator, denominator, limit in TARGETS:
-        if numerator:
-            value = rows[numerator]["median_s"] / rows[denominator]["median_s"]
-            detail = "%.3f s / %.3f s" % (rows[numerator]["median_s"], rows[denominator]["median_s"])
-        else:
+        def target(description, value, limit, detail):
+            targets.append({"size": self.size, "description": description, "value": value, "limit": limit,
+                            "pass": value <= limit, "detail": detail})
+        for key, label, _, warm in ROWS:
+            if warm:
+                target("%s / rg" % label, rows[key]["vs_rg"], 1.0, "%.3f s" % rows[key]["median_s"])
+        target("query --json, empty cache / cmark-gfm", rows["query_cold"]["median_s"] / rows["cmark_gfm"]["median_s"], 0.5,
+               "%.3f s / %.3f s" % (rows["query_cold"]["median_s"], rows["cmark_gfm"]["median_s"]))
+        target("query right after an edit / rg", rows["after_edit"]["vs_rg"], 1.5, "%.3f s" % rows["after_edit"]["median_s"])
+        if self.size >= 50000:
             worst = max((r for r in rows.values() if r["tick"]), key=lambda r: r["peak_rss_mb"])
-            value = worst["peak_rss_mb"]
-            detail = "largest: %s" % worst["label"]
-        targets.append({"key": key, "description": description, "value": value, "limit": limit,
-                        "pass": value <= limit, "detail": detail})
-    return rows, targets
+            target("peak RSS of any tick run (MB)", worst["peak_rss_mb"], 200.0, "largest: %s" % worst["label"])
+        return rows, targets
 
 
-def print_report(bench, rows, targets, info):
+def print_report(benches, results, info):
     m = info["machine"]
     print()
     print("tick benchmark: %s" % info["tick_version"])
-    print("machine: %s cores (%s usable), %s, %s GiB; %d rounds, interleaved" % (
-        m["nproc"], m["cpus_usable"], m["cpu_model"], m["memory_gib"], bench.runs))
-    print("corpus: %d notes, %.1f MB; big.md %.1f MB; query matches %d items" % (
-        len(bench.note_paths), bench.note_bytes / 1e6, info["big_bytes"] / 1e6, bench.query_items))
-    print("cache: %s" % ("%d file(s) in the warm cache folder" % bench.cache_files if bench.cache_files
-                         else "tick wrote nothing under XDG_CACHE_HOME (no cache); warm = repeated run"))
+    print("machine: %s cores (%s usable), %s, %s GiB" % (m["nproc"], m["cpus_usable"], m["cpu_model"], m["memory_gib"]))
     others = info["other_processes_cpu_share"]
     if others is not None:
         print("other processes used %.0f%% of the CPUs during the run%s" % (
             100 * others, "  WARNING: the machine was busy, the figures are noisy" if others > 0.05 else ""))
-    print("peak RSS: each process's own ru_maxrss (os.wait4); launch floor %.1f MB (/bin/true)" % (
-        bench.launch_floor_kib * 1024 / 1e6))
+    print("peak RSS: each process's own ru_maxrss (os.wait4); launch floor %.1f MB (/bin/true)" % info["launch_floor_rss_mb"])
+    for bench in benches:
+        rows, _ = results[bench.size]
+        print()
+        print("%d notes, %.1f MB, a git work tree with a .gitignore; %d rounds, interleaved; query output %.1f MB" % (
+            len(bench.note_paths), bench.note_bytes / 1e6, bench.runs, bench.query_output_bytes / 1e6))
+        header = "%-30s %9s %9s %9s %8s %12s" % ("measurement", "median s", "min s", "max s", "× rg", "peak RSS MB")
+        print(header)
+        print("-" * len(header))
+        for key, _, _, _ in ROWS:
+            row = rows[key]
+            print("%-30s %9.3f %9.3f %9.3f %8.2f %12.1f" % (
+                row["label"], row["median_s"], row["min_s"], row["max_s"], row["vs_rg"], row["peak_rss_mb"]))
     print()
-    header = "%-34s %9s %9s %9s %12s" % ("measurement", "median s", "min s", "max s", "peak RSS MB")
-    print(header)
-    print("-" * len(header))
-    for key, _, _ in ROWS:
-        row = rows[key]
-        at_floor = row["peak_rss_mb"] <= bench.launch_floor_kib * 1024 / 1e6 + 1
-        print("%-34s %9.3f %9.3f %9.3f %12s" % (
-            row["label"], row["median_s"], row["min_s"], row["max_s"],
-            "%.1f%s" % (row["peak_rss_mb"], "*" if at_floor else " ")))
-    print("* within 1 MB of the launch floor: the process used at most about that much")
+    print("targets (issue 15; ratios of medians, one run):")
+    for bench in benches:
+        for target in results[bench.size][1]:
+            unit = "" if "MB" in target["description"] else "x"
+            print("  %-4s %6d notes  %-44s %8.2f%s  (limit %s%s; %s)" % (
+                "PASS" if target["pass"] else "FAIL", target["size"], target["description"], target["value"], unit,
+                ("%.1f" % target["limit"]).rstrip("0").rstrip("."), unit, target["detail"]))
     print()
-    print("targets (ratios of medians, one run):")
-    for target in targets:
-        unit = "" if target["key"] == "peak_memory" else "x"
-        print("  %-4s %-36s %8.2f%s  (limit %s%s; %s)" % (
-            "PASS" if target["pass"] else "FAIL", target["description"], target["value"], unit,
-            ("%.1f" % target["limit"]).rstrip("0").rstrip("."), unit, target["detail"]))
-    print()
-    print("cold and warm query outputs byte-identical: %s" % ("yes" if bench.outputs_identical else "NO"))
+    for bench in benches:
+        print("%d notes: cold and warm query outputs byte-identical: %s" % (bench.size, "yes" if bench.outputs_identical else "NO"))
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tick", default=".build/release/tick", help="the tick binary (default: %(default)s)")
     parser.add_argument("--corpus", default="/tmp/tick-bench", help="generate_corpus.py's output (default: %(default)s)")
-    parser.add_argument("--runs", type=int, default=int(os.environ.get("BENCH_RUNS", "7")),
-                        help="timed rounds (default: $BENCH_RUNS, else 7)")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[5000, 50000], help="notes folders to measure")
+    parser.add_argument("--runs", type=int, default=int(os.environ.get("BENCH_RUNS", "5")),
+                        help="timed rounds at each size (default: $BENCH_RUNS, else 5; 3 at 50,000 notes and more)")
     parser.add_argument("--results", help="JSON results file (default: CORPUS/results.json)")
-    parser.add_argument("--keep-work", action="store_true", help="keep CORPUS/work (the copies and caches)")
     args = parser.parse_args()
     if args.runs < 1:
         parser.error("--runs must be at least 1")
-    for tool in ("rg", "cmark-gfm", "taskset"):
+    for tool in ("rg", "cmark-gfm", "taskset", "git"):
         if not shutil.which(tool):
             print("run_bench: %s not found (make bench installs it)" % tool, file=sys.stderr)
             return 1
     if not os.access(args.tick, os.X_OK):
         print("run_bench: no tick binary at %s (swift build -c release)" % args.tick, file=sys.stderr)
         return 1
-
-    bench = Bench(args.tick, args.corpus, args.runs)
-    results = args.results or os.path.join(bench.corpus, "results.json")
-    if os.path.exists(results):
-        os.remove(results)  # no stale results after a failed run
+    tick = os.path.abspath(args.tick)
+    corpus = os.path.abspath(args.corpus)
+    results_path = args.results or os.path.join(corpus, "results.json")
+    if os.path.exists(results_path):
+        os.remove(results_path)  # no stale results after a failed run
+    work = tempfile.mkdtemp(prefix="run-", dir=corpus)
+    explicit_runs = "BENCH_RUNS" in os.environ or any(a.startswith("--runs") for a in sys.argv)
+    benches = [SizeBench(tick, corpus, size, args.runs if explicit_runs or size < 50000 else min(args.runs, 3), work)
+               for size in args.sizes]
     usage_before = cpu_usage()
+    results = {}
     try:
-        bench.prepare()
-        bench.warm_up()
-        bench.rounds()
+        for bench in benches:
+            bench.prepare()
+            bench.warm_up()
+            bench.rounds()
+            results[bench.size] = bench.summary()
     except CommandFailed as failure:
         print("run_bench: FAILED: %s" % failure, file=sys.stderr)
         return 1
     finally:
-        if not args.keep_work:
-            bench.restore()
-
-    others = other_cpu_share(usage_before, cpu_usage())
+        shutil.rmtree(work, ignore_errors=True)
     info = {
-        "other_processes_cpu_share": others,
+        "other_processes_cpu_share": other_cpu_share(usage_before, cpu_usage()),
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "machine": machine(),
-        "tick": bench.tick,
-        "tick_version": version([bench.tick, "--version"]),
+        "tick": tick,
+        "tick_version": version([tick, "--version"]),
         "cmark_gfm_version": version(["cmark-gfm", "--version"]),
         "ripgrep_version": version(["rg", "--version"]),
-        "runs": bench.runs,
         "today": TODAY,
         "query": QUERY,
-        "edit_item": bench.edit_item,
-        "big_item": bench.big_item,
-        "notes": len(bench.note_paths),
-        "note_bytes": bench.note_bytes,
-        "big_bytes": os.path.getsize(os.path.join(bench.big_source, "big.md")),
-        "cmark_processes_per_run": len(bench.cmark_argvs),
-        "query_items": bench.query_items,
-        "query_output_bytes": bench.query_output_bytes,
-        "warm_cache_files": bench.cache_files,
-        "launch_floor_rss_mb": bench.launch_floor_kib * 1024 / 1e6,
-        "outputs_identical": bench.outputs_identical,
+        "launch_floor_rss_mb": max(run(["true"])[1] for _ in range(3)) * 1024 / 1e6,
     }
-    rows, targets = summarise(bench)
-    print_report(bench, rows, targets, info)
-    with open(results, "w") as handle:
-        json.dump({"info": info, "measurements": rows, "targets": targets}, handle, indent=2)
+    print_report(benches, results, info)
+    with open(results_path, "w") as handle:
+        json.dump({"info": info, "sizes": {str(size): {"measurements": rows, "targets": targets,
+                                                        "list_name": bench.list_name, "done_item": bench.done_item,
+                                                        "outputs_identical": bench.outputs_identical}
+                                           for bench in benches for size, (rows, targets) in [(bench.size, results[bench.size])]}},
+                  handle, indent=2)
         handle.write("\n")
-    print("results written to %s" % results)
-    if not bench.outputs_identical:
+    print("results written to %s" % results_path)
+    if not all(bench.outputs_identical for bench in benches):
         print("run_bench: FAILED: the cold and warm query outputs differ", file=sys.stderr)
         return 1
     return 0
