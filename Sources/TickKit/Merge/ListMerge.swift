@@ -79,7 +79,8 @@ private struct Version {
             let firstLine = source.line(containing: EditStyle.blockStart(item, in: source))
             // Only whole lines can stand in for an item; the parser's blocks always are.
             let end = item.blockRange.upperBound
-            guard end == source.bytes.count || source.lineStarts.contains(end), firstLine >= (blocks.last?.lastLine ?? 0) + 1
+            let endsALine = end == source.bytes.count || source.lineStarts[source.line(containing: end) - 1] == end
+            guard endsALine, firstLine >= (blocks.last?.lastLine ?? 0) + 1
             else { continue }
             let range = source.lineStarts[firstLine - 1]..<end
             var body = Array(source.bytes[range])
@@ -284,7 +285,10 @@ private struct Merger {
         let blockOfItem = Dictionary(uniqueKeysWithValues: side.blocks.enumerated().map { ($0.element.item, $0.offset) })
         for (index, block) in side.blocks.enumerated() {
             let item = side.document.items[block.item]
-            guard let above = NextOccurrence.added(above: item, in: side.document, today: today),
+            // Only an open one-line block right above can be one (a cheap test first).
+            guard index > 0, item.status == .done, item.metadata.every != nil,
+                  side.blocks[index - 1].lastLine == block.firstLine - 1, side.item(index - 1).status == .open,
+                  let above = NextOccurrence.added(above: item, in: side.document, today: today),
                   let aboveBlock = blockOfItem[above.index] else { continue }
             candidates[aboveBlock] = index
         }
