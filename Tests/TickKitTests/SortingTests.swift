@@ -73,4 +73,21 @@ import Testing
             #expect(SortKey.listOrder(foldedNames: names, orders: orders, paths: paths) == expected)
         }
     }
+
+    @Test("sort keys read one way for --sort, tick sort --by and the sort: setting, with the same message for a slip")
+    func sortKeyListsReadOneWay() throws {
+        #expect(try SortKey.list("priority, DUE,urgency").get() == [.priority, .due, .urgency])
+        guard case .failure(let slip) = SortKey.list("priority,duee") else { Issue.record("duee was read"); return }
+        #expect(slip.message.hasPrefix("unknown sort key 'duee' (did you mean 'due'?); keys are manual, title"))
+        guard case .failure(let empty) = SortKey.list(" , ") else { Issue.record("an empty list was read"); return }
+        #expect(empty.message == "give at least one sort key, e.g. priority,due")
+        let notes = try NotesFixture(["a.md": "- [ ] a\n", ".tick.yml": "sort: priority,duee\n"])
+        let query = try notes.tick("query", "open", "--sort", "priority,duee")
+        let sort = try notes.tick("sort", "a", "--by", "priority,duee")
+        let setting = try notes.tick("query", "open")
+        for (run, lead) in [(query, "--sort: "), (sort, "--by: "), (setting, "")] {
+            #expect(run.status == 64, "\(run.stderr)")
+            #expect(run.stderr.contains(lead + slip.message), "\(run.stderr)")
+        }
+    }
 }

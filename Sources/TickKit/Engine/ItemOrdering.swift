@@ -76,6 +76,30 @@ public enum SortKey: String, Sendable, CaseIterable {
         }
     }
 
+    /// Why `K[,K]` is not a list of sort keys: one line for the user.
+    public struct ListProblem: Error, Sendable, Equatable {
+        public var message: String
+    }
+
+    /// The sort keys of `K[,K]` (`priority,due`; any case, spaces around
+    /// commas allowed): the one reading of sort keys, for `--sort`, `tick
+    /// sort --by` and the `sort:` setting.
+    public static func list(_ text: String) -> Result<[SortKey], ListProblem> {
+        let known = allCases.map(\.rawValue)
+        var keys: [SortKey] = []
+        for part in text.split(separator: ",") {
+            let word = part.trimmingCharacters(in: .whitespaces).lowercased()
+            if word.isEmpty { continue }
+            guard let key = SortKey(rawValue: word) else {
+                let hint = NearestWord.hint(word, among: known, shown: { "'\($0)'" })
+                return .failure(ListProblem(message: "unknown sort key '\(word)'\(hint); keys are \(known.joined(separator: ", "))"))
+            }
+            keys.append(key)
+        }
+        guard !keys.isEmpty else { return .failure(ListProblem(message: "give at least one sort key, e.g. priority,due")) }
+        return .success(keys)
+    }
+
     /// Dates earliest first; a missing date sorts last.
     static func compareDates(_ lhs: TaskDate?, _ rhs: TaskDate?) -> Int {
         switch (lhs, rhs) {

@@ -120,18 +120,10 @@ public struct ConfigFile: Sendable, Equatable {
             return scalar.string
         }
         func sortKeys(_ node: Node) throws(Problem) -> [SortKey] {
-            let text = try string(node, "sort")
-            var keys: [SortKey] = []
-            for part in text.split(separator: ",") {
-                let word = part.trimmingCharacters(in: .whitespaces).lowercased()
-                guard let key = SortKey(rawValue: word) else {
-                    let known = SortKey.allCases.map(\.rawValue)
-                    throw problem("unknown sort key '\(word)'\(NearestWord.hint(word, among: known, shown: { "'\($0)'" })); keys are \(known.joined(separator: ", "))", at: node)
-                }
-                keys.append(key)
+            switch SortKey.list(try string(node, "sort")) {
+            case .success(let keys): return keys
+            case .failure(let failure): throw problem(failure.message, at: node)
             }
-            guard !keys.isEmpty else { throw problem("sort needs a key, e.g. priority,due", at: node) }
-            return keys
         }
         func unknown(_ word: String, among known: [String], at node: Node, in what: String) -> Problem {
             problem("unknown \(what) '\(word)'\(NearestWord.hint(word, among: known, shown: { "'\($0)'" })); \(what)s are \(known.joined(separator: ", "))", at: node)

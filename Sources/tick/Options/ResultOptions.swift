@@ -4,18 +4,17 @@ import TickKit
 extension SortKey: ExpressibleByArgument {}
 extension GroupKey: ExpressibleByArgument {}
 
-/// Sort keys as `K[,K]`: `--sort priority,due`.
+/// Sort keys as `K[,K]`: `--sort priority,due` (read by `SortKey.list`;
+/// a bad list is reported by `ResultOptions.validate`, in its words).
 struct SortKeys: ExpressibleByArgument {
     var keys: [SortKey]
+    var problem: SortKey.ListProblem?
 
     init?(argument: String) {
-        var keys: [SortKey] = []
-        for part in argument.split(separator: ",") {
-            guard let key = SortKey(rawValue: part.trimmingCharacters(in: .whitespaces).lowercased()) else { return nil }
-            keys.append(key)
+        switch SortKey.list(argument) {
+        case .success(let keys): self.keys = keys
+        case .failure(let failure): keys = []; problem = failure
         }
-        guard !keys.isEmpty else { return nil }
-        self.keys = keys
     }
 
     init(_ keys: [SortKey]) { self.keys = keys }
@@ -26,7 +25,7 @@ struct SortKeys: ExpressibleByArgument {
 
 /// Which results, in which order, in which groups.
 struct ResultOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Sort by these keys in turn, then manual order: manual, title, priority, due, created, done, list.", valueName: "key[,key]"))
+    @Option(name: .long, help: ArgumentHelp("Sort by these keys in turn, then manual order: manual, title, priority, due, created, done, list, urgency.", valueName: "key[,key]"))
     var sort: SortKeys?
 
     @Option(name: .customLong("group-by"), help: ArgumentHelp("Group by list, section, priority, due, tag, status, folder or day.", valueName: "key"))
@@ -39,6 +38,7 @@ struct ResultOptions: ParsableArguments {
     var limit: Int?
 
     func validate() throws {
+        if let problem = sort?.problem { throw ValidationError("--sort: " + problem.message) }
         if let limit, limit < 1 { throw ValidationError("--limit must be a positive number of items, not \(limit)") }
     }
 

@@ -494,11 +494,9 @@ enum OptionValue {
     }
 
     static func sortKeys(_ text: String) throws -> [SortKey] {
-        try text.split(separator: ",").map { word in
-            guard let key = SortKey(rawValue: word.trimmingCharacters(in: .whitespaces).lowercased()) else {
-                throw TickFailure.usage("unknown sort key '\(word)'; use \(SortKey.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            return key
+        switch SortKey.list(text) {
+        case .success(let keys): return keys
+        case .failure(let failure): throw TickFailure.usage("--by: " + failure.message)
         }
     }
 }
