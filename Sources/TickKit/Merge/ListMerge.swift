@@ -185,7 +185,15 @@ private struct Merger {
 
     mutating func run(_ lineMerge: LineMerger) throws -> ListMerge.Outcome {
         matchItems()
-        let contents = identities.indices.map(content)
+        var contents = identities.indices.map(content)
+        // A next occurrence added on one side follows the completed item as
+        // merged (the other side may have moved its due date meanwhile).
+        for index in identities.indices {
+            guard let of = identities[index].nextOccurrenceOf, case .text(let body, let ending) = contents[index],
+                  case .text(let completed, _) = contents[of],
+                  let redone = nextOccurrence(after: completed, replacing: body) else { continue }
+            contents[index] = .text(body: redone, ending: ending)
+        }
         let skeletons = [base, ours, theirs].enumerated().map { kind, version in
             version.skeleton { block in
                 let identity = [baseIdentity, oursIdentity, theirsIdentity][kind][block]!
@@ -390,6 +398,23 @@ private struct Merger {
         let theirsDone = identity.theirs.flatMap { theirs.item($0).metadata.done }
         if let oursDone, let theirsDone, theirsDone < oursDone { return .text(body: t.body, ending: t.ending) }
         return .text(body: o.body, ending: o.ending)
+    }
+
+    /// The next occurrence of the completed item `completed` (its merged
+    /// block), when it differs from `generated`, the one a side added: that
+    /// side completed the item as it was, the other side may have changed
+    /// its dates or rule. Nil when it is the same, or cannot be worked out
+    /// from the block alone (then the side's line stays).
+    func nextOccurrence(after completed: [UInt8], replacing generated: [UInt8]) -> [UInt8]? {
+        let document = DocumentParser.parse(completed, path: "merge.md")
+        guard let item = document.items.first, item.status == .done, item.metadata.every != nil,
+              let line = NextOccurrence.line(for: item, in: document, today: item.metadata.done?.dayOnly ?? today) else { return nil }
+        var body = line
+        while let last = body.last, last == 0x0A || last == 0x0D { body.removeLast() }
+        // Only a line that reads back as an open copy of the same item replaces the side's.
+        let generatedItem = DocumentParser.parse(generated, path: "merge.md").items.first
+        guard body != generated, let generatedItem, generatedItem.title == item.title else { return nil }
+        return body
     }
 
     /// The merge of an item changed on both sides: its title line field by
