@@ -78,6 +78,7 @@ extension LanguageServer {
             var title = title
             if edit.addsNextOccurrence { title += " (adds the next occurrence above)" }
             if edit.removedOccurrence != nil { title += " (removes the next occurrence done added)" }
+            if edit.deletesItem { title += " (removes the item: its on-completion action is delete)" }
             actions.append(Action(title: title, splices: edit.splices))
         }
         func tokens(_ title: String, _ changes: [TokenEdit.Change]) {
