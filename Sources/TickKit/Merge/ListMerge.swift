@@ -411,10 +411,12 @@ private struct Merger {
               let line = NextOccurrence.line(for: item, in: document, today: item.metadata.done?.dayOnly ?? today) else { return nil }
         var body = line
         while let last = body.last, last == 0x0A || last == 0x0D { body.removeLast() }
+        // A first line's block holds the file's byte-order mark: it stays.
+        let mark: [UInt8] = generated.starts(with: [0xEF, 0xBB, 0xBF]) ? [0xEF, 0xBB, 0xBF] : []
         // Only a line that reads back as an open copy of the same item replaces the side's.
         let generatedItem = DocumentParser.parse(generated, path: "merge.md").items.first
-        guard body != generated, let generatedItem, generatedItem.title == item.title else { return nil }
-        return body
+        guard mark + body != generated, let generatedItem, generatedItem.title == item.title else { return nil }
+        return mark + body
     }
 
     /// The merge of an item changed on both sides: its title line field by
