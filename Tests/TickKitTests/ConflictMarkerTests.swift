@@ -39,6 +39,12 @@ import Testing
         #expect(parse(text).conflictLines.isEmpty, "\(text.debugDescription)")
     }
 
+    @Test("a marker on the first line after a byte-order mark counts (tick merge writes the mark first)")
+    func markerAfterAByteOrderMark() {
+        let text = "\u{FEFF}<<<<<<< ours\n- [ ] A due:2026-11-21\n=======\n- [ ] A due:2026-11-22\n>>>>>>> theirs\n- [ ] B\n"
+        #expect(ConflictMarkers.lines(in: SourceText(Array(text.utf8))) == [1, 3, 5])
+    }
+
     @Test("a region after a closed code block still counts")
     func regionAfterFence() {
         let text = "```\ncode\n```\n<<<<<<< HEAD\n- [ ] a\n=======\n- [ ] b\n>>>>>>> x\n"

@@ -70,7 +70,14 @@ private struct Version {
         let ending: [UInt8]
     }
 
-    init(_ bytes: [UInt8], path: String) {
+    /// True when the file starts with a byte-order mark. The mark is set
+    /// aside: the version is merged without it (so no item's block holds
+    /// it), and the result gets it back when OURS had it.
+    let hasByteOrderMark: Bool
+
+    init(_ file: [UInt8], path: String) {
+        hasByteOrderMark = file.starts(with: Version.byteOrderMark)
+        let bytes = hasByteOrderMark ? Array(file.dropFirst(3)) : file
         let document = DocumentParser.parse(bytes, path: path)
         self.document = document
         let source = document.source
@@ -219,7 +226,8 @@ private struct Merger {
         // An item that is kept but lost its place (both sides moved the
         // lines around it) goes at the end rather than being lost.
         for identity in identities.indices { writer.item(identity) }
-        return ListMerge.Outcome(bytes: writer.output, conflicts: writer.conflicts)
+        return ListMerge.Outcome(bytes: (ours.hasByteOrderMark ? Version.byteOrderMark : []) + writer.output,
+                                 conflicts: writer.conflicts)
     }
 
     // MARK: Matching
@@ -411,12 +419,10 @@ private struct Merger {
               let line = NextOccurrence.line(for: item, in: document, today: item.metadata.done?.dayOnly ?? today) else { return nil }
         var body = line
         while let last = body.last, last == 0x0A || last == 0x0D { body.removeLast() }
-        // A first line's block holds the file's byte-order mark: it stays.
-        let mark: [UInt8] = generated.starts(with: [0xEF, 0xBB, 0xBF]) ? [0xEF, 0xBB, 0xBF] : []
         // Only a line that reads back as an open copy of the same item replaces the side's.
         let generatedItem = DocumentParser.parse(generated, path: "merge.md").items.first
-        guard mark + body != generated, let generatedItem, generatedItem.title == item.title else { return nil }
-        return mark + body
+        guard body != generated, let generatedItem, generatedItem.title == item.title else { return nil }
+        return body
     }
 
     /// The merge of an item changed on both sides: its title line field by
@@ -605,8 +611,11 @@ private struct Merger {
 }
 
 extension Version {
+    static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
     /// The same version with no item blocks: merged line by line only.
     fileprivate init(lineOnlyOf version: Version) {
+        self.hasByteOrderMark = version.hasByteOrderMark
         self.document = version.document
         self.blocks = []
         self.itemMergeable = false

@@ -39,7 +39,9 @@ public enum ConflictMarkers {
 
         enum Marker { case ours, base, separator, theirs }
         func marker(_ line: Int) -> Marker? {
-            let range = source.range(ofLine: line)
+            var range = source.range(ofLine: line)
+            // A byte-order mark before the first line's marker is not part of it.
+            if line == 1, source.hasByteOrderMark { range = min(range.lowerBound + 3, range.upperBound)..<range.upperBound }
             guard range.count >= 7 else { return nil }
             let first = bytes[range.lowerBound]
             guard (range.lowerBound..<range.lowerBound + 7).allSatisfy({ bytes[$0] == first }) else { return nil }
