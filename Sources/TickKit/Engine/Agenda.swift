@@ -35,28 +35,30 @@ public enum Agenda {
         let today = today.dayOnly
         let open = items.filter { $0.status.isOpen }
         let dates = (0..<max(count, 1)).map { today.adding($0, .day) }
-        func same(_ date: TaskDate?, _ day: TaskDate) -> Bool { date.map { $0.compareDay(day) == 0 } ?? false }
         let overdue = open.filter { $0.date(.due).map { $0.compareDay(today) < 0 } ?? false }
         var result: [Day<Record>] = []
         if !overdue.isEmpty { result.append(Day(date: nil, entries: overdue.map { Entry(record: $0, reasons: [.overdue]) })) }
         let lastShown = dates.last!
-        for day in dates {
-            var entries: [Entry<Record>] = []
-            for item in open {
-                var reasons: [Reason] = []
-                if same(item.date(.due), day) { reasons.append(.due) }
-                if same(item.date(.scheduled), day) { reasons.append(.scheduled) }
-                if same(item.date(.start), day) { reasons.append(.start) }
-                if day == today {
-                    let isOverdue = item.date(.due).map { $0.compareDay(today) < 0 } ?? false
-                    if !isOverdue, let scheduled = item.date(.scheduled), scheduled.compareDay(today) < 0 { reasons.append(.scheduledEarlier) }
-                    if let due = item.date(.due), due.compareDay(lastShown) > 0, today.days(until: due.dayOnly) <= warningDays {
-                        reasons.append(.dueSoon)
-                    }
-                }
-                if !reasons.isEmpty { entries.append(Entry(record: item, reasons: reasons)) }
+        // Each item's reasons by day, from one pass over the items (in
+        // manual order, which each day keeps).
+        var byDay: [TaskDate: [(item: Int, reasons: [Reason])]] = [:]
+        func add(_ index: Int, _ reason: Reason, on day: TaskDate) {
+            var entries = byDay[day, default: []]
+            if entries.last?.item == index { entries[entries.count - 1].reasons.append(reason) } else { entries.append((index, [reason])) }
+            byDay[day] = entries
+        }
+        for (index, item) in open.enumerated() {
+            for (field, reason) in [(MetadataField.due, Reason.due), (.scheduled, .scheduled), (.start, .start)] {
+                if let date = item.date(field)?.dayOnly, date >= today, date <= lastShown { add(index, reason, on: date) }
             }
-            result.append(Day(date: day, entries: entries))
+            let isOverdue = item.date(.due).map { $0.compareDay(today) < 0 } ?? false
+            if !isOverdue, let scheduled = item.date(.scheduled), scheduled.compareDay(today) < 0 { add(index, .scheduledEarlier, on: today) }
+            if let due = item.date(.due), due.compareDay(lastShown) > 0, today.days(until: due.dayOnly) <= warningDays {
+                add(index, .dueSoon, on: today)
+            }
+        }
+        for day in dates {
+            result.append(Day(date: day, entries: (byDay[day] ?? []).map { Entry(record: open[$0.item], reasons: $0.reasons) }))
         }
         return result
     }

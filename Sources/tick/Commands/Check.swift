@@ -95,27 +95,24 @@ extension Tick {
         /// the check (66).
         /// Every list of the notes folder, for the dependency check of named files.
         private func wholeFolder() throws -> [(String, Checked)] {
-            let notes = try folder.folder()
-            let files = notes.listFileEntries().files.map(\.path)
-            return zip(files, notes.loadEach(files)).compactMap { path, result in
-                (try? result.get()).map { (path, .success($0)) }
+            lists(of: try folder.folder(), prefix: "", reportingWarnings: false)
+        }
+
+        /// The lists of a folder, and its names that are not UTF-8, with `prefix` before each path.
+        private func lists(of notes: NotesFolder, prefix: String, reportingWarnings: Bool = true) -> [(String, Checked)] {
+            let (entries, warnings, unnamable) = notes.listFileEntries()
+            if reportingWarnings { for warning in warnings { Terminal.warning(warning) } }
+            let files = entries.map(\.path)
+            let loaded: [(String, Checked)] = zip(files, notes.loadEach(files)).map { path, result in
+                switch result {
+                case .success(let document): (prefix + path, .success(document))
+                case .failure(let error): (prefix + path, .failure(error))
+                }
             }
+            return (loaded + unnamable.map { (prefix + $0, .unnamable) }).sorted { $0.0 < $1.0 }
         }
 
         private func documents() throws -> [(String, Checked)] {
-            /// The lists of a folder, and its names that are not UTF-8, with `prefix` before each path.
-            func lists(of notes: NotesFolder, prefix: String) -> [(String, Checked)] {
-                let (entries, warnings, unnamable) = notes.listFileEntries()
-                for warning in warnings { Terminal.warning(warning) }
-                let files = entries.map(\.path)
-                let loaded: [(String, Checked)] = zip(files, notes.loadEach(files)).map { path, result in
-                    switch result {
-                    case .success(let document): (prefix + path, .success(document))
-                    case .failure(let error): (prefix + path, .failure(error))
-                    }
-                }
-                return (loaded + unnamable.map { (prefix + $0, .unnamable) }).sorted { $0.0 < $1.0 }
-            }
             if paths.isEmpty {
                 return lists(of: try folder.folder(), prefix: "")
             }

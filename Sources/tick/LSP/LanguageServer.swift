@@ -252,7 +252,10 @@ final class LanguageServer {
         // (the other lists as last read from disk, the open ones as edited).
         // Obsidian reads these without complaint, so they are information,
         // not warnings.
-        let dependencyProblems = root == nil ? [] : DependencyIndex.problems(in: workspaceDocuments().map(\.document))
+        // Only a list with an id or a dependency can have such a problem: the
+        // folder is not walked for the others on every change.
+        let concernsDependencies = document.items.contains { $0.metadata.id != nil || !$0.metadata.dependsOn.isEmpty }
+        let dependencyProblems = root == nil || !concernsDependencies ? [] : DependencyIndex.problems(in: workspaceDocuments().map(\.document))
             .filter { $0.path == document.path }
             .map { Diagnostic(line: $0.line, column: $0.column, message: $0.message) }
         let found = document.diagnostics.map { ($0, 2) } + dependencyProblems.map { ($0, 3) }
