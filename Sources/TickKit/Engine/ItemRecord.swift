@@ -74,7 +74,11 @@ extension ItemRecord {
     /// The earliest of the due, scheduled and start dates: when the item
     /// happens (Obsidian Tasks' `happens`).
     public var happens: TaskDate? {
-        [date(.due), date(.scheduled), date(.start)].compactMap { $0 }.min { $0.compareDay($1) < 0 }
+        var earliest: TaskDate?
+        for field in [MetadataField.due, .scheduled, .start] {
+            if let date = date(field), earliest.map({ date.compareDay($0) < 0 }) ?? true { earliest = date }
+        }
+        return earliest
     }
 
     /// The ids the item depends on, in order.

@@ -1,5 +1,3 @@
-import Foundation
-
 /// How urgent an item is, as Obsidian Tasks scores it (its "Urgency" page):
 /// the sum of a due part, a priority part, a scheduled part and a start
 /// part, each rounded to five decimals as Obsidian shows them.
@@ -57,45 +55,5 @@ public struct Urgency: Sendable, Equatable {
             value == value.rounded() ? String(Int(value)) : String(value)
         }
         return "\(number(total)) = due \(number(due)) + priority \(number(priority)) + scheduled \(number(scheduled)) + start \(number(start))"
-    }
-}
-
-/// What an item's JSON and display need beyond the item itself: the day
-/// (for urgency) and the folder's dependencies (for `blocked`).
-///
-/// The dependencies are worked out on first use, once (a pass over every
-/// item of the folder): only an item that depends on another can be
-/// blocked, so a folder without dependencies never pays for it.
-public final class ItemContext: @unchecked Sendable {
-    // Sendable: `built` is only read and written under `lock`.
-    public let today: TaskDate
-    private let makeDependencies: @Sendable () -> DependencyIndex
-    private let lock = NSLock()
-    private var built: DependencyIndex?
-
-    public init(today: TaskDate, dependencies: @escaping @Sendable () -> DependencyIndex) {
-        self.today = today
-        self.makeDependencies = dependencies
-    }
-
-    public convenience init(today: TaskDate, dependencies: DependencyIndex) {
-        self.init(today: today) { dependencies }
-    }
-
-    /// The folder's dependencies, worked out on first use.
-    public var dependencies: DependencyIndex {
-        lock.lock()
-        defer { lock.unlock() }
-        if let built { return built }
-        let index = makeDependencies()
-        built = index
-        return index
-    }
-
-    /// True when `record` is blocked; reads the dependencies only for an
-    /// item that depends on something.
-    public func isBlocked<Record: ItemRecord>(_ record: Record) -> Bool {
-        guard record.status.isOpen, record.dependsOnText != nil else { return false }
-        return dependencies.isBlocked(record)
     }
 }
