@@ -9,7 +9,7 @@ public enum QueryInvariants {
 
     /// A few lists with items of every status, dialect and shape, for
     /// evaluating parsed queries.
-    static let workspace: Workspace = {
+    static let workspace: EncodedWorkspace = {
         let files: [(String, String)] = [
             ("groceries.md", """
                 ---
@@ -34,7 +34,7 @@ public enum QueryInvariants {
                 """),
             ("empty.md", ""),
         ]
-        return Workspace(documents: files.map { DocumentParser.parse(Array($0.1.utf8), path: $0.0) })
+        return EncodedWorkspace(documents: files.map { EncodedDocument(encoding: DocumentParser.parse(Array($0.1.utf8), path: $0.0))! })
     }()
 
     public static func violations(of query: String) -> [String] {

@@ -147,16 +147,16 @@ struct JSONOutputTests {
         var text = "# L\n\n"
         for index in 0..<1500 { text += "- [ ] item \(index) \"quoted\" \\ tab\there due:2026-11-\(10 + index % 15) #t\(index % 7)\n" }
         let document = parse(text)
-        let listed = Workspace(documents: [document]).items
+        let listed = readModel(document).items()
         let today = TaskDate(year: 2026, month: 11, day: 21)
         #expect(ItemJSON.itemsDocumentBytes(listed, context: ItemContext(today: today, dependencies: .none)) == ItemJSON.items(listed, context: ItemContext(today: today, dependencies: .none)).serializedBytes(pretty: true))
-        #expect(ItemJSON.itemsDocumentBytes([ListedItem](), context: ItemContext(today: today, dependencies: .none)) == ItemJSON.items([ListedItem](), context: ItemContext(today: today, dependencies: .none)).serializedBytes(pretty: true))
+        #expect(ItemJSON.itemsDocumentBytes([EncodedListedItem](), context: ItemContext(today: today, dependencies: .none)) == ItemJSON.items([EncodedListedItem](), context: ItemContext(today: today, dependencies: .none)).serializedBytes(pretty: true))
     }
 
     @Test("every fixture's items print the same bytes through the fast writer", arguments: TestPaths.allMarkdownFiles())
     func fastWriterMatchesSerialiser(file: URL) throws {
         let document = DocumentParser.parse(try FileIO.read(file.path), path: file.lastPathComponent)
-        let listed = Workspace(documents: [document]).items
+        let listed = readModel(document).items()
         let today = TaskDate(year: 2026, month: 11, day: 21)
         #expect(ItemJSON.itemsDocumentBytes(listed, context: ItemContext(today: today, dependencies: .none)) == ItemJSON.items(listed, context: ItemContext(today: today, dependencies: .none)).serializedBytes(pretty: true))
     }

@@ -4,8 +4,7 @@ import TickKit
 
 /// CSV (RFC 4180) and iCalendar (RFC 5545) export.
 @Suite struct ExportTests {
-    let folder = workspace([
-        "errands.md": """
+    static let errands = """
             # Errands
             ## Shop
             - [ ] Buy milk, eggs; and "cheese" \\ more !urgent due:2026-11-24 #errand #shop/food
@@ -16,8 +15,8 @@ import TickKit
             - [-] Return the lamp cancelled:2026-11-19
             - [/] Paint the fence start:2026-11-20 due:2026-11-28 every:week ^fence
             - [ ] Café crème brûlée séance naïveté façade déjà vu — a very long title that needs folding 🍰🍰🍰 due:2026-11-30T14:30
-            """,
-    ])
+            """
+    let folder = workspace(["errands.md": Self.errands])
 
     @Test func csvHasAHeaderAndQuotesAsRFC4180Says() {
         let csv = CSVWriter.write(folder.items)
@@ -70,10 +69,10 @@ import TickKit
 
     @Test func icsUIDsAreStable() {
         let first = ICalendarWriter.write(folder.items, stamp: "20261121T000000Z")
-        let second = ICalendarWriter.write(workspace(["errands.md": String(decoding: folder.documents[0].source.bytes, as: UTF8.self)]).items,
+        let second = ICalendarWriter.write(workspace(["errands.md": Self.errands]).items,
                                            stamp: "20261121T000000Z")
         #expect(first == second)
-        let fence = folder.items.first { $0.item.title == "Paint the fence" }!
+        let fence = folder.items.first { $0.title.string == "Paint the fence" }!
         #expect(ICalendarWriter.uid(fence) == "fence@tick")
         let uids = folder.items.map(ICalendarWriter.uid)
         #expect(Set(uids).count == uids.count)
@@ -118,7 +117,7 @@ import TickKit
 
     @Test(.enabled(if: PythonICalendar.isAvailable, "needs Python's icalendar; pip could not install it"))
     func theExamplesExportParses() throws {
-        let examples = Workspace.load(try NotesFolder(path: TickRunner.packageRoot.appendingPathComponent("examples").path))
+        let examples = EncodedWorkspace.load(try NotesFolder(path: TickRunner.packageRoot.appendingPathComponent("examples").path))
         let todos = try PythonICalendar.parse(ICalendarWriter.write(examples.items, stamp: "20261121T000000Z"))
         #expect(todos.count == examples.items.count)
         #expect(todos.allSatisfy { $0["UID"] != nil && $0["DTSTAMP"] != nil && $0["SUMMARY"] != nil })

@@ -34,8 +34,8 @@ import TickKit
     ])
 
     @Test func anItemHasTheSpecsKeysInOrder() {
-        let milk = folder.items.first { $0.item.title == "Buy milk" }!
-        let json = ItemJSON.item(milk.item, in: milk.document, context: Self.context)
+        let milk = folder.items.first { $0.title.string == "Buy milk" }!
+        let json = ItemJSON.item(milk, context: Self.context)
         #expect(keys(json) == Self.itemKeys)
         #expect(json.serialized() == #"""
             {"path":"groceries.md","line":11,"list":"Groceries","section":"Dairy","status":"open","title":"Buy milk","text":"Buy **milk** !high due:2026-11-24 #errand","priority":"high","due":"2026-11-24","scheduled":null,"start":null,"created":null,"done":null,"cancelled":null,"every":null,"tags":["errand"],"color":null,"icon":null,"id":null,"fields":{},"parent":null,"depth":0,"notes":"Semi-skimmed, two bottles.","listColor":"green","listIcon":"cart","dependsOn":[],"blocked":false,"urgency":13.42857}
@@ -43,18 +43,18 @@ import TickKit
     }
 
     @Test func subtasksNameTheirParentAndDefaultsAreReported() {
-        let fridge = folder.items.first { $0.item.title == "Check the fridge first" }!
-        let json = ItemJSON.item(fridge.item, in: fridge.document, context: Self.context)
+        let fridge = folder.items.first { $0.title.string == "Check the fridge first" }!
+        let json = ItemJSON.item(fridge, context: Self.context)
         #expect(json["parent"] == .string("groceries.md:11"))
         #expect(json["depth"] == .int(1))
         #expect(json["notes"] == .null)
-        let lonely = folder.items.first { $0.item.title == "Lonely" }!
-        let plain = ItemJSON.item(lonely.item, in: lonely.document, context: Self.context)
+        let lonely = folder.items.first { $0.title.string == "Lonely" }!
+        let plain = ItemJSON.item(lonely, context: Self.context)
         #expect(plain["listColor"] == .string("blue"))
         #expect(plain["listIcon"] == .string("list.bullet"))
         #expect(plain["section"] == .null)
-        let eggs = folder.items.first { $0.item.title == "Eggs" }!
-        #expect(ItemJSON.item(eggs.item, in: eggs.document, context: Self.context)["fields"] == .object([("store", .string("corner"))]))
+        let eggs = folder.items.first { $0.title.string == "Eggs" }!
+        #expect(ItemJSON.item(eggs, context: Self.context)["fields"] == .object([("store", .string("corner"))]))
     }
 
     @Test func flatAndGroupedDocuments() {

@@ -8,11 +8,12 @@ import Testing
 struct ParseCacheTests {
     /// Everything a read command can show of a document.
     func fingerprint(_ document: Document) -> String {
-        var parts = [ItemJSON.list(document).serialized(), document.name, document.color, document.icon]
+        let list = readModel(document)
+        var parts = [ItemJSON.list(list).serialized(), document.name, document.color, document.icon]
         parts += document.sections.map { "\($0.level) \($0.title) \($0.line) \($0.range) \($0.color ?? "-") \($0.icon ?? "-")" }
         parts += document.diagnostics.map { "\($0.line):\($0.column) \($0.message)" }
-        for item in document.items {
-            parts.append(ItemJSON.item(item, in: document, context: ItemContext(today: Fixture.today, dependencies: .none)).serialized())
+        for (item, listed) in zip(document.items, list.items()) {
+            parts.append(ItemJSON.item(listed, context: ItemContext(today: Fixture.today, dependencies: .none)).serialized())
             parts.append("\(item.index) \(item.lastLine) \(item.markerRange) \(item.boxRange) \(item.titleRange) \(item.blockRange) \(item.children) \(item.quoteDepth) \(item.noteLines)")
             parts.append(item.runs.map { "\($0.text)|\($0.range)|\($0.styles.rawValue)|\($0.url ?? "")|\(String(describing: $0.token))" }.joined(separator: ";"))
             parts.append("\(item.metadata == ItemMetadata(tokens: item.runs.tokens))")

@@ -26,7 +26,7 @@ struct ParserFixtureTests {
         if let icon = expected["icon"] as? String { #expect(document.icon == icon, "list icon") }
 
         let expectedItems = try #require(expected["items"] as? [[String: Any]])
-        let actualItems = document.items.map { foundationObject(ItemJSON.item($0, in: document, context: ItemContext(today: Fixture.today, dependencies: .none))) as! [String: Any] }
+        let actualItems = readModel(document).items().map { foundationObject(ItemJSON.item($0, context: ItemContext(today: Fixture.today, dependencies: .none))) as! [String: Any] }
         #expect(actualItems.count == expectedItems.count,
                 "item count: got lines \(document.items.map(\.line)), expected \(expectedItems.compactMap { $0["line"] })")
         for (expectedItem, actualItem) in zip(expectedItems, actualItems) {

@@ -67,13 +67,14 @@ import TickKit
             - [ ] !low   spaced   out  ~~words~~
             - [-] Gone **for good**
             """, path: "t.md")
-        for item in document.items {
-            #expect(ItemStyle.title(item).plain == item.title)
+        let items = readModel(document).items()
+        for (item, parsed) in zip(items, document.items) {
+            #expect(ItemStyle.title(item).plain == parsed.title)
         }
-        let first = ItemStyle.title(document.items[0]).rendered(.ansi256)
+        let first = ItemStyle.title(items[0]).rendered(.ansi256)
         #expect(first.contains("\u{1B}[1mmilk\u{1B}[0m"))
         #expect(first.contains("\u{1B}]8;;https://x.test\u{1B}\\"))
-        #expect(ItemStyle.title(document.items[2]).rendered(.ansi256).hasPrefix("\u{1B}[2;9mGone "))
+        #expect(ItemStyle.title(items[2]).rendered(.ansi256).hasPrefix("\u{1B}[2;9mGone "))
     }
 
     @Test func truncationKeepsStylesAndEndsInAnEllipsis() {

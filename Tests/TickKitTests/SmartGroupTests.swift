@@ -48,9 +48,9 @@ import TickKit
     }
 
     @Test func inProgressCountsAsOpen() {
-        let a4 = items.first { $0.item.title == "a4" }!
-        #expect(SmartGroup.all.contains(a4.item, today: today))
-        #expect(SmartGroup.overdue.contains(a4.item, today: today))
+        let a4 = items.first { $0.title.string == "a4" }!
+        #expect(SmartGroup.all.contains(a4, today: today))
+        #expect(SmartGroup.overdue.contains(a4, today: today))
     }
 
     @Test func aTimeOnTodaysDueDateIsTodayNotOverdue() {

@@ -4,9 +4,8 @@ import Testing
 
 /// Urgency (Obsidian Tasks' "Urgency" page), `happens`, and `tick agenda`.
 @Suite struct UrgencyAgendaTests {
-    func listed(_ line: String) -> ListedItem {
-        let document = DocumentParser.parse(line, path: "t.md")
-        return ListedItem(document: document, item: document.items[0], listRank: 0)
+    func listed(_ line: String) -> EncodedListedItem {
+        readModel(DocumentParser.parse(line, path: "t.md")).items()[0]
     }
 
     @Test("urgency matches the table of Obsidian Tasks' docs: due, priority, scheduled and start parts")
@@ -116,11 +115,11 @@ import Testing
     @Test("agenda: overdue first, then each day's due, scheduled and starting items, with earlier schedules and deadline warnings on today")
     func agenda() throws {
         let document = DocumentParser.parse(Self.agendaList, path: "a.md")
-        let items = Workspace(documents: [document]).items
+        let items = readModel(document).items()
         let days = Agenda.days(items, today: date("2026-11-21"), count: 3)
         #expect(days.map { $0.date?.isoString ?? "overdue" } == ["overdue", "2026-11-21", "2026-11-22", "2026-11-23"])
         func entries(_ index: Int) -> [String] {
-            days[index].entries.map { "\($0.record.item.title): " + $0.reasons.map(\.rawValue).joined(separator: ",") }
+            days[index].entries.map { "\($0.record.title.string): " + $0.reasons.map(\.rawValue).joined(separator: ",") }
         }
         #expect(entries(0) == ["overdue task: overdue"])
         #expect(entries(1) == ["due today: due", "scheduled earlier: scheduled-earlier", "deadline warning: due-soon"])

@@ -10,7 +10,9 @@ public enum SortList {
     /// The splices that sort every list of `document` by `keys` (then manual
     /// order); empty when it is already in that order.
     public static func splices(_ document: Document, by keys: [SortKey], reverse: Bool = false, today: TaskDate) -> [Splice] {
-        let sorter = Sorter(document: document, keys: keys, reverse: reverse, today: today)
+        // The items are compared as the read model holds them, so that a
+        // list sorts in the file as `--sort` orders it in a listing.
+        let sorter = Sorter(document: document, encoded: EncodedDocument(encoding: document), keys: keys, reverse: reverse, today: today)
         let topLevel = document.items.filter { $0.parent == nil }.map(\.index)
         var splices: [Splice] = []
         for group in sorter.groups(topLevel) {
@@ -23,6 +25,7 @@ public enum SortList {
 
     private struct Sorter {
         let document: Document
+        let encoded: EncodedDocument?
         let keys: [SortKey]
         let reverse: Bool
         let today: TaskDate
@@ -68,8 +71,9 @@ public enum SortList {
         }
 
         func order(_ group: [Int]) -> [Int] {
-            let listed = group.map { ListedItem(document: document, item: document.items[$0], listRank: 0) }
-            return SortKey.sort(listed, by: keys, reverse: reverse, today: today).map(\.item.index)
+            guard let encoded else { return group }
+            let listed = group.map { EncodedListedItem(document: encoded, index: $0, listRank: 0) }
+            return SortKey.sort(listed, by: keys, reverse: reverse, today: today).map(\.index)
         }
 
         /// The group's span with its blocks in sorted order.

@@ -42,11 +42,6 @@ public struct DependencyIndex: Sendable, Equatable {
     }
 }
 
-extension Workspace {
-    /// Which items of the folder are blocked or blocking.
-    public var dependencies: DependencyIndex { DependencyIndex(items) }
-}
-
 extension DependencyIndex {
     /// One problem of `problems(in:)`.
     public struct Problem: Sendable, Equatable {

@@ -8,8 +8,11 @@
 /// and JSON output give the same answers as from a `Workspace`.
 public struct EncodedWorkspace: Sendable {
     public let documents: [EncodedDocument]
-    /// What was skipped while loading, as `Workspace.warnings`.
+    /// What was skipped while loading (unreadable files, links out of the root, files not UTF-8).
     public let warnings: [String]
+    /// The lists skipped because they are not UTF-8: an edit that names
+    /// one is refused saying so, not told that nothing has that name.
+    public private(set) var listsNotUTF8: [String] = []
     /// The documents in list order, each with its rank.
     private let ranked: [(document: EncodedDocument, rank: Int)]
 
@@ -50,12 +53,57 @@ public struct EncodedWorkspace: Sendable {
     /// parsing the others in parallel; with `savingInBackground`, a new
     /// cache file is written while the caller goes on (see `BackgroundSaves`).
     public static func load(_ folder: NotesFolder, cache: ParseCache? = nil, savingInBackground: Bool = false) -> EncodedWorkspace {
-        let (documents, warnings, repairs, listOrder) = folder.loadEncoded(cache: cache, savingInBackground: savingInBackground)
-        return EncodedWorkspace(documents: documents, warnings: warnings, repairs: repairs, listOrder: listOrder)
+        let (documents, warnings, repairs, listOrder, notUTF8) = folder.loadEncoded(cache: cache, savingInBackground: savingInBackground)
+        var workspace = EncodedWorkspace(documents: documents, warnings: warnings, repairs: repairs, listOrder: listOrder)
+        workspace.listsNotUTF8 = notUTF8
+        return workspace
     }
 
     /// Every item of every list, in manual order.
     public var items: [EncodedListedItem] { items { _ in true } }
+
+    /// The lists in list order (`order:`, then name, then path), each
+    /// ready for its items to be read.
+    public var listsInOrder: [EncodedDocument] {
+        ranked.map { document, _ in
+            if !document.isComplete { document.complete { repairs?.repair($0) } }
+            return document
+        }
+    }
+
+    /// The lists in path order (as the folder scan found them), each ready
+    /// for its items to be read: what names are looked up in, so that
+    /// candidates are offered by path.
+    public var listsByPath: [EncodedDocument] {
+        documents.map { document in
+            if !document.isComplete { document.complete { repairs?.repair($0) } }
+            return document
+        }
+    }
+
+    /// The items of the list at `path`, in file order; none when no list has that path.
+    public func items(ofListAt path: String) -> [EncodedListedItem] {
+        guard let (document, rank) = ranked.first(where: { $0.document.path == path }) else { return [] }
+        if !document.isComplete { document.complete { repairs?.repair($0) } }
+        return document.items(rank: rank)
+    }
+
+    /// How many items each of `groups` holds on `today`, in one pass over
+    /// the folder on every core, with no item kept.
+    public func counts(of groups: [SmartGroup], today: TaskDate) -> [Int] {
+        let runs = listRuns(minimumSize: 4096)
+        let perRun = Parallel.map(runs.count) { run in
+            var counts = [Int](repeating: 0, count: groups.count)
+            forEachItem(in: runs[run]) { item in
+                for (position, group) in groups.enumerated() where group.contains(item, today: today) { counts[position] += 1 }
+            }
+            return counts
+        }
+        saveRepairs()
+        return perRun.reduce(into: [Int](repeating: 0, count: groups.count)) { total, counts in
+            for position in counts.indices { total[position] += counts[position] }
+        }
+    }
 
     /// The items `include` accepts, in manual order, tested on every core.
     public func items(where include: (EncodedListedItem) -> Bool) -> [EncodedListedItem] {

@@ -1,8 +1,12 @@
 /// Finds the item a user named: `PATH:LINE`, `^id`, or text that matches
 /// exactly one item's title (case-insensitive substring; open items first,
 /// or done and cancelled ones first for `reopen`).
+///
+/// The same rules search the read model (`EncodedDocument`, a whole folder
+/// before anything is locked) and freshly parsed `Document`s (the files an
+/// edit locked), through `LookupList`.
 public enum ItemLookup {
-    /// Where an item is: indices into the documents and their items.
+    /// Where an item is: indices into the lists and their items.
     public struct Location: Hashable, Sendable {
         public var document: Int
         public var item: Int
@@ -20,32 +24,32 @@ public enum ItemLookup {
     /// With `preferringCompleted`, a title matching several items picks
     /// among the done and cancelled ones first (`reopen`: reopening an open
     /// item does nothing), else among the open ones.
-    public static func resolve(_ spec: String, in documents: [Document], preferringCompleted: Bool = false) throws(Failure) -> Location {
+    public static func resolve<List: LookupList>(_ spec: String, in documents: [List], preferringCompleted: Bool = false) throws(Failure) -> Location {
         // PATH:LINE
         if let colon = spec.lastIndex(of: ":"), let line = Int(spec[spec.index(after: colon)...]) {
             let path = String(spec[..<colon])
             let wanted = path.hasPrefix("./") ? String(path.dropFirst(2)) : path
             if let documentIndex = documents.firstIndex(where: { $0.path == wanted }) {
                 let document = documents[documentIndex]
-                if let item = document.items.firstIndex(where: { $0.line == line }) {
+                if let item = (0..<document.itemCount).first(where: { document.line(of: $0) == line }) {
                     return Location(document: documentIndex, item: item)
                 }
-                throw .unknown(spec, candidates: document.items.map { document.address(of: $0) + "  " + $0.title })
+                throw .unknown(spec, candidates: describe((0..<document.itemCount).map { Location(document: documentIndex, item: $0) }, documents))
             }
         }
         // ^id
         if spec.hasPrefix("^"), spec.count > 1 {
             let id = String(spec.dropFirst())
-            let matches = all(in: documents) { $0.metadata.id == id }
+            let matches = all(in: documents) { $0.id(of: $1) == id }
             if matches.count == 1 { return matches[0] }
             if matches.count > 1 { throw .ambiguous(spec, candidates: describe(matches, documents)) }
             throw .unknown(spec, candidates: [])
         }
         // Title text.
         let wanted = spec.lowercased()
-        let matches = all(in: documents) { $0.title.lowercased().contains(wanted) }
-        let exact = matches.filter { documents[$0.document].items[$0.item].title.lowercased() == wanted }
-        let preferred = { (location: Location) in isOpen(location, documents) != preferringCompleted }
+        let matches = all(in: documents) { $0.title(of: $1).lowercased().contains(wanted) }
+        let exact = matches.filter { documents[$0.document].title(of: $0.item).lowercased() == wanted }
+        let preferred = { (location: Location) in documents[location.document].isOpen(location.item) != preferringCompleted }
         for group in [exact.filter(preferred), exact, matches.filter(preferred), matches] where !group.isEmpty {
             if group.count == 1 { return group[0] }
             throw .ambiguous(spec, candidates: describe(group, documents))
@@ -53,26 +57,53 @@ public enum ItemLookup {
         throw .unknown(spec, candidates: [])
     }
 
-    private static func isOpen(_ location: Location, _ documents: [Document]) -> Bool {
-        documents[location.document].items[location.item].status.isOpen
-    }
-
-    private static func all(in documents: [Document], where test: (TaskItem) -> Bool) -> [Location] {
+    private static func all<List: LookupList>(in documents: [List], where test: (List, Int) -> Bool) -> [Location] {
         var found: [Location] = []
         for (documentIndex, document) in documents.enumerated() {
-            for item in document.items where test(item) {
-                found.append(Location(document: documentIndex, item: item.index))
+            for item in 0..<document.itemCount where test(document, item) {
+                found.append(Location(document: documentIndex, item: item))
             }
         }
         return found
     }
 
     /// `PATH:LINE  title` for each location, for error messages.
-    public static func describe(_ locations: [Location], _ documents: [Document]) -> [String] {
+    public static func describe<List: LookupList>(_ locations: [Location], _ documents: [List]) -> [String] {
         locations.map {
             let document = documents[$0.document]
-            let item = document.items[$0.item]
-            return "\(document.address(of: item))  \(item.title)"
+            return "\(document.path):\(document.line(of: $0.item))  \(document.title(of: $0.item))"
         }
+    }
+}
+
+/// What `ItemLookup` and `ListLookup` read of a list: its path and name,
+/// and each item's line, display title, block id and status.
+public protocol LookupList {
+    var path: String { get }
+    var name: String { get }
+    var itemCount: Int { get }
+    func line(of item: Int) -> Int
+    func title(of item: Int) -> String
+    func id(of item: Int) -> String?
+    func isOpen(_ item: Int) -> Bool
+}
+
+extension Document: LookupList {
+    public var itemCount: Int { items.count }
+    public func line(of item: Int) -> Int { items[item].line }
+    public func title(of item: Int) -> String { items[item].title }
+    public func id(of item: Int) -> String? { items[item].metadata.id }
+    public func isOpen(_ item: Int) -> Bool { items[item].status.isOpen }
+}
+
+extension EncodedDocument: LookupList {
+    public func line(of item: Int) -> Int { self.item(item).line }
+    public func title(of item: Int) -> String { self.item(item).title.string }
+    public func id(of item: Int) -> String? { self.item(item).id?.string }
+    public func isOpen(_ item: Int) -> Bool { self.item(item).status.isOpen }
+
+    private func item(_ index: Int) -> EncodedListedItem {
+        if !isComplete { complete { _ in } }
+        return EncodedListedItem(document: self, index: index, listRank: 0)
     }
 }

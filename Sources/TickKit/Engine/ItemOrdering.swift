@@ -1,29 +1,5 @@
 import Foundation
 
-/// An item together with its list, as the engine passes it around.
-public struct ListedItem: Sendable {
-    public let document: Document
-    /// The item's index in `document.items`.
-    public let itemIndex: Int
-    /// The list's place among all lists (by `order:`, then name): the first
-    /// half of manual order.
-    public let listRank: Int
-
-    public init(document: Document, item: TaskItem, listRank: Int) {
-        self.document = document
-        self.itemIndex = item.index
-        self.listRank = listRank
-    }
-
-    /// The item, borrowed from its document (no copy of its fields).
-    public var item: TaskItem {
-        _read { yield document.items[itemIndex] }
-    }
-
-    /// `PATH:LINE`.
-    public var address: String { document.address(of: item) }
-}
-
 /// The keys items sort by (SPEC §4). Every sort falls back to manual order,
 /// so output is deterministic.
 public enum SortKey: String, Sendable, CaseIterable {

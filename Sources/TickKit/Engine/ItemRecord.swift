@@ -1,11 +1,7 @@
 /// What the read engine needs of one item and its list: enough to evaluate a
 /// query, sort, pick smart-group members and print the item's JSON.
 ///
-/// Two kinds of item conform: `ListedItem` (an item of a parsed `Document`)
-/// and `EncodedListedItem` (an item read in place from the parse cache's
-/// bytes, without building a `Document`). The query, sort and JSON code is
-/// written once, generic over this protocol, so both give the same answers
-/// byte for byte; `EncodedDocumentTests` checks that on every fixture.
+/// `EncodedListedItem`, an item of the read model, conforms.
 public protocol ItemRecord {
     associatedtype Text: ItemText
 
@@ -131,38 +127,5 @@ extension TaskDate: ItemText {
         output.append(UInt8(ascii: "\""))
         appendISO(to: &output)
         output.append(UInt8(ascii: "\""))
-    }
-}
-
-extension ListedItem: ItemRecord {
-    public var status: TaskStatus { item.status }
-    public var line: Int { item.line }
-    public var depth: Int { item.depth }
-    public var fileOffset: Int { item.blockRange.lowerBound }
-    public var priority: Priority { item.metadata.priority }
-    public var hasPriority: Bool { item.metadata.hasPriority }
-    public func date(_ field: MetadataField) -> TaskDate? { item.metadata.date(field) }
-    public var title: String { item.title }
-    public var text: String { item.text }
-    public var notes: String? { item.notes }
-    public var every: String? { item.metadata.every }
-    public var hasTags: Bool { !item.metadata.tags.isEmpty }
-    public var tags: [String] { item.metadata.tags }
-    public var color: String? { item.metadata.color }
-    public var icon: String? { item.metadata.icon }
-    public var id: String? { item.metadata.id }
-    public var dependsOnText: String? { item.metadata.dependsOn.isEmpty ? nil : item.metadata.dependsOn.joined(separator: ",") }
-    public var onCompletion: String? { item.metadata.onCompletion }
-    public var fields: [(key: String, value: String)] { item.metadata.fields }
-    public var sectionTitle: String? { item.section.map { document.sections[$0].title } }
-    public var parentLine: Int? { item.parent.map { document.items[$0].line } }
-    public var hasSubtasks: Bool { !item.children.isEmpty }
-    public var listPath: String { document.path }
-    public var listName: String { document.name }
-    public var listColor: String { document.color }
-    public var listIcon: String { document.icon }
-
-    public func appendListJSON(_ field: ListField, to output: inout ByteOutput) {
-        JSONValue.appendString(listText(field), to: &output)
     }
 }

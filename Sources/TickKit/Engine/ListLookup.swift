@@ -7,14 +7,14 @@ public enum ListLookup {
     }
 
     /// The index in `documents` of the list `name` names.
-    public static func resolve(_ name: String, in documents: [Document]) throws(Failure) -> Int {
+    public static func resolve<List: LookupList>(_ name: String, in documents: [List]) throws(Failure) -> Int {
         let wanted = name.lowercased()
         func stripped(_ path: String) -> String {
             if path.hasSuffix(".markdown") { return String(path.dropLast(9)) }
             if path.hasSuffix(".md") { return String(path.dropLast(3)) }
             return path
         }
-        let tests: [(Document) -> Bool] = [
+        let tests: [(List) -> Bool] = [
             { $0.path.lowercased() == wanted },
             { stripped($0.path).lowercased() == wanted },
             { stripped($0.path.split(separator: "/").last.map(String.init) ?? "").lowercased() == wanted },

@@ -26,8 +26,8 @@ public enum SmartGroup: String, Sendable, CaseIterable {
     }
 
     /// True when `item` belongs to this group on `today`.
-    public func contains(_ item: TaskItem, today: TaskDate) -> Bool {
-        contains(status: item.status, due: item.metadata.due, today: today)
+    public func contains(_ item: EncodedListedItem, today: TaskDate) -> Bool {
+        contains(status: item.status, due: item.date(.due), today: today)
     }
 
     private func contains(status: TaskStatus, due: TaskDate?, today: TaskDate) -> Bool {

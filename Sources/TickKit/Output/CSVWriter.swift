@@ -9,36 +9,40 @@ public enum CSVWriter {
 
     /// The whole CSV text. Tags are separated by spaces, without `#`;
     /// absent values are empty fields.
-    public static func write(_ items: [ListedItem]) -> String {
-        var output = record(columns)
-        for listed in items {
-            let item = listed.item
-            let document = listed.document
-            let metadata = item.metadata
-            let fields: [String] = [
-                document.path,
-                String(item.line),
-                document.name,
-                item.section.map { document.sections[$0].title } ?? "",
-                item.status.rawValue,
-                item.title,
-                metadata.priority.name,
-                metadata.due?.isoString ?? "",
-                metadata.scheduled?.isoString ?? "",
-                metadata.start?.isoString ?? "",
-                metadata.created?.isoString ?? "",
-                metadata.done?.isoString ?? "",
-                metadata.cancelled?.isoString ?? "",
-                metadata.every ?? "",
-                metadata.tags.joined(separator: " "),
-                metadata.id ?? "",
-                item.parent.map { document.address(of: document.items[$0]) } ?? "",
-                String(item.depth),
-                item.notes ?? "",
-            ]
-            output += record(fields)
-        }
+    public static func write(_ items: [EncodedListedItem]) -> String {
+        var output = ""
+        write(items) { output += $0 }
         return output
+    }
+
+    /// Writes the CSV text a record at a time, so that the whole text is
+    /// never in memory.
+    public static func write(_ items: [EncodedListedItem], to emit: (String) -> Void) {
+        emit(record(columns))
+        for item in items {
+            let fields: [String] = [
+                item.listPath,
+                String(item.line),
+                item.listName,
+                item.sectionTitle?.string ?? "",
+                item.status.rawValue,
+                item.title.string,
+                item.priority.name,
+                item.date(.due)?.isoString ?? "",
+                item.date(.scheduled)?.isoString ?? "",
+                item.date(.start)?.isoString ?? "",
+                item.date(.created)?.isoString ?? "",
+                item.date(.done)?.isoString ?? "",
+                item.date(.cancelled)?.isoString ?? "",
+                item.every?.string ?? "",
+                item.tags.map(\.string).joined(separator: " "),
+                item.id?.string ?? "",
+                item.parentReference ?? "",
+                String(item.depth),
+                item.notes?.string ?? "",
+            ]
+            emit(record(fields))
+        }
     }
 
     static func record(_ fields: [String]) -> String {

@@ -12,18 +12,22 @@ public enum ICalendarWriter {
 
     /// The calendar. `stamp` is the DTSTAMP, a UTC date-time such as
     /// `20261121T000000Z`.
-    public static func write(_ items: [ListedItem], stamp: String) -> String {
-        var lines = [
-            "BEGIN:VCALENDAR",
-            "VERSION:2.0",
-            "PRODID:\(productID)",
-            "CALSCALE:GREGORIAN",
-        ]
-        var uids = UIDs()
-        for listed in items { lines += todo(listed, stamp: stamp, uids: &uids) }
-        lines.append("END:VCALENDAR")
-        return lines.map(fold).joined()
+    public static func write(_ items: [EncodedListedItem], stamp: String) -> String {
+        var calendar = ""
+        write(items, stamp: stamp) { calendar += $0 }
+        return calendar
     }
+
+    /// Writes the calendar piece by piece, a component at a time, so that
+    /// the whole text is never in memory.
+    public static func write(_ items: [EncodedListedItem], stamp: String, to emit: (String) -> Void) {
+        emit(header.map(fold).joined())
+        var uids = UIDs()
+        for listed in items { emit(todo(listed, stamp: stamp, uids: &uids).map(fold).joined()) }
+        emit(fold("END:VCALENDAR"))
+    }
+
+    private static let header = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:\(productID)", "CALSCALE:GREGORIAN"]
 
     /// The DTSTAMP for a pinned day: its midnight in UTC.
     public static func stamp(for day: TaskDate) -> String {
@@ -35,9 +39,9 @@ public enum ICalendarWriter {
     /// the title and how many items above it in the file have the same title,
     /// joined by NUL: it survives edits of the item's other fields and lines
     /// added or removed around it.
-    public static func uid(_ listed: ListedItem) -> String {
+    public static func uid(_ listed: EncodedListedItem) -> String {
         var uids = UIDs()
-        return uids.uid(listed.item, in: listed.document)
+        return uids.uid(listed)
     }
 
     /// The UIDs of one export: how many items above each one share its
@@ -45,19 +49,20 @@ public enum ICalendarWriter {
     struct UIDs {
         private var earlierByList: [ObjectIdentifier: [Int]] = [:]
 
-        mutating func uid(_ item: TaskItem, in document: Document) -> String {
-            if let id = item.metadata.id { return "\(id)@tick" }
-            let earlier = earlierCounts(document)[item.index]
-            return String(format: "%016llx", FNV1a.hash("\(document.path)\u{0}\(item.title)\u{0}\(earlier)")) + "@tick"
+        mutating func uid(_ item: EncodedListedItem) -> String {
+            if let id = item.id { return "\(id.string)@tick" }
+            let earlier = earlierCounts(item.document)[item.index]
+            return String(format: "%016llx", FNV1a.hash("\(item.listPath)\u{0}\(item.title.string)\u{0}\(earlier)")) + "@tick"
         }
 
         /// For each item of `document`, how many items above it have its title.
-        private mutating func earlierCounts(_ document: Document) -> [Int] {
+        private mutating func earlierCounts(_ document: EncodedDocument) -> [Int] {
             if let known = earlierByList[ObjectIdentifier(document)] { return known }
             var seen: [String: Int] = [:]
-            let counts = document.items.map { item in
-                defer { seen[item.title, default: 0] += 1 }
-                return seen[item.title] ?? 0
+            let counts = document.items().map { item in
+                let title = item.title.string
+                defer { seen[title, default: 0] += 1 }
+                return seen[title] ?? 0
             }
             earlierByList[ObjectIdentifier(document)] = counts
             return counts
@@ -65,9 +70,9 @@ public enum ICalendarWriter {
     }
 
     /// RFC 5545 priority: 1 (urgent) … 9 (lowest); nil when none was written.
-    public static func priority(_ metadata: ItemMetadata) -> Int? {
-        guard metadata.hasPriority else { return nil }
-        switch metadata.priority {
+    public static func priority(_ item: EncodedListedItem) -> Int? {
+        guard item.hasPriority else { return nil }
+        switch item.priority {
         case .urgent: return 1
         case .high: return 2
         case .medium: return 4
@@ -77,41 +82,40 @@ public enum ICalendarWriter {
         }
     }
 
-    private static func todo(_ listed: ListedItem, stamp: String, uids: inout UIDs) -> [String] {
-        let item = listed.item
-        let document = listed.document
-        let metadata = item.metadata
-        var lines = ["BEGIN:VTODO", "UID:\(escaped(uids.uid(item, in: document)))", "DTSTAMP:\(stamp)"]
-        lines.append("SUMMARY:\(escaped(item.title))")
-        if let notes = item.notes { lines.append("DESCRIPTION:\(escaped(notes))") }
+    private static func todo(_ item: EncodedListedItem, stamp: String, uids: inout UIDs) -> [String] {
+        var lines = ["BEGIN:VTODO", "UID:\(escaped(uids.uid(item)))", "DTSTAMP:\(stamp)"]
+        lines.append("SUMMARY:\(escaped(item.title.string))")
+        if let notes = item.notes?.string { lines.append("DESCRIPTION:\(escaped(notes))") }
         // DTSTART only when it agrees with DUE (same value type, not later), as RFC 5545 requires.
         var hasStart = false
-        if let start = metadata.start, metadata.due.map({ start.compareDay($0) <= 0 && ($0.minuteOfDay == nil) == (start.minuteOfDay == nil) }) ?? true {
+        let due = item.date(.due)
+        if let start = item.date(.start), due.map({ start.compareDay($0) <= 0 && ($0.minuteOfDay == nil) == (start.minuteOfDay == nil) }) ?? true {
             lines.append("DTSTART" + dateValue(start))
             hasStart = true
         }
-        if let due = metadata.due { lines.append("DUE" + dateValue(due)) }
-        if let priority = priority(metadata) { lines.append("PRIORITY:\(priority)") }
+        if let due { lines.append("DUE" + dateValue(due)) }
+        if let priority = priority(item) { lines.append("PRIORITY:\(priority)") }
         switch item.status {
         case .open: lines.append("STATUS:NEEDS-ACTION")
         case .inProgress: lines.append("STATUS:IN-PROCESS")
         case .done:
             lines.append("STATUS:COMPLETED")
-            if let done = metadata.done { lines.append("COMPLETED:\(utcNoon(done))") }
+            if let done = item.date(.done) { lines.append("COMPLETED:\(utcNoon(done))") }
         case .cancelled: lines.append("STATUS:CANCELLED")
         }
-        if let created = metadata.created { lines.append("CREATED:\(utcNoon(created))") }
-        if !metadata.tags.isEmpty { lines.append("CATEGORIES:" + metadata.tags.map(escaped).joined(separator: ",")) }
-        if let parent = item.parent {
-            lines.append("RELATED-TO;RELTYPE=PARENT:\(escaped(uids.uid(document.items[parent], in: document)))")
+        if let created = item.date(.created) { lines.append("CREATED:\(utcNoon(created))") }
+        if item.hasTags { lines.append("CATEGORIES:" + item.tags.map { escaped($0.string) }.joined(separator: ",")) }
+        if let parent = item.parentIndex {
+            let parentItem = EncodedListedItem(document: item.document, index: parent, listRank: item.listRank)
+            lines.append("RELATED-TO;RELTYPE=PARENT:\(escaped(uids.uid(parentItem)))")
         }
-        if let every = metadata.every {
+        if let every = item.every?.string {
             // A recurrence set is generated from DTSTART, so RRULE needs one.
             if hasStart, let rule = RecurrenceRule(every) { lines.append("RRULE:\(rule.rrule)") }
             lines.append("X-TICK-EVERY:\(escaped(every))")
         }
-        lines.append("X-TICK-LIST:\(escaped(document.name))")
-        lines.append("X-TICK-ADDRESS:\(escaped(document.address(of: item)))")
+        lines.append("X-TICK-LIST:\(escaped(item.listName))")
+        lines.append("X-TICK-ADDRESS:\(escaped(item.address))")
         lines.append("END:VTODO")
         return lines
     }
@@ -124,28 +128,35 @@ public enum ICalendarWriter {
     /// `previous` holds the events of the calendar written before
     /// (`events(in:)`): an event keeps its SEQUENCE when its content is the
     /// same, gets the next one when it changed, and 0 when it is new.
-    public static func writeEvents(_ items: [ListedItem], stamp: String, previous: [String: (sequence: Int, content: [String])] = [:],
+    public static func writeEvents(_ items: [EncodedListedItem], stamp: String, previous: [String: (sequence: Int, content: [String])] = [:],
                                    alarm: Int? = nil) -> String {
-        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:\(productID)", "CALSCALE:GREGORIAN"]
+        var calendar = ""
+        writeEvents(items, stamp: stamp, previous: previous, alarm: alarm) { calendar += $0 }
+        return calendar
+    }
+
+    /// Writes the calendar of events piece by piece, as `write(_:stamp:to:)`.
+    public static func writeEvents(_ items: [EncodedListedItem], stamp: String, previous: [String: (sequence: Int, content: [String])],
+                                   alarm: Int?, to emit: (String) -> Void) {
+        emit(header.map(fold).joined())
         var uids = UIDs()
-        for listed in items where listed.item.status.isOpen && listed.item.metadata.due != nil {
-            let uid = uids.uid(listed.item, in: listed.document)
+        for listed in items where listed.status.isOpen && listed.date(.due) != nil {
+            let uid = uids.uid(listed)
             var component = event(listed, uid: uid, stamp: stamp, alarm: alarm)
             let sequence = previous[uid].map { $0.content == changeContent(component) ? $0.sequence : $0.sequence + 1 } ?? 0
             component.insert("SEQUENCE:\(sequence)", at: 3)
-            lines += component
+            emit(component.map(fold).joined())
         }
-        lines.append("END:VCALENDAR")
-        return lines.map(fold).joined()
+        emit(fold("END:VCALENDAR"))
     }
 
     /// An event's lines without SEQUENCE, which `writeEvents` adds after DTSTAMP.
-    private static func event(_ listed: ListedItem, uid: String, stamp: String, alarm: Int?) -> [String] {
-        let item = listed.item, document = listed.document, metadata = item.metadata
-        guard let due = metadata.due else { return [] }
+    private static func event(_ item: EncodedListedItem, uid: String, stamp: String, alarm: Int?) -> [String] {
+        guard let due = item.date(.due) else { return [] }
+        let title = item.title.string
         var lines = ["BEGIN:VEVENT", "UID:\(escaped(uid))", "DTSTAMP:\(stamp)"]
-        lines.append("SUMMARY:\(escaped(item.title))")
-        if let notes = item.notes { lines.append("DESCRIPTION:\(escaped(notes))") }
+        lines.append("SUMMARY:\(escaped(title))")
+        if let notes = item.notes?.string { lines.append("DESCRIPTION:\(escaped(notes))") }
         lines.append("DTSTART" + dateValue(due))
         if due.minuteOfDay != nil {
             lines.append("DURATION:PT1H")
@@ -153,15 +164,15 @@ public enum ICalendarWriter {
             lines.append("DTEND" + dateValue(due.adding(1, .day)))
             lines.append("TRANSP:TRANSPARENT")   // an all-day reminder, not a busy day
         }
-        if let priority = priority(metadata) { lines.append("PRIORITY:\(priority)") }
-        if !metadata.tags.isEmpty { lines.append("CATEGORIES:" + metadata.tags.map(escaped).joined(separator: ",")) }
+        if let priority = priority(item) { lines.append("PRIORITY:\(priority)") }
+        if item.hasTags { lines.append("CATEGORIES:" + item.tags.map { escaped($0.string) }.joined(separator: ",")) }
         // A rule that counts from the completion date (`when done`) has no fixed dates to list.
-        if let every = metadata.every, let rule = RecurrenceRule(every), !rule.whenDone { lines.append("RRULE:\(rule.rrule)") }
-        lines.append("X-TICK-LIST:\(escaped(document.name))")
-        lines.append("X-TICK-ADDRESS:\(escaped(document.address(of: item)))")
+        if let every = item.every?.string, let rule = RecurrenceRule(every), !rule.whenDone { lines.append("RRULE:\(rule.rrule)") }
+        lines.append("X-TICK-LIST:\(escaped(item.listName))")
+        lines.append("X-TICK-ADDRESS:\(escaped(item.address))")
         if let alarm {
             let trigger = alarm % 1440 == 0 ? "-P\(alarm / 1440)D" : alarm % 60 == 0 ? "-PT\(alarm / 60)H" : "-PT\(alarm)M"
-            lines += ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(escaped(item.title))", "TRIGGER:\(trigger)", "END:VALARM"]
+            lines += ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(escaped(title))", "TRIGGER:\(trigger)", "END:VALARM"]
         }
         lines.append("END:VEVENT")
         return lines

@@ -1,9 +1,9 @@
 /// The JSON shapes of SPEC §6, with keys in the SPEC's order.
 public enum ItemJSON {
     /// One item as SPEC §6 shows it.
-    public static func item(_ item: TaskItem, in document: Document, context: ItemContext) -> JSONValue {
+    public static func item(_ item: EncodedListedItem, context: ItemContext) -> JSONValue {
         var sink = ValueSink()
-        emit(ListedItem(document: document, item: item, listRank: 0), context: context, into: &sink)
+        emit(item, context: context, into: &sink)
         return .object(sink.pairs)
     }
 
@@ -300,7 +300,7 @@ public enum ItemJSON {
 
     /// One list as `tick lists --json` shows it. Front matter keys tick does
     /// not know are kept under `frontMatter`.
-    public static func list(_ document: Document) -> JSONValue {
+    public static func list(_ document: EncodedDocument) -> JSONValue {
         let known: Set<String> = ["title", "color", "icon", "order"]
         let extra = (document.frontMatter?.values ?? []).filter { !known.contains($0.key) }
         var pairs: [(String, JSONValue)] = [
@@ -308,16 +308,11 @@ public enum ItemJSON {
             ("path", .string(document.path)),
             ("color", .string(document.color)),
             ("icon", .string(document.icon)),
-            ("open", .int(document.items.filter { $0.status.isOpen }.count)),
-            ("done", .int(document.items.filter { $0.status == .done }.count)),
+            ("open", .int(document.count { $0.isOpen })),
+            ("done", .int(document.count { $0 == .done })),
         ]
         if let order = document.order { pairs.append(("order", .int(order))) }
         if !extra.isEmpty { pairs.append(("frontMatter", .object(extra.map { ($0.key, $0.value) }))) }
         return .object(pairs)
-    }
-
-    /// `{"today": "...", "items": [...]}`
-    public static func items(_ items: [(TaskItem, Document)], context: ItemContext) -> JSONValue {
-        .object([("today", .string(context.today.isoString)), ("items", .array(items.map { item($0.0, in: $0.1, context: context) }))])
     }
 }

@@ -1,10 +1,10 @@
 /// The JSON documents of the read commands (SPEC §6), keys in a fixed order.
 extension ItemJSON {
     /// `{"today": "...", "items": [...]}`
-    public static func items(_ items: [ListedItem], context: ItemContext) -> JSONValue {
+    public static func items(_ items: [EncodedListedItem], context: ItemContext) -> JSONValue {
         .object([
             ("today", .string(context.today.isoString)),
-            ("items", .array(items.map { item($0.item, in: $0.document, context: context) })),
+            ("items", .array(items.map { item($0, context: context) })),
         ])
     }
 
@@ -70,14 +70,14 @@ extension ItemJSON {
             ("groups", .array(groups.map { group in
                 .object([
                     ("name", .string(group.name)),
-                    ("items", .array(group.items.map { item($0.item, in: $0.document, context: context) })),
+                    ("items", .array(group.items.map { item($0, context: context) })),
                 ])
             })),
         ])
     }
 
     /// `{"today": "...", "lists": [...]}`, lists in list order.
-    public static func lists(_ workspace: Workspace, today: TaskDate) -> JSONValue {
+    public static func lists(_ workspace: EncodedWorkspace, today: TaskDate) -> JSONValue {
         .object([
             ("today", .string(today.isoString)),
             ("lists", .array(workspace.listsInOrder.map { list($0) })),
@@ -86,9 +86,9 @@ extension ItemJSON {
 
     /// The home screen: `{"today": "...", "counts": {"today": N, "scheduled":
     /// N, "all": N, "overdue": N}, "lists": [...]}`.
-    public static func home(_ workspace: Workspace, today: TaskDate) -> JSONValue {
-        let counts = SmartGroup.homeGroups.map { group in
-            (group.rawValue, JSONValue.int(workspace.items.filter { group.contains($0.item, today: today) }.count))
+    public static func home(_ workspace: EncodedWorkspace, today: TaskDate) -> JSONValue {
+        let counts = zip(SmartGroup.homeGroups, workspace.counts(of: SmartGroup.homeGroups, today: today)).map { group, count in
+            (group.rawValue, JSONValue.int(count))
         }
         return .object([
             ("today", .string(today.isoString)),

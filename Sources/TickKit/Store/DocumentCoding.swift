@@ -207,14 +207,8 @@ enum DocumentCoding {
         }
     }
 
-    static func decode(_ buffer: UnsafeBufferPointer<UInt8>) throws -> Document {
-        var reader = ByteReader(buffer, range: 0..<buffer.count)
-        let path = try reader.string()
-        let color = try reader.optionalString()
-        let icon = try reader.optionalString()
-        let order = try reader.optionalInt()
-        let name = try reader.string()
-        let isValidUTF8 = try reader.bool()
+    /// Reads the front matter block that `encode` writes after the header.
+    static func decodeFrontMatter(_ reader: inout ByteReader) throws -> FrontMatter? {
         var frontMatter: FrontMatter? = nil
         try reader.block { reader in
             guard try reader.bool() else { return }
@@ -229,6 +223,18 @@ enum DocumentCoding {
             }
             frontMatter = FrontMatter(range: range, yamlRange: yamlRange, values: values)
         }
+        return frontMatter
+    }
+
+    static func decode(_ buffer: UnsafeBufferPointer<UInt8>) throws -> Document {
+        var reader = ByteReader(buffer, range: 0..<buffer.count)
+        let path = try reader.string()
+        let color = try reader.optionalString()
+        let icon = try reader.optionalString()
+        let order = try reader.optionalInt()
+        let name = try reader.string()
+        let isValidUTF8 = try reader.bool()
+        let frontMatter = try decodeFrontMatter(&reader)
         var sections: [Section] = []
         for _ in 0..<(try reader.count(limit: 1 << 24)) {
             let title = try reader.string()

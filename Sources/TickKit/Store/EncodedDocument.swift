@@ -27,7 +27,8 @@ public final class EncodedDocument: @unchecked Sendable {
     /// The name as list order compares it (`SortKey.foldedName`), folded
     /// while the lists are read, off the main thread.
     let foldedName: String
-    let order: Int?
+    /// The list's `order:` from its front matter.
+    public let order: Int?
     let isValidUTF8: Bool
     private(set) var body: Body
     /// The payload `complete` checks, for a document made unchecked.
@@ -41,7 +42,13 @@ public final class EncodedDocument: @unchecked Sendable {
         let buffer: UnsafeBufferPointer<UInt8>
         let explicitColor: String?
         let explicitIcon: String?
+        /// Where the front matter block starts.
+        let frontMatterOffset: Int
         let sectionTitles: [ByteSlice]
+        /// Where each section's details (level, line, color, icon) start.
+        let sectionDetails: [Int]
+        /// Where the diagnostics start.
+        let diagnosticsOffset: Int
         let records: ItemRecordLayout.Records
         /// The list's path, name, color and icon as JSON string literals,
         /// escaped once for every item of the list that is printed: one
@@ -51,7 +58,7 @@ public final class EncodedDocument: @unchecked Sendable {
 
         static var empty: Body {
             Body(owner: nil, buffer: UnsafeBufferPointer(start: nil, count: 0), explicitColor: nil, explicitIcon: nil,
-                 sectionTitles: [], records: .empty, listJSON: UnsafeMutableBufferPointer(start: nil, count: 0),
+                 frontMatterOffset: 0, sectionTitles: [], sectionDetails: [], diagnosticsOffset: 0, records: .empty, listJSON: UnsafeMutableBufferPointer(start: nil, count: 0),
                  listJSONEnds: (0, 0, 0, 0))
         }
     }
@@ -96,6 +103,20 @@ public final class EncodedDocument: @unchecked Sendable {
     }
 
     deinit { body.listJSON.baseAddress?.deallocate() }
+
+    /// `document` as the read model holds it: for a list that is not in a
+    /// folder's cache (one being edited, or an editor's unsaved text).
+    /// Nil for a list too large for the encoding (a file of gigabytes).
+    public convenience init?(encoding document: Document) {
+        guard let payload = ParseCache.Payload(encoding: document) else { return nil }
+        try? self.init(payload.buffer, owner: payload.storage)
+    }
+
+    /// The items in file order, each with `rank` as its list's rank.
+    public func items(rank: Int = 0) -> [EncodedListedItem] {
+        if !isComplete { complete { _ in } }
+        return (0..<itemCount).map { EncodedListedItem(document: self, index: $0, listRank: rank) }
+    }
 
     /// False until `complete` has run on a document made unchecked.
     var isComplete: Bool { state.load(ordering: .acquiring) == 2 }
@@ -169,15 +190,20 @@ public final class EncodedDocument: @unchecked Sendable {
 
     private static func readBody(_ reader: inout ByteReader, header: Header, buffer: UnsafeBufferPointer<UInt8>,
                                  owner: AnyObject) throws -> Body {
-        try reader.skipBlock()   // front matter
+        let frontMatterOffset = reader.position
+        try reader.skipBlock()
         let sectionCount = try reader.count(limit: 1 << 24)
         var sectionTitles: [ByteSlice] = []
+        var sectionDetails: [Int] = []
         sectionTitles.reserveCapacity(sectionCount)
+        sectionDetails.reserveCapacity(sectionCount)
         for _ in 0..<sectionCount {
             sectionTitles.append(try reader.slice())
+            sectionDetails.append(reader.position)
             try reader.skipBlock()
         }
-        try reader.skipBlock()   // diagnostics
+        let diagnosticsOffset = reader.position
+        try reader.skipBlock()
         let records = try ItemRecordLayout.Records(&reader, in: buffer)
         var json = ByteOutput(capacity: header.path.utf8.count + header.name.utf8.count + 32)
         JSONValue.appendString(header.path, to: &json)
@@ -189,7 +215,8 @@ public final class EncodedDocument: @unchecked Sendable {
         JSONValue.appendString(header.explicitIcon ?? Document.defaultIcon, to: &json)
         let iconEnd = json.count
         return Body(owner: owner, buffer: buffer, explicitColor: header.explicitColor, explicitIcon: header.explicitIcon,
-                    sectionTitles: sectionTitles, records: records, listJSON: json.release().allocation,
+                    frontMatterOffset: frontMatterOffset, sectionTitles: sectionTitles, sectionDetails: sectionDetails, diagnosticsOffset: diagnosticsOffset,
+                    records: records, listJSON: json.release().allocation,
                     listJSONEnds: (pathEnd, nameEnd, colorEnd, iconEnd))
     }
 
@@ -198,8 +225,63 @@ public final class EncodedDocument: @unchecked Sendable {
     var sectionTitles: [ByteSlice] { body.sectionTitles }
 
     /// The list's color and icon, defaulting as `Document.color` and `Document.icon` do.
-    var color: String { body.explicitColor ?? Document.defaultColor }
-    var icon: String { body.explicitIcon ?? Document.defaultIcon }
+    public var color: String { body.explicitColor ?? Document.defaultColor }
+    public var icon: String { body.explicitIcon ?? Document.defaultIcon }
+
+    /// The list's front matter (`Document.frontMatter`), read when asked
+    /// for; nil when there is none or the payload is damaged there.
+    public var frontMatter: FrontMatter? {
+        var reader = ByteReader(body.buffer, range: body.frontMatterOffset..<body.buffer.count)
+        return (try? DocumentCoding.decodeFrontMatter(&reader)) ?? nil
+    }
+
+    /// How many of the list's items have a status `include` accepts.
+    public func count(where include: (TaskStatus) -> Bool) -> Int {
+        if !isComplete { complete { _ in } }
+        let records = body.records
+        var count = 0
+        for index in 0..<records.count where include(records.record(index).status ?? .open) { count += 1 }
+        return count
+    }
+
+    /// The number of sections (headings).
+    public var sectionCount: Int { body.sectionTitles.count }
+
+    /// The section at `index` (its place among the list's headings), read
+    /// from the payload when asked for; a damaged one has only its title.
+    public func section(_ index: Int) -> Section {
+        let title = body.sectionTitles[index].string(in: body.buffer)
+        var section = Section(level: 1, title: title, line: 0, range: 0..<0, color: nil, icon: nil)
+        var reader = ByteReader(body.buffer, range: body.sectionDetails[index]..<body.buffer.count)
+        try? reader.block { reader in
+            section.level = try reader.int()
+            section.line = try reader.int()
+            section.range = try reader.range()
+            section.color = try reader.optionalString()
+            section.icon = try reader.optionalString()
+        }
+        return section
+    }
+
+    /// What the parse found wrong with the list (`Document.diagnostics`);
+    /// none when the payload is damaged there.
+    public var diagnostics: [Diagnostic] {
+        var reader = ByteReader(body.buffer, range: body.diagnosticsOffset..<body.buffer.count)
+        var diagnostics: [Diagnostic] = []
+        try? reader.block { reader in
+            let count = try reader.count(limit: 1 << 24)
+            for _ in 0..<count {
+                diagnostics.append(Diagnostic(line: try reader.int(), column: try reader.int(), message: try reader.string()))
+            }
+        }
+        return diagnostics
+    }
+
+    /// The index of the item that encloses the item at `index`, if any.
+    public func parentIndex(of index: Int) -> Int? {
+        let parent = body.records.record(index)[.parent]
+        return parent > 0 && parent <= index ? parent - 1 : nil
+    }
 
     /// The JSON string literal of one of the list's fields.
     func listJSON(_ field: ListField) -> UnsafeBufferPointer<UInt8> {
@@ -215,7 +297,7 @@ public final class EncodedDocument: @unchecked Sendable {
     }
 
     /// The number of items: before `complete`, as the cache's index says.
-    var itemCount: Int { isComplete ? body.records.count : unchecked?.itemCount ?? 0 }
+    public var itemCount: Int { isComplete ? body.records.count : unchecked?.itemCount ?? 0 }
 
     func text(_ slice: ByteSlice) -> EncodedText { EncodedText(bytes: slice.bytes(in: body.buffer)) }
 }
@@ -234,9 +316,19 @@ public struct EncodedText: ItemText {
 /// encoded counterpart of `ListedItem`.
 public struct EncodedListedItem: ItemRecord, @unchecked Sendable {
     // Sendable: the document's body is set once, before any item is read (`EncodedDocument.complete`).
-    let document: EncodedDocument
-    var index: Int
+    /// The item's list.
+    public let document: EncodedDocument
+    /// The item's place in its list (file order).
+    public internal(set) var index: Int
     public let listRank: Int
+
+    /// The item at `index` of `document`, a list whose items can be read
+    /// (one from `EncodedWorkspace`, or made with `EncodedDocument(encoding:)`).
+    public init(document: EncodedDocument, index: Int, listRank: Int) {
+        self.document = document
+        self.index = index
+        self.listRank = listRank
+    }
 
     private var record: ItemRecordLayout.Record { document.records.record(index) }
 
@@ -324,6 +416,22 @@ public struct EncodedListedItem: ItemRecord, @unchecked Sendable {
     }
 
     public var parentLine: Int? { record[.parent] == 0 ? nil : record[.parentLine] }
+    /// `path:line`, the item's address.
+    public var address: String { "\(listPath):\(line)" }
+    /// The index of the enclosing item in its list.
+    public var parentIndex: Int? { document.parentIndex(of: index) }
+    /// The index of the nearest heading above the item among its list's sections.
+    public var sectionIndex: Int? {
+        let section = record[.section]
+        return section > 0 && section <= document.sectionCount ? section - 1 : nil
+    }
+
+    /// The title's runs, metadata tokens included, parsed from the item's
+    /// own text (as `TaskItem.runs`, with ranges counted from the title's start).
+    public var runs: [TitleRun] {
+        let bytes = text.bytes
+        return TitleParser.parse(bytes, title: 0..<bytes.count).runs
+    }
     public var hasSubtasks: Bool { record[.childCount] > 0 }
     public var listPath: String { document.path }
     public var listName: String { document.name }

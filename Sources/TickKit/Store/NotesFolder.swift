@@ -462,12 +462,13 @@ public struct NotesFolder: Sendable {
     /// every document came from the cache in the cache's own order (nil
     /// otherwise: then it must be computed).
     public func loadEncoded(cache: ParseCache? = nil, savingInBackground: Bool = false)
-        -> (documents: [EncodedDocument], warnings: [String], repairs: CacheRepairs?, listOrder: [Int]?) {
+        -> (documents: [EncodedDocument], warnings: [String], repairs: CacheRepairs?, listOrder: [Int]?, notUTF8: [String]) {
         let loaded = loadEvery(cache: cache, alwaysEncode: true, savingInBackground: savingInBackground,
                                fromCache: { contents, path, position, stamp in contents.uncheckedDocument(path, at: position, stamp: stamp) },
                                fromParse: { _, payload in payload.flatMap { try? EncodedDocument($0.buffer, owner: $0.storage) } })
         let repairs = loaded.saveWithRepairs.map { CacheRepairs(folder: self, save: $0) }
-        return (loaded.values.filter(\.isValidUTF8), loaded.warnings, repairs, loaded.storedListOrder)
+        return (loaded.values.filter(\.isValidUTF8), loaded.warnings, repairs, loaded.storedListOrder,
+                loaded.values.filter { !$0.isValidUTF8 }.map(\.path))
     }
 
     /// The shared core of `loadAll` and `loadEncoded`: lists the folder, takes

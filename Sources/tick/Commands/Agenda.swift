@@ -50,7 +50,7 @@ extension Tick {
                             ("entries", .array(day.entries.map { entry in
                                 .object([
                                     ("reasons", .array(entry.reasons.map { .string($0.rawValue) })),
-                                    ("item", ItemJSON.item(entry.record.item, in: entry.record.document, context: context)),
+                                    ("item", ItemJSON.item(entry.record, context: context)),
                                 ])
                             })),
                         ])
@@ -58,7 +58,7 @@ extension Tick {
                 ]))
                 return
             }
-            let markerWidth = items.map { ItemStyle.priorityMarker($0.item.metadata.priority).width }.max() ?? 0
+            let markerWidth = ItemStyle.markerWidth(items)
             var lines: [ListingLine] = []
             for day in agenda {
                 if !lines.isEmpty { lines.append(.blank) }
@@ -76,22 +76,21 @@ extension Tick {
         }
 
         /// `Overdue`, or the day's heading (`Sat 2026-11-21 · today`).
-        func name(of day: TickKit.Agenda.Day<ListedItem>, today: TaskDate) -> String {
+        func name(of day: TickKit.Agenda.Day<EncodedListedItem>, today: TaskDate) -> String {
             day.date.map { RelativeDate.heading($0, today: today) } ?? "Overdue"
         }
 
         /// Why an item is on its day, in words.
-        func why(_ reason: TickKit.Agenda.Reason, _ listed: ListedItem, today: TaskDate) -> String {
-            let metadata = listed.item.metadata
+        func why(_ reason: TickKit.Agenda.Reason, _ item: EncodedListedItem, today: TaskDate) -> String {
             switch reason {
-            case .overdue: return metadata.due.map { RelativeDate.describe($0, today: today).text } ?? "overdue"
+            case .overdue: return item.date(.due).map { RelativeDate.describe($0, today: today).text } ?? "overdue"
             case .due: return "due"
             case .scheduled: return "scheduled"
             case .start: return "starts"
             case .scheduledEarlier:
-                let days = metadata.scheduled.map { $0.dayOnly.days(until: today) } ?? 0
+                let days = item.date(.scheduled).map { $0.dayOnly.days(until: today) } ?? 0
                 return "scheduled \(days) day\(days == 1 ? "" : "s") ago"
-            case .dueSoon: return metadata.due.map { "due " + RelativeDate.describe($0, today: today).text } ?? "due soon"
+            case .dueSoon: return item.date(.due).map { "due " + RelativeDate.describe($0, today: today).text } ?? "due soon"
             }
         }
     }

@@ -109,7 +109,7 @@ extension Tick {
                 throw TickFailure.badData("\(path) exists already; pick another name (tick never replaces a file)")
             }
             let title = ((components.last.map(String.init) ?? trimmed) as NSString).deletingPathExtension
-            if let clash = session.documents.first(where: { $0.name.lowercased() == title.lowercased() || $0.path.lowercased() == path.lowercased() }) {
+            if let clash = session.lists.listsByPath.first(where: { $0.name.lowercased() == title.lowercased() || $0.path.lowercased() == path.lowercased() }) {
                 throw TickFailure.badData("a list named '\(clash.name)' exists already in \(clash.path); pick another name")
             }
             let text = NewList.text(name: title, color: chosenColor, icon: chosenIcon)

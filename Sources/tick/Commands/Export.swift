@@ -82,18 +82,39 @@ extension Tick {
                     try deliver(String(decoding: ItemJSON.itemsDocumentBytes(arranged.items, context: context), as: UTF8.self))
                 }
             case .csv:
-                try deliver(CSVWriter.write(arranged.items))
+                try deliver { CSVWriter.write(arranged.items, to: $0) }
             case .ics:
                 let stamp = folder.isTodayPinned ? ICalendarWriter.stamp(for: today) : Self.utcNow()
                 if !events {
-                    try deliver(ICalendarWriter.write(arranged.items, stamp: stamp))
+                    try deliver { ICalendarWriter.write(arranged.items, stamp: stamp, to: $0) }
                     return
                 }
                 // SEQUENCE: kept for an event that did not change since the file
                 // was last written, one more for one that did, 0 for a new one.
                 let previous = output.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }.map(ICalendarWriter.events) ?? [:]
-                try deliver(ICalendarWriter.writeEvents(arranged.items, stamp: stamp, previous: previous, alarm: alarm.flatMap(Self.minutes)))
+                try deliver { ICalendarWriter.writeEvents(arranged.items, stamp: stamp, previous: previous, alarm: alarm.flatMap(Self.minutes), to: $0) }
             }
+        }
+
+        /// Streams what `write` emits to standard output in pieces of about
+        /// 64 KB (the whole export is never in memory), or collects it for
+        /// --output and hands it to `deliver(_:)`.
+        private func deliver(_ write: ((String) -> Void) -> Void) throws {
+            guard output == nil else {
+                var text = ""
+                write { text += $0 }
+                try deliver(text)
+                return
+            }
+            var pending = ""
+            write { piece in
+                pending += piece
+                if pending.utf8.count >= 64 * 1024 {
+                    Terminal.write(pending)
+                    pending = ""
+                }
+            }
+            Terminal.write(pending)
         }
 
         /// Writes `text` to standard output, or to --output: atomically, and

@@ -32,11 +32,11 @@ extension Tick {
         func execute() throws {
             let root = try folder.folder()
             let workspace = try folder.workspace()
-            var documents = workspace.documents
+            var documents = workspace.listsByPath
             if let list { documents = [documents[try ListLookup.resolve(list, in: documents)]] }
             let location = try ItemLookup.resolve(item, in: documents)
             let document = documents[location.document]
-            let line = document.items[location.item].line
+            let line = document.line(of: location.item)
             let path = root.absolute(document.path)
             let environment = ProcessInfo.processInfo.environment
             let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }

@@ -43,7 +43,7 @@ extension Tick {
             if results.sort == nil, let keys = try Configuration.settings(for: folder).sort { results.sort = SortKeys(keys) }
             if list == nil, results.canAnswerFromEncoded(output: output) {
                 // Flat JSON: answered from the encoded lists, no documents built.
-                let workspace = try folder.encodedWorkspace()
+                let workspace = try folder.workspace()
                 let context = ItemContext(today: today) { workspace.dependencies }
                 let query = query.resolvingDependencies(context.dependencies)
                 if explain { Terminal.writeError(QueryExplanation.tree(query) + "\n") }

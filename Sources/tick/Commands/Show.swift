@@ -24,12 +24,13 @@ extension Tick {
         @Flag(name: .long, help: "Show each item's notes under it.") var notes = false
 
         func execute() throws {
-            let document = try ListLoader(folder: folder).document(named: list)
+            let loader = ListLoader(folder: folder)
+            let document = try loader.list(named: list)
             let today = folder.todayDate
-            let items = Workspace(documents: [document]).items
+            let items = document.items()
             // Only an item that depends on another can be blocked: the
             // folder's dependencies are read only when the list has one.
-            let dependencies = items.contains { !$0.item.metadata.dependsOn.isEmpty } ? try folder.encodedWorkspace().dependencies : .none
+            let dependencies = items.contains { $0.dependsOnText != nil } ? try loader.workspace().dependencies : .none
             let context = ItemContext(today: today, dependencies: dependencies)
             if output.json {
                 Terminal.writeItemsJSON(items, context: context)
@@ -41,44 +42,66 @@ extension Tick {
     }
 }
 
-/// Finds a list named on the command line: a file path first, then a name
-/// among the notes folder's lists.
-struct ListLoader {
-    var folder: FolderOptions
+/// Finds a list named on the command line: a file path first (that one
+/// file is read), then a name among the notes folder's lists (from the
+/// read model, `EncodedWorkspace`).
+final class ListLoader {
+    let folder: FolderOptions
+    private var loaded: EncodedWorkspace?
+
+    init(folder: FolderOptions) { self.folder = folder }
+
+    /// The notes folder's lists, read once.
+    func workspace() throws -> EncodedWorkspace {
+        if let loaded { return loaded }
+        let workspace = try folder.workspace()
+        loaded = workspace
+        return workspace
+    }
 
     /// The list `name` names; a file that is not UTF-8 is bad data (exit 65).
-    func document(named name: String) throws -> Document {
-        let document = try find(name)
+    func list(named name: String) throws -> EncodedDocument {
+        if let document = try file(named: name) {
+            try Self.requireUTF8(document)
+            guard let encoded = EncodedDocument(encoding: document) else {
+                throw TickFailure.badData("\(document.path) is too large for tick to show")
+            }
+            return encoded
+        }
+        let root = try folder.folder()
+        let lists = try workspace().listsByPath
+        do {
+            return lists[try ListLookup.resolve(name, in: lists)]
+        } catch {
+            // Lists that are not UTF-8 were skipped: naming one is refused
+            // saying why, not with "no list named".
+            guard case .unknown = error else { throw error }
+            let known = Set(lists.map(\.path))
+            let skipped = root.listFiles().paths.filter { !known.contains($0) }.compactMap { try? root.load($0) }
+            if let index = try? ListLookup.resolve(name, in: skipped) { try Self.requireUTF8(skipped[index]) }
+            throw error
+        }
+    }
+
+    private static func requireUTF8(_ document: Document) throws {
         guard document.isValidUTF8 else {
             throw TickFailure.badData("\(document.path) is not valid UTF-8; re-save it as UTF-8 to use it with tick")
         }
-        return document
     }
 
-    private func find(_ name: String) throws -> Document {
+    /// The list file `name` is a path of (from the current folder, or from
+    /// the notes folder), parsed; nil when it is no such path.
+    private func file(named name: String) throws -> Document? {
+        guard NotesFolder.isListFile(name) else { return nil }
         let root = try folder.folder()
         var isDirectory: ObjCBool = false
-        if NotesFolder.isListFile(name), FileManager.default.fileExists(atPath: name, isDirectory: &isDirectory), !isDirectory.boolValue {
+        if FileManager.default.fileExists(atPath: name, isDirectory: &isDirectory), !isDirectory.boolValue {
             let absolute = URL(fileURLWithPath: name).standardizedFileURL.path
             let relative = root.relative(absolute) ?? name
             let bytes = try FileIO.read(absolute)
             return DocumentParser.parse(bytes, path: relative)
         }
-        if NotesFolder.isListFile(name), FileManager.default.fileExists(atPath: root.absolute(name)) {
-            return try root.load(name)
-        }
-        let (documents, warnings) = root.loadAll()
-        for warning in warnings { Terminal.warning(warning) }
-        do {
-            return documents[try ListLookup.resolve(name, in: documents)]
-        } catch {
-            // Lists that are not UTF-8 were skipped: naming one is refused by
-            // `document(named:)` saying why, not with "no list named".
-            guard case .unknown = error else { throw error }
-            let known = Set(documents.map(\.path))
-            let skipped = root.listFiles().paths.filter { !known.contains($0) }.compactMap { try? root.load($0) }
-            if let index = try? ListLookup.resolve(name, in: skipped) { return skipped[index] }
-            throw error
-        }
+        if FileManager.default.fileExists(atPath: root.absolute(name)) { return try root.load(name) }
+        return nil
     }
 }

@@ -17,7 +17,7 @@ extension SmartGroupCommand {
         let today = folder.todayDate
         if list == nil, results.canAnswerFromEncoded(output: output, defaultGrouping: Self.group.defaultGrouping) {
             // Flat JSON: answered from the encoded lists, no documents built.
-            let workspace = try folder.encodedWorkspace()
+            let workspace = try folder.workspace()
             let context = ItemContext(today: today) { workspace.dependencies }
             let query = expression.isEmpty ? nil : try QueryInput.parse(expression, today: today).resolvingDependencies(context.dependencies)
             Terminal.writeItemsJSON(results.order(Self.group.members(of: workspace, matching: query, today: today), today: today),

@@ -39,10 +39,11 @@ extension Tick {
                 let document = try session.document(at: path)
                 guard document.isValidUTF8 else { throw TickFailure(WriteFailure.notUTF8(path: document.path)) }
                 let splices = SortList.splices(document, by: keys, reverse: reverse, today: session.today)
-                let sorted = DocumentParser.parse(try EditSession.apply(splices, to: document), path: path)
+                let parsed = DocumentParser.parse(try EditSession.apply(splices, to: document), path: path)
+                guard let sorted = EncodedDocument(encoding: parsed) else { throw TickFailure.badData("\(path) is too large to show") }
                 let display = Display(choice: .auto, environment: ProcessInfo.processInfo.environment)
                 // The preview shows the order; whether an item is blocked is not its concern.
-                display.print(ListView.source(sorted, items: Workspace(documents: [sorted]).items,
+                display.print(ListView.source(sorted, items: sorted.items(),
                                               context: ItemContext(today: session.today, dependencies: .none),
                                               showNotes: false))
                 Terminal.note("nothing was written; --write writes this order, --dry-run shows it as a diff")

@@ -404,12 +404,17 @@ extension LanguageServer {
         } catch {
             throw LSPError(.invalidParams, "\(error)")
         }
-        let listed = workspaceDocuments(fresh: true)
-        var uris: [String: String] = [:]
-        for (uri, document) in listed { uris[document.path] = uri }
-        let workspace = Workspace(documents: listed.map(\.document))
-        return .array(QueryEvaluator.filter(workspace.items, expression).map { found in
-            location(found.item, in: found.document, uri: uris[found.document.path] ?? "")
+        // The query runs on the read model of the documents as they are
+        // (open ones with their unsaved text); locations need their bytes.
+        var opened: [String: (uri: String, document: Document)] = [:]
+        var encoded: [EncodedDocument] = []
+        for (uri, document) in workspaceDocuments(fresh: true) {
+            guard let list = EncodedDocument(encoding: document) else { continue }
+            opened[document.path] = (uri, document)
+            encoded.append(list)
+        }
+        return .array(QueryEvaluator.filter(EncodedWorkspace(documents: encoded), expression).compactMap { found in
+            opened[found.listPath].map { location($0.document.items[found.index], in: $0.document, uri: $0.uri) }
         })
     }
 }

@@ -45,16 +45,11 @@ struct ResultOptions: ParsableArguments {
     /// Orders, limits and groups `items`. Without `--sort`, `items` keep
     /// their order (`isManual` says whether that is manual order); without
     /// `--group-by`, `defaultGrouping` applies.
-    func arrange(_ items: [ListedItem], isManual: Bool, defaultGrouping: GroupKey? = nil, today: TaskDate) -> Arranged {
-        var ordered = items
-        if let sort { ordered = SortKey.sort(items, by: sort.keys, today: today) }
-        if reverse { ordered.reverse() }
-        if let limit { ordered = Array(ordered.prefix(limit)) }
-        return grouped(ordered, isManual: isManual, defaultGrouping: defaultGrouping, today: today)
+    func arrange(_ items: [EncodedListedItem], isManual: Bool, defaultGrouping: GroupKey? = nil, today: TaskDate) -> Arranged {
+        grouped(order(items, today: today), isManual: isManual, defaultGrouping: defaultGrouping, today: today)
     }
 
-    /// `arrange` for items read in place from the parse cache, which are
-    /// never grouped (see `canAnswerFromEncoded`).
+    /// Orders and limits `items`, without grouping them.
     func order(_ items: [EncodedListedItem], today: TaskDate) -> [EncodedListedItem] {
         var ordered = items
         if let sort { ordered = SortKey.sort(items, by: sort.keys, today: today) }
@@ -73,7 +68,7 @@ struct ResultOptions: ParsableArguments {
         output.json && groupBy == nil && defaultGrouping == nil
     }
 
-    private func grouped(_ ordered: [ListedItem], isManual: Bool, defaultGrouping: GroupKey?, today: TaskDate) -> Arranged {
+    private func grouped(_ ordered: [EncodedListedItem], isManual: Bool, defaultGrouping: GroupKey?, today: TaskDate) -> Arranged {
         let key = groupBy ?? defaultGrouping
         let manual = sort.map { $0.keys.allSatisfy { $0 == .manual } } ?? isManual
         return Arranged(items: ordered, groups: key.map { Grouping.group(ordered, by: $0, today: today) }, groupKey: key,
@@ -83,7 +78,7 @@ struct ResultOptions: ParsableArguments {
 
 /// Results ready to print: flat, or grouped.
 struct Arranged {
-    var items: [ListedItem]
+    var items: [EncodedListedItem]
     var groups: [ItemGroup]?
     var groupKey: GroupKey?
     /// True when items are in manual order (subtasks follow their parents).

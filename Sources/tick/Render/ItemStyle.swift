@@ -29,7 +29,7 @@ enum ItemStyle {
     /// as italics, code in color, strikethrough struck, links as OSC 8
     /// hyperlinks. Its plain text is exactly `item.title`. Finished items
     /// are dimmed (cancelled ones also struck through).
-    static func title(_ item: TaskItem) -> StyledText {
+    static func title(_ item: EncodedListedItem) -> StyledText {
         var base = TextStyle.plain
         if !item.status.isOpen { base.dim = true }
         if item.status == .cancelled { base.strikethrough = true }
@@ -61,18 +61,23 @@ enum ItemStyle {
         !url.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || ($0.value >= 0x80 && $0.value < 0xA0) }
     }
 
+    /// The width of the widest priority marker among `items`.
+    static func markerWidth(_ items: [EncodedListedItem]) -> Int {
+        items.reduce(0) { max($0, priorityMarker($1.priority).width) }
+    }
+
     /// `#tag #other`, dimmed.
     static func tags(_ tags: [String]) -> StyledText {
         StyledText(tags.map { "#" + $0 }.joined(separator: " "), .dimmed)
     }
 
     /// A list's name in its color.
-    static func listName(_ document: Document) -> StyledText {
+    static func listName(_ document: EncodedDocument) -> StyledText {
         StyledText(document.name, TextStyle(color: RGB(listColor: document.color)))
     }
 
     /// A list's icon as an emoji (or a bullet) followed by its name, bold and colored.
-    static func listHeading(_ document: Document) -> StyledText {
+    static func listHeading(_ document: EncodedDocument) -> StyledText {
         StyledText(Icons.emoji(for: document.icon) + " ") + StyledText(document.name, TextStyle(bold: true, color: RGB(listColor: document.color)))
     }
 }

@@ -6,7 +6,7 @@ enum ItemsView {
     static func lines(_ arranged: Arranged, context: ItemContext, showList: Bool = true, showNotes: Bool = false) -> [ListingLine] {
         let today = context.today
         // One marker width for all groups, so that titles line up across them.
-        let markerWidth = arranged.items.map { ItemStyle.priorityMarker($0.item.metadata.priority).width }.max() ?? 0
+        let markerWidth = ItemStyle.markerWidth(arranged.items)
         guard let groups = arranged.groups else {
             return rows(arranged.items, context: context, indentSubtasks: arranged.isManualOrder, markerWidth: markerWidth,
                         showList: showList, showNotes: showNotes)
@@ -51,18 +51,11 @@ enum ItemsView {
 
     /// One row per item. With `indentSubtasks`, an item is indented once for
     /// each of its ancestors that is listed too.
-    static func rows(_ items: [ListedItem], context: ItemContext, indentSubtasks: Bool, markerWidth: Int, showList: Bool,
+    static func rows(_ items: [EncodedListedItem], context: ItemContext, indentSubtasks: Bool, markerWidth: Int, showList: Bool,
                      showNotes: Bool) -> [ListingLine] {
-        let present = Set(items.map { "\($0.document.path)\u{0}\($0.item.index)" })
+        let present = indentSubtasks ? ItemSet(items) : nil
         return items.map { listed in
-            var depth = 0
-            if indentSubtasks {
-                var parent = listed.item.parent
-                while let index = parent {
-                    if present.contains("\(listed.document.path)\u{0}\(index)") { depth += 1 }
-                    parent = listed.document.items[index].parent
-                }
-            }
+            let depth = present?.ancestorCount(of: listed) ?? 0
             return .row(row(listed, context: context, depth: depth, markerWidth: markerWidth, showList: showList,
                             showNotes: showNotes))
         }
@@ -72,27 +65,26 @@ enum ItemsView {
     /// is open or in progress, and when it was finished once it is done
     /// (`done yesterday`) or cancelled (`cancelled 3 days ago`): a finished
     /// item's due date is not shown.
-    static func row(_ listed: ListedItem, context: ItemContext, depth: Int, markerWidth: Int, showList: Bool, showNotes: Bool) -> ItemRow {
+    static func row(_ item: EncodedListedItem, context: ItemContext, depth: Int, markerWidth: Int, showList: Bool, showNotes: Bool) -> ItemRow {
         let today = context.today
-        let item = listed.item
         var prefix = StyledText(String(repeating: "  ", count: depth)) + ItemStyle.box(item.status) + StyledText(" ")
         if markerWidth > 0 {
-            prefix = prefix + ItemStyle.priorityMarker(item.metadata.priority).padded(to: markerWidth) + StyledText(" ")
+            prefix = prefix + ItemStyle.priorityMarker(item.priority).padded(to: markerWidth) + StyledText(" ")
         }
         var row = ItemRow(prefix: prefix, title: ItemStyle.title(item))
         // An open item that waits for an open item (Obsidian Tasks' "blocked").
-        if context.isBlocked(listed) { row.title = row.title + StyledText(" (blocked)", .dimmed) }
+        if context.isBlocked(item) { row.title = row.title + StyledText(" (blocked)", .dimmed) }
         switch item.status {
         case .open, .inProgress:
-            if let due = item.metadata.due { row.due = RelativeDate.styled(due, today: today, isOpen: true) }
+            if let due = item.date(.due) { row.due = RelativeDate.styled(due, today: today, isOpen: true) }
         case .done:
-            if let done = item.metadata.done { row.due = finished("done", done, today: today) }
+            if let done = item.date(.done) { row.due = finished("done", done, today: today) }
         case .cancelled:
-            if let cancelled = item.metadata.cancelled { row.due = finished("cancelled", cancelled, today: today) }
+            if let cancelled = item.date(.cancelled) { row.due = finished("cancelled", cancelled, today: today) }
         }
-        row.tags = ItemStyle.tags(item.metadata.tags)
-        if showList { row.list = ItemStyle.listName(listed.document) }
-        if showNotes, let notes = item.notes {
+        if item.hasTags { row.tags = ItemStyle.tags(item.tags.map(\.string)) }
+        if showList { row.list = ItemStyle.listName(item.document) }
+        if showNotes, let notes = item.notes?.string {
             row.notes = notes.split(separator: "\n", omittingEmptySubsequences: false).map { StyledText(String($0), .dimmed) }
             row.notesIndent = prefix.width
         }
@@ -108,7 +100,7 @@ enum ItemsView {
 /// `tick show LIST`: one list in file order, sections as headings,
 /// subtasks indented.
 enum ListView {
-    static func lines(_ document: Document, items: [ListedItem], context: ItemContext, showNotes: Bool) -> [ListingLine] {
+    static func lines(_ document: EncodedDocument, items: [EncodedListedItem], context: ItemContext, showNotes: Bool) -> [ListingLine] {
         let source = self.source(document, items: items, context: context, showNotes: showNotes)
         return (0..<source.count).map(source.line)
     }
@@ -119,18 +111,18 @@ enum ListView {
     }
 
     /// The listing's lines, each built when asked for.
-    static func source(_ document: Document, items: [ListedItem], context: ItemContext, showNotes: Bool) -> ListingSource {
+    static func source(_ document: EncodedDocument, items: [EncodedListedItem], context: ItemContext, showNotes: Bool) -> ListingSource {
         var plan: [Plan] = [.listHeading]
-        plan.reserveCapacity(items.count + 2 * document.sections.count + 2)
-        let markerWidth = items.map { ItemStyle.priorityMarker($0.item.metadata.priority).width }.max() ?? 0
+        plan.reserveCapacity(items.count + 2 * document.sectionCount + 2)
+        let markerWidth = ItemStyle.markerWidth(items)
         var currentSection: Int? = nil
-        for (position, listed) in items.enumerated() {
-            let item = listed.item
-            if item.section != currentSection, let sectionIndex = item.section {
+        for (position, item) in items.enumerated() {
+            let section = item.sectionIndex
+            if section != currentSection, let sectionIndex = section {
                 plan.append(.blank)
                 plan.append(.section(sectionIndex))
             }
-            currentSection = item.section
+            currentSection = section
             plan.append(.item(position))
         }
         if items.isEmpty { plan.append(.empty) }
@@ -140,14 +132,14 @@ enum ListView {
             case .blank: return .blank
             case .empty: return .heading(StyledText("No items in this list.", .dimmed))
             case .section(let sectionIndex):
-                let section = document.sections[sectionIndex]
+                let section = document.section(sectionIndex)
                 var heading = StyledText()
                 if let icon = section.icon { heading.append(Icons.emoji(for: icon) + " ") }
                 heading.append(section.title, TextStyle(bold: true, color: section.color.flatMap { RGB(listColor: $0) }))
                 return .heading(heading)
             case .item(let position):
                 let listed = items[position]
-                return .row(ItemsView.row(listed, context: context, depth: listed.item.depth, markerWidth: markerWidth,
+                return .row(ItemsView.row(listed, context: context, depth: listed.depth, markerWidth: markerWidth,
                                           showList: false, showNotes: showNotes))
             }
         }
@@ -160,10 +152,10 @@ enum ListsView {
     /// `details`, also the done count and the path. To fit `width`, the
     /// counts are never cut: long names and paths are shortened (a name at
     /// its end, a path at its start), the longer of the two first.
-    static func lines(_ workspace: Workspace, details: Bool, width: Int? = nil) -> [StyledText] {
+    static func lines(_ workspace: EncodedWorkspace, details: Bool, width: Int? = nil) -> [StyledText] {
         let lists = workspace.listsInOrder
         let counts = lists.map { document in
-            (open: document.items.filter { $0.status.isOpen }.count, done: document.items.filter { $0.status == .done }.count)
+            (open: document.count { $0.isOpen }, done: details ? document.count { $0 == .done } : 0)
         }
         let openWidth = counts.map { String($0.open).count }.max() ?? 1
         let doneWidth = counts.map { String($0.done).count }.max() ?? 1
@@ -209,11 +201,9 @@ enum ListsView {
     }
 
     /// The home screen: the four smart-group counts as a 2×2 block, then the lists.
-    static func home(_ workspace: Workspace, today: TaskDate, width: Int? = nil) -> [StyledText] {
+    static func home(_ workspace: EncodedWorkspace, today: TaskDate, width: Int? = nil) -> [StyledText] {
         let colors: [SmartGroup: RGB] = [.today: .blue, .scheduled: .red, .all: .gray, .overdue: .orange]
-        let counts = SmartGroup.homeGroups.map { group in
-            (group, workspace.items.filter { group.contains($0.item, today: today) }.count)
-        }
+        let counts = Array(zip(SmartGroup.homeGroups, workspace.counts(of: SmartGroup.homeGroups, today: today)))
         let countWidth = counts.map { String($0.1).count }.max() ?? 1
         func cell(_ entry: (SmartGroup, Int)) -> StyledText {
             let (group, count) = entry

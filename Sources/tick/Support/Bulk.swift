@@ -36,22 +36,15 @@ enum Bulk {
         let candidates = try ListFilter.items(workspace, list: list)
         var matches = QueryEvaluator.filter(candidates, query.resolvingDependencies(workspace.dependencies))
         if leavesOnly {
-            let chosen = Set(matches.map { "\($0.document.path)\u{0}\($0.item.index)" })
-            matches = matches.filter { listed in
-                var parent = listed.item.parent
-                while let index = parent {
-                    if chosen.contains("\(listed.document.path)\u{0}\(index)") { return false }
-                    parent = listed.document.items[index].parent
-                }
-                return true
-            }
+            let chosen = ItemSet(matches)
+            matches = matches.filter { chosen.ancestorCount(of: $0) == 0 }
         }
         guard !matches.isEmpty else {
             Terminal.note("no item matches --where \(text); nothing was changed")
             return nil
         }
         if matches.count > askAbove, !bulk.yes, !dryRun, isTerminal {
-            Terminal.writeError("\(verb) \(matches.count) items (\(matches.prefix(3).map { $0.item.title }.joined(separator: ", ")), ...)? [y/N] ")
+            Terminal.writeError("\(verb) \(matches.count) items (\(matches.prefix(3).map { $0.title.string }.joined(separator: ", ")), ...)? [y/N] ")
             let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
             guard answer == "y" || answer == "yes" else {
                 Terminal.note("nothing was changed")

@@ -16,27 +16,26 @@ enum Completions {
     /// The titles of open items, then of the others.
     static let items = CompletionKind.custom { words, _, prefix in
         candidates(words, prefix) { workspace in
-            let open = workspace.items.filter { $0.item.status.isOpen }.map(\.item.title)
-            let closed = workspace.items.filter { !$0.item.status.isOpen }.map(\.item.title)
-            return open + closed
+            let items = workspace.items
+            return items.filter { $0.status.isOpen }.map(\.title.string) + items.filter { !$0.status.isOpen }.map(\.title.string)
         }
     }
 
     /// Items and lists: the words of `tick mv` (ITEM, then LIST).
     static let itemsAndLists = CompletionKind.custom { words, _, prefix in
         candidates(words, prefix) { workspace in
-            workspace.items.filter { $0.item.status.isOpen }.map(\.item.title) + workspace.listsInOrder.map(listWord)
+            workspace.items { $0.status.isOpen }.map(\.title.string) + workspace.listsInOrder.map(listWord)
         }
     }
 
     /// A list as LIST accepts it: its path without `.md` (or `.markdown`).
-    private static func listWord(_ document: Document) -> String {
+    private static func listWord(_ document: EncodedDocument) -> String {
         String(document.path.dropLast(document.path.hasSuffix(".markdown") ? 9 : 3))
     }
 
     /// The candidates `make` finds in the folder the words name, that start
     /// with `prefix` (any case), each once, in order.
-    private static func candidates(_ words: [String], _ prefix: String, _ make: (Workspace) -> [String]) -> [String] {
+    private static func candidates(_ words: [String], _ prefix: String, _ make: (EncodedWorkspace) -> [String]) -> [String] {
         var folderPath: String? = nil
         for (index, word) in words.enumerated() {
             if word == "--dir", index + 1 < words.count { folderPath = unquoted(words[index + 1]) }
@@ -47,7 +46,7 @@ enum Completions {
         let path = folderPath.map { $0 == "~" || $0.hasPrefix("~/") ? NSHomeDirectory() + $0.dropFirst() : $0 }
             ?? Configuration.defaultFolder ?? FileManager.default.currentDirectoryPath
         guard let folder = try? NotesFolder(path: path) else { return [] }
-        let workspace = Workspace.load(folder, cache: ParseCache(root: folder.root))
+        let workspace = EncodedWorkspace.load(folder, cache: ParseCache(root: folder.root))
         let wanted = unquoted(prefix).lowercased()
         var seen = Set<String>()
         return make(workspace).filter { $0.lowercased().hasPrefix(wanted) && seen.insert($0).inserted }

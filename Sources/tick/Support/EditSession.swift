@@ -50,9 +50,10 @@ struct EditSession {
 
     /// Holds what has been read so far. An edit of `PATH:LINE` reads one file;
     /// only names that need a search (title text, `^id`, a list's name) read
-    /// the whole folder, once.
+    /// the folder, once, as the read model (`EncodedWorkspace`, from the
+    /// parse cache); the files an edit changes are then read whole.
     private final class LoadedDocuments {
-        var all: [Document]?
+        var lists: EncodedWorkspace?
         var single: [String: Document] = [:]
         /// The item each `PATH:LINE` named when it was first resolved, before
         /// any lock: under the lock the same line must hold the same item.
@@ -82,32 +83,27 @@ struct EditSession {
         }
     }
 
-    /// Every list file below the root, including files that are not UTF-8
-    /// (so that naming one gives a clear refusal rather than "no such item").
-    /// Read in parallel on first use.
-    var documents: [Document] {
-        if let all = store.all { return all }
-        let (paths, warnings) = root.listFiles()
-        for warning in warnings { Terminal.warning(warning) }
-        let root = self.root
-        let loaded = root.loadEach(paths)
-        var documents: [Document] = []
-        for (path, result) in zip(paths, loaded) {
-            switch result {
-            case .success(let document): documents.append(document)
-            case .failure: Terminal.warning("cannot read \(path); skipped")
-            }
-        }
-        store.all = documents
-        return documents
+    /// The folder's lists as the read model holds them, read once, for
+    /// finding lists by name and items by title or `^id`.
+    var lists: EncodedWorkspace {
+        if let lists = store.lists { return lists }
+        let lists = EncodedWorkspace.load(root, cache: ParseCache(root: root.root), savingInBackground: true)
+        for warning in lists.warnings { Terminal.warning(warning) }
+        KeptUntilExit.keep(lists)
+        store.lists = lists
+        return lists
     }
 
-    /// The documents read so far (none, one, or all of them).
-    private var loadedDocuments: [Document] { store.all ?? Array(store.single.values).sorted { $0.path < $1.path } }
+    /// The lists skipped by `lists` because they are not UTF-8, parsed:
+    /// naming one gets a clear refusal rather than "no such item".
+    private var listsNotUTF8: [Document] { lists.listsNotUTF8.compactMap { try? document(at: $0) } }
+
+    /// The documents read so far, by path.
+    private var loadedDocuments: [Document] { store.single.values.sorted { $0.path < $1.path } }
 
     /// One list, by its path relative to the root, read once.
     func document(at path: String) throws -> Document {
-        if let found = store.all?.first(where: { $0.path == path }) ?? store.single[path] { return found }
+        if let found = store.single[path] { return found }
         let document = try root.load(path)
         store.single[path] = document
         return document
@@ -119,9 +115,11 @@ struct EditSession {
     /// folder or the root) of a list file inside the root, or a list's name.
     func listPath(_ name: String) throws -> String {
         if let path = try filePath(name, mustExist: true) { return path }
+        let lists = self.lists.listsByPath
         do {
-            return documents[try ListLookup.resolve(name, in: documents)].path
+            return lists[try ListLookup.resolve(name, in: lists)].path
         } catch {
+            if case .unknown = error, let skipped = try? ListLookup.resolve(name, in: listsNotUTF8) { return listsNotUTF8[skipped].path }
             throw TickFailure.badData(error.message)
         }
     }
@@ -213,14 +211,37 @@ struct EditSession {
                 throw TickFailure.badData(ItemLookup.Failure.unknown(spec, candidates: candidates).message)
             }
         }
-        var searched = documents ?? self.documents
-        if let list {
-            let path = try listPath(list)
-            searched = searched.filter { $0.path == path }
+        let path = try list.map { try listPath($0) }
+        if let documents {
+            return try find(spec, in: documents.filter { path == nil || $0.path == path }, preferringCompleted: preferringCompleted)
         }
+        // The whole folder is searched in the read model; the file that
+        // holds the item is then read.
+        let lists = self.lists.listsByPath.filter { path == nil || $0.path == path }
         do {
-            let location = try ItemLookup.resolve(spec, in: searched, preferringCompleted: preferringCompleted)
-            let document = searched[location.document]
+            let location = try ItemLookup.resolve(spec, in: lists, preferringCompleted: preferringCompleted)
+            let found = lists[location.document]
+            let line = found.line(of: location.item)
+            let document = try document(at: found.path)
+            guard let item = document.items.first(where: { $0.line == line }) else {
+                throw TickFailure.changedOnDisk("\(found.path) changed on disk while tick was reading it; nothing was written, run the command again")
+            }
+            return (document, item)
+        } catch let failure as ItemLookup.Failure {
+            guard case .unknown = failure else { throw TickFailure.badData(failure.message) }
+            let skipped = listsNotUTF8.filter { path == nil || $0.path == path }
+            guard !skipped.isEmpty, let found = try? find(spec, in: skipped, preferringCompleted: preferringCompleted) else {
+                throw TickFailure.badData(failure.message)
+            }
+            return found
+        }
+    }
+
+    /// The item `spec` names among `documents`.
+    private func find(_ spec: String, in documents: [Document], preferringCompleted: Bool) throws -> (document: Document, item: TaskItem) {
+        do {
+            let location = try ItemLookup.resolve(spec, in: documents, preferringCompleted: preferringCompleted)
+            let document = documents[location.document]
             return (document, document.items[location.item])
         } catch {
             throw TickFailure.badData(error.message)

@@ -2,21 +2,11 @@ import Foundation
 import TickKit
 
 extension FolderOptions {
-    /// Every list of the notes folder, read in parallel (unchanged files
-    /// from the parse cache unless TICK_NO_CACHE is set); what had to be
-    /// skipped is reported on standard error.
-    func workspace() throws -> Workspace {
-        let root = try folder()
-        let workspace = Workspace.load(root, cache: ParseCache(root: root.root))
-        for warning in workspace.warnings { Terminal.warning(warning) }
-        KeptUntilExit.keep(workspace)
-        return workspace
-    }
-
-    /// Every list of the notes folder for answering a query, read in place
-    /// from the parse cache where it can be (`EncodedWorkspace`); warnings
-    /// as `workspace()`.
-    func encodedWorkspace() throws -> EncodedWorkspace {
+    /// Every list of the notes folder as the read model holds it
+    /// (`EncodedWorkspace`): unchanged files read in place from the parse
+    /// cache (unless TICK_NO_CACHE is set), the others parsed in parallel;
+    /// what had to be skipped is reported on standard error.
+    func workspace() throws -> EncodedWorkspace {
         let root = try folder()
         // The cache, when it changed, is saved while the answer is printed.
         let workspace = EncodedWorkspace.load(root, cache: ParseCache(root: root.root), savingInBackground: true)
@@ -69,10 +59,9 @@ enum QueryInput {
 /// Narrowing results to one list: `--list L`.
 enum ListFilter {
     /// The items of the list `name` names, or all items when `name` is nil.
-    static func items(_ workspace: Workspace, list name: String?) throws -> [ListedItem] {
+    static func items(_ workspace: EncodedWorkspace, list name: String?) throws -> [EncodedListedItem] {
         guard let name else { return workspace.items }
-        let index = try ListLookup.resolve(name, in: workspace.documents)
-        let path = workspace.documents[index].path
-        return workspace.items.filter { $0.document.path == path }
+        let lists = workspace.listsByPath
+        return workspace.items(ofListAt: lists[try ListLookup.resolve(name, in: lists)].path)
     }
 }

@@ -94,12 +94,6 @@ enum Terminal {
     }
 
     /// Prints the items document of `items` as it is rendered, piece by piece.
-    static func writeItemsJSON(_ items: [ListedItem], context: ItemContext) {
-        ItemJSON.writeItemsDocument(items, context: context) { writeRaw($0) }
-        writeRaw([0x0A])
-    }
-
-    /// The same for items read in place from the parse cache.
     static func writeItemsJSON(_ items: [EncodedListedItem], context: ItemContext) {
         ItemJSON.writeItemsDocument(items, context: context) { writeRaw($0) }
         writeRaw([0x0A])

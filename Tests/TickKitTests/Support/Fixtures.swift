@@ -15,17 +15,23 @@ enum Fixture {
     }
 
     /// `Fixtures/groups`, loaded.
-    static let groups: Workspace = {
-        do { return Workspace.load(try NotesFolder(path: path("groups"))) } catch { fatalError("\(error)") }
+    static let groups: EncodedWorkspace = {
+        do { return EncodedWorkspace.load(try NotesFolder(path: path("groups"))) } catch { fatalError("\(error)") }
     }()
 }
 
 /// A workspace made from Markdown texts, keyed by path.
-func workspace(_ files: [String: String]) -> Workspace {
-    Workspace(documents: files.keys.sorted().map { DocumentParser.parse(files[$0]!, path: $0) })
+func workspace(_ files: [String: String]) -> EncodedWorkspace {
+    EncodedWorkspace(documents: files.keys.sorted().map { readModel(DocumentParser.parse(files[$0]!, path: $0)) })
+}
+
+/// A parsed list as the read model holds it.
+func readModel(_ document: Document) -> EncodedDocument {
+    guard let encoded = EncodedDocument(encoding: document) else { fatalError("\(document.path) is too large to encode") }
+    return encoded
 }
 
 /// The display titles of items, in order.
-func titles(_ items: [ListedItem]) -> [String] { items.map(\.item.title) }
+func titles(_ items: [EncodedListedItem]) -> [String] { items.map(\.title.string) }
 
 func date(_ text: String) -> TaskDate { TaskDate(iso: text)! }

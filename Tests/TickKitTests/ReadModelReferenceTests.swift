@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+@testable import TickKit
+
+/// The read model (`EncodedDocument`, `EncodedListedItem`: what every read
+/// command answers from) agrees with a reference built here, in the tests
+/// only, straight from the parsed `Document` and its `TaskItem`s: every
+/// field of every item of every fixture, and the lists' own fields.
+@Suite("Read model against a reference built from Document")
+struct ReadModelReferenceTests {
+    static let today = TaskDate(year: 2026, month: 11, day: 21)
+
+    /// SPEC §6's item object, built from a parsed item with none of the
+    /// read model's code: the reference. (`blocked` and `urgency` are worked
+    /// out from the fields compared here, by the engine, and left out.)
+    static func referenceJSON(_ item: TaskItem, in document: Document) -> JSONValue {
+        let metadata = item.metadata
+        var seenKeys: [String] = []
+        var fields: [(String, JSONValue)] = []
+        for (key, value) in metadata.fields where !seenKeys.contains(key) {
+            seenKeys.append(key)
+            fields.append((key, .string(value)))
+        }
+        return .object([
+            ("path", .string(document.path)),
+            ("line", .int(item.line)),
+            ("list", .string(document.name)),
+            ("section", .string(item.section.map { document.sections[$0].title })),
+            ("status", .string(item.status.rawValue)),
+            ("title", .string(item.title)),
+            ("text", .string(item.text)),
+            ("priority", .string(metadata.priority.name)),
+            ("due", .string(metadata.due?.isoString)),
+            ("scheduled", .string(metadata.scheduled?.isoString)),
+            ("start", .string(metadata.start?.isoString)),
+            ("created", .string(metadata.created?.isoString)),
+            ("done", .string(metadata.done?.isoString)),
+            ("cancelled", .string(metadata.cancelled?.isoString)),
+            ("every", .string(metadata.every)),
+            ("tags", .array(metadata.tags.map { .string($0) })),
+            ("color", .string(metadata.color)),
+            ("icon", .string(metadata.icon)),
+            ("id", .string(metadata.id)),
+            ("fields", .object(fields)),
+            ("parent", .string(item.parent.map { document.address(of: document.items[$0]) })),
+            ("depth", .int(item.depth)),
+            ("notes", .string(item.notes)),
+            ("listColor", .string(document.color)),
+            ("listIcon", .string(document.icon)),
+            ("dependsOn", .array(metadata.dependsOn.map { .string($0) })),
+        ])
+    }
+
+    /// An item's JSON without the keys the reference leaves out.
+    static func withoutDerivedKeys(_ value: JSONValue) -> JSONValue {
+        guard case .object(let pairs) = value else { return value }
+        return .object(pairs.filter { $0.0 != "blocked" && $0.0 != "urgency" })
+    }
+
+    @Test("every item of every fixture reads as the reference built from its Document", arguments: TestPaths.allMarkdownFiles())
+    func itemsAgreeWithReference(file: URL) throws {
+        let document = DocumentParser.parse(try FileIO.read(file.path), path: file.lastPathComponent)
+        let list = try #require(EncodedDocument(encoding: document))
+        let items = list.items()
+        #expect(items.count == document.items.count)
+        let context = ItemContext(today: Self.today, dependencies: .none)
+        for (item, parsed) in zip(items, document.items) {
+            let json = Self.withoutDerivedKeys(ItemJSON.item(item, context: context))
+            #expect(json == Self.referenceJSON(parsed, in: document), "\(document.path):\(parsed.line)")
+            // What the engine reads beyond the JSON.
+            #expect(item.fileOffset == parsed.blockRange.lowerBound)
+            #expect(item.hasPriority == parsed.metadata.hasPriority)
+            #expect(item.hasSubtasks == !parsed.children.isEmpty)
+            #expect(item.parentIndex == parsed.parent)
+            #expect(item.sectionIndex == parsed.section)
+            #expect(item.onCompletion?.string == parsed.metadata.onCompletion)
+            #expect(item.runs.map(\.text) == parsed.runs.map(\.text))
+            #expect(item.runs.displayTitle == parsed.runs.displayTitle)
+        }
+    }
+
+    @Test("every list of every fixture reads as its Document: name, color, icon, order, sections, diagnostics, front matter",
+          arguments: TestPaths.allMarkdownFiles())
+    func listsAgreeWithReference(file: URL) throws {
+        let document = DocumentParser.parse(try FileIO.read(file.path), path: file.lastPathComponent)
+        let list = try #require(EncodedDocument(encoding: document))
+        #expect(list.path == document.path)
+        #expect(list.name == document.name)
+        #expect(list.color == document.color)
+        #expect(list.icon == document.icon)
+        #expect(list.order == document.order)
+        #expect(list.sectionCount == document.sections.count)
+        for index in document.sections.indices { #expect(list.section(index) == document.sections[index]) }
+        #expect(list.diagnostics == document.diagnostics)
+        #expect(list.frontMatter?.values.map { $0.map(\.key) } == document.frontMatter?.values.map { $0.map(\.key) })
+        #expect(list.frontMatter?.values.map { $0.map(\.value) } == document.frontMatter?.values.map { $0.map(\.value) })
+        #expect(list.count { $0.isOpen } == document.items.filter { $0.status.isOpen }.count)
+        #expect(list.count { $0 == .done } == document.items.filter { $0.status == .done }.count)
+    }
+
+    @Test("testing and printing in one pass gives the JSON document of the matching items")
+    func onePassMatchesFilterThenPrint() throws {
+        let parsed = try TestPaths.allMarkdownFiles().map { DocumentParser.parse(try FileIO.read($0.path), path: $0.path) }
+        let workspace = EncodedWorkspace(documents: parsed.map(readModel))
+        let today = Self.today
+        #expect(workspace.items.count > 200, "enough items for many runs and batches")
+        let queries = ["open", "done", "due <= +7d", "#work", "has notes", "\"milk\"", "title ~ /^[A-Z]/", "has parent",
+                       "(open and due <= +30d) or #errand", "id = no-such-id", "open or not open"]
+        for text in queries {
+            let query = try QueryParser.parse(text, today: today)
+            // Filtered first, then serialised as one JSONValue.
+            let expected = ItemJSON.items(QueryEvaluator.filter(workspace, query), context: ItemContext(today: today, dependencies: .none))
+                .serializedBytes(pretty: true)
+            // Small runs, few in flight: many chunks, written in order as they
+            // are done, some of them empty (the comma before the first item
+            // is dropped).
+            for (runSize, inFlight) in [(1024, 6), (7, 3), (1, 1)] {
+                var written: [UInt8] = []
+                ItemJSON.writeItemsDocument(matching: query, in: workspace, context: ItemContext(today: today, dependencies: .none),
+                                            runSize: runSize, inFlight: inFlight) {
+                    written.append(contentsOf: $0)
+                }
+                #expect(written == expected, "\(text), runs of \(runSize), \(inFlight) in flight")
+            }
+        }
+    }
+}
