@@ -10,7 +10,9 @@ public struct ItemSet {
     private let keys: Set<Key>
 
     public init(_ items: [EncodedListedItem]) {
-        keys = Set(items.map { Key(list: ObjectIdentifier($0.document), index: $0.index) })
+        // Only an item with subtasks can enclose another: the others are
+        // never asked about, and a listing of a million items holds few.
+        keys = Set(items.lazy.filter(\.hasSubtasks).map { Key(list: ObjectIdentifier($0.document), index: $0.index) })
     }
 
     /// How many of the items that enclose `item` (its parent, the parent's

@@ -37,31 +37,22 @@ extension Tick {
 
         func execute() throws {
             let today = folder.todayDate
-            let query = try QueryInput.parse(expression, today: today)
+            let parsed = try QueryInput.parse(expression, today: today)
             // Without --sort, the config file's default sort.
             var results = self.results
             if results.sort == nil, let keys = try Configuration.settings(for: folder).sort { results.sort = SortKeys(keys) }
-            if list == nil, results.canAnswerFromEncoded(output: output) {
-                // Flat JSON: answered from the encoded lists, no documents built.
-                let workspace = try folder.workspace()
-                let context = ItemContext(today: today) { workspace.dependencies }
-                let query = query.resolvingDependencies(context.dependencies)
-                if explain { Terminal.writeError(QueryExplanation.tree(query) + "\n") }
-                if results.keepsManualOrder {
-                    // Items are tested and printed in one pass.
-                    Terminal.writeItemsJSON(matching: query, in: workspace, context: context)
-                } else {
-                    let ordered = results.order(QueryEvaluator.filter(workspace, query), today: today)
-                    if explain, let lines = urgencyExplanation(ordered, today: today) { Terminal.writeError(lines.joined(separator: "\n") + "\n") }
-                    Terminal.writeItemsJSON(ordered, context: context)
-                }
-                return
-            }
             let workspace = try folder.workspace()
             let context = ItemContext(today: today) { workspace.dependencies }
-            let matches = QueryEvaluator.filter(try ListFilter.items(workspace, list: list), query.resolvingDependencies(context.dependencies))
+            let query = parsed.resolvingDependencies(context.dependencies)
+            if list == nil, results.keepsManualOrder, results.isFlatJSON(output: output) {
+                // Items are tested and printed in one pass, on every core.
+                if explain { Terminal.writeError(QueryExplanation.tree(query) + "\n") }
+                Terminal.writeItemsJSON(matching: query, in: workspace, context: context)
+                return
+            }
+            let matches = QueryEvaluator.filter(try ListFilter.items(workspace, list: list), query)
             if explain {
-                let tree = QueryExplanation.tree(query)
+                let tree = QueryExplanation.tree(parsed)
                 if output.json {
                     Terminal.writeError(tree + "\n")
                 } else {

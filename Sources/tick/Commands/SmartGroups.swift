@@ -15,15 +15,6 @@ protocol SmartGroupCommand: TickCommand {
 extension SmartGroupCommand {
     func execute() throws {
         let today = folder.todayDate
-        if list == nil, results.canAnswerFromEncoded(output: output, defaultGrouping: Self.group.defaultGrouping) {
-            // Flat JSON: answered from the encoded lists, no documents built.
-            let workspace = try folder.workspace()
-            let context = ItemContext(today: today) { workspace.dependencies }
-            let query = expression.isEmpty ? nil : try QueryInput.parse(expression, today: today).resolvingDependencies(context.dependencies)
-            Terminal.writeItemsJSON(results.order(Self.group.members(of: workspace, matching: query, today: today), today: today),
-                                    context: context)
-            return
-        }
         let workspace = try folder.workspace()
         let context = ItemContext(today: today) { workspace.dependencies }
         var items = try ListFilter.items(workspace, list: list)
@@ -54,8 +45,7 @@ enum ResultPrinter {
             display.print([StyledText(emptyMessage, .dimmed).rendered(display.depth)])
             return
         }
-        display.print(ItemTable.render(ItemsView.lines(arranged, context: context, showNotes: showNotes),
-                                       width: display.width, depth: display.depth))
+        display.print(ItemsView.source(arranged, context: context, showNotes: showNotes))
     }
 }
 

@@ -77,8 +77,18 @@ struct Display {
         Swift.print(lines.joined(separator: "\n"))
     }
 
-    /// Lays out a listing and prints it line by line as it is made.
+    /// Lays out a listing and prints it as it is made, in pieces of about
+    /// 64 KB.
     func print(_ source: ListingSource) {
-        ItemTable.render(source, width: width, depth: depth) { Swift.print($0) }
+        var pending = ""
+        ItemTable.render(source, width: width, depth: depth) { line in
+            pending += line
+            pending += "\n"
+            if pending.utf8.count >= 64 * 1024 {
+                Terminal.write(pending)
+                pending = ""
+            }
+        }
+        if !pending.isEmpty { Terminal.write(pending) }
     }
 }

@@ -62,9 +62,8 @@ struct ResultOptions: ParsableArguments {
     /// `--reverse` or `--limit`.
     var keepsManualOrder: Bool { sort == nil && !reverse && limit == nil }
 
-    /// True when the results are a flat list of JSON items: what
-    /// `EncodedWorkspace` answers without building documents.
-    func canAnswerFromEncoded(output: OutputOptions, defaultGrouping: GroupKey? = nil) -> Bool {
+    /// True when the results are a flat list of JSON items (no grouping).
+    func isFlatJSON(output: OutputOptions, defaultGrouping: GroupKey? = nil) -> Bool {
         output.json && groupBy == nil && defaultGrouping == nil
     }
 

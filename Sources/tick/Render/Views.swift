@@ -2,24 +2,45 @@ import TickKit
 
 /// Item listings: smart groups, queries, exports for people.
 enum ItemsView {
-    /// The lines for arranged results: a flat listing, or a heading per group.
-    static func lines(_ arranged: Arranged, context: ItemContext, showList: Bool = true, showNotes: Bool = false) -> [ListingLine] {
+    /// The lines for arranged results, each built when asked for (by
+    /// `ItemTable`, in blocks on every core): a flat listing, or a heading
+    /// per group. Nothing per item is held but the results themselves.
+    static func source(_ arranged: Arranged, context: ItemContext, showList: Bool = true, showNotes: Bool = false) -> ListingSource {
         let today = context.today
         // One marker width for all groups, so that titles line up across them.
         let markerWidth = ItemStyle.markerWidth(arranged.items)
-        guard let groups = arranged.groups else {
-            return rows(arranged.items, context: context, indentSubtasks: arranged.isManualOrder, markerWidth: markerWidth,
-                        showList: showList, showNotes: showNotes)
+        let isGrouped = arranged.groups != nil
+        let groups = arranged.groups ?? [ItemGroup(name: "", items: arranged.items)]
+        // An item is indented once for each of its ancestors listed in its group.
+        let present = arranged.isManualOrder ? groups.map { ItemSet($0.items) } : nil
+        let showsList = showList && !(isGrouped && (arranged.groupKey == .list || arranged.groupKey == .section))
+        // Where each group's lines start: a blank line between groups, then
+        // its heading, then its rows.
+        var starts: [Int] = []
+        var count = 0
+        for (index, group) in groups.enumerated() {
+            starts.append(count)
+            count += group.items.count + (isGrouped ? (index > 0 ? 2 : 1) : 0)
         }
-        var lines: [ListingLine] = []
-        for group in groups {
-            if !lines.isEmpty { lines.append(.blank) }
-            lines.append(.heading(heading(group, key: arranged.groupKey, today: today)))
-            lines += rows(group.items, context: context, indentSubtasks: arranged.isManualOrder, markerWidth: markerWidth,
-                          showList: showList && arranged.groupKey != .list && arranged.groupKey != .section,
-                          showNotes: showNotes)
+        return ListingSource(count: count) { line in
+            var low = 0, high = starts.count - 1
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if starts[middle] <= line { low = middle } else { high = middle - 1 }
+            }
+            var offset = line - starts[low]
+            if isGrouped {
+                if low > 0 {
+                    if offset == 0 { return .blank }
+                    offset -= 1
+                }
+                if offset == 0 { return .heading(heading(groups[low], key: arranged.groupKey, today: today)) }
+                offset -= 1
+            }
+            let item = groups[low].items[offset]
+            return .row(row(item, context: context, depth: present?[low].ancestorCount(of: item) ?? 0, markerWidth: markerWidth,
+                            showList: showsList, showNotes: showNotes))
         }
-        return lines
     }
 
     static func heading(_ group: ItemGroup, key: GroupKey?, today: TaskDate) -> StyledText {
@@ -47,18 +68,6 @@ enum ItemsView {
             text = StyledText(group.name, .strong)
         }
         return text + StyledText("  \(group.items.count)", .dimmed)
-    }
-
-    /// One row per item. With `indentSubtasks`, an item is indented once for
-    /// each of its ancestors that is listed too.
-    static func rows(_ items: [EncodedListedItem], context: ItemContext, indentSubtasks: Bool, markerWidth: Int, showList: Bool,
-                     showNotes: Bool) -> [ListingLine] {
-        let present = indentSubtasks ? ItemSet(items) : nil
-        return items.map { listed in
-            let depth = present?.ancestorCount(of: listed) ?? 0
-            return .row(row(listed, context: context, depth: depth, markerWidth: markerWidth, showList: showList,
-                            showNotes: showNotes))
-        }
     }
 
     /// One item's row. The date column shows when an item is due while it
