@@ -177,4 +177,30 @@ import Testing
         }
         #expect(copy == Array("abc  ".utf8))
     }
+
+    /// The library leaves signal dispositions to the program (`ProcessHooks`):
+    /// writing a list and saving a cache in the background change none.
+    @Test func writingAndBackgroundSavesLeaveSignalDispositionsAlone() throws {
+        func disposition(_ signal: Int32) -> UInt {
+            var current = sigaction()
+            sigaction(signal, nil, &current)
+            #if canImport(Glibc)
+            return unsafeBitCast(current.__sigaction_handler.sa_handler, to: UInt.self)
+            #else
+            return unsafeBitCast(current.__sigaction_u.__sa_handler, to: UInt.self)
+            #endif
+        }
+        let before = (disposition(SIGPIPE), disposition(SIGXFSZ))
+        let folder = try TemporaryFolder()
+        let root = try #require(Posix.realPath(folder.path))
+        try AtomicWriter.create("new.md", in: root, bytes: Array("- [ ] new\n".utf8))
+        let lock = try FileLock.acquire("new.md", in: root)
+        try AtomicWriter.commit([AtomicWriter.Change(lock: lock, bytes: Array("- [x] new\n".utf8))])
+        lock.release()
+        BackgroundSaves.start {}
+        BackgroundSaves.wait()
+        #expect(disposition(SIGPIPE) == before.0)
+        #expect(disposition(SIGXFSZ) == before.1)
+        #expect(try String(contentsOfFile: root + "/new.md", encoding: .utf8) == "- [x] new\n")
+    }
 }
