@@ -203,4 +203,18 @@ import Testing
         #expect(disposition(SIGXFSZ) == before.1)
         #expect(try String(contentsOfFile: root + "/new.md", encoding: .utf8) == "- [x] new\n")
     }
+
+    /// Outside `System/`, no file of the library imports the C library for
+    /// system calls (the cmark-gfm bridge keeps its own C memory calls).
+    @Test func noLibraryFileOutsideTheSeamImportsTheCLibrary() throws {
+        let library = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/TickKit")
+        let files = try #require(FileManager.default.enumerator(atPath: library.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") && !$0.hasPrefix("System/") && $0 != "Markdown/CmarkBlockParser.swift" }
+        #expect(files.count > 50)
+        for file in files {
+            let text = try String(contentsOf: library.appendingPathComponent(file), encoding: .utf8)
+            #expect(!text.contains("import Glibc") && !text.contains("import Darwin"), "\(file) imports the C library")
+        }
+    }
 }
