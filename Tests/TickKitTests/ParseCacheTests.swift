@@ -351,7 +351,7 @@ struct ParseCacheTests {
             }
             return (entry.path, stamp, ParseCache.Payload(copying: bytes.withUnsafeBufferPointer { $0 }, checksum: entry.checksum, summary: entry.summary))
         }
-        parseCache.save(entries.map { ($0.0, $0.1, .fresh($0.2)) }, scanStarted: nanosecondsNow(), keptIn: nil)
+        parseCache.save(entries.map { ($0.0, $0.1, .fresh($0.2)) }, scanStarted: Posix.nanosecondsNow(), keptIn: nil)
         let damaged = try run(["query", "open", "--json"], folder, cache: cache)
         #expect(damaged.status == 0)
         #expect(!damaged.stdout.contains("alph") && damaged.stdout.contains("beta"))
@@ -506,7 +506,7 @@ struct ParseCacheTests {
             return UnsafeBufferPointer(rebasing: memory[0..<piece.count])
         }
         defer { for buffer in buffers { buffer.baseAddress.map { UnsafeMutablePointer(mutating: $0).deallocate() } } }
-        #expect(ParseCache.writeAll(buffers, to: descriptor))
+        #expect(Posix.writeAll(buffers, to: descriptor))
         close(descriptor)
         #expect(try FileIO.read(path) == Array(pieces.joined()))
     }

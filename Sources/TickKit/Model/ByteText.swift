@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Byte-wise tests and comparisons of UTF-8 text, for the hot paths that
 /// sort or check thousands of names on every query.
@@ -32,7 +27,7 @@ enum ByteText {
     static func compare(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Int {
         let length = min(left.count, right.count)
         if length > 0 {
-            let common = memcmp(left.baseAddress!, right.baseAddress!, length)
+            let common = Posix.compareBytes(left.baseAddress!, right.baseAddress!, length)
             if common != 0 { return Int(common) }
         }
         return left.count - right.count

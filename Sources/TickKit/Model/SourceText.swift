@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The bytes of one file and the table of where its lines start.
 ///
@@ -26,8 +21,8 @@ public struct SourceText: Sendable {
             guard let base = buffer.baseAddress else { return }
             // Most files have no CR at all: then libc's memchr (vectorised)
             // finds the LFs, several times faster than a loop over every byte.
-            if memchr(base, 0x0D, count) == nil {
-                while index < count, let found = memchr(base + index, 0x0A, count - index) {
+            if Posix.findByte(0x0D, base, count) == nil {
+                while index < count, let found = Posix.findByte(0x0A, base + index, count - index) {
                     index = UnsafeRawPointer(found) - UnsafeRawPointer(base) + 1
                     starts.append(index)
                 }

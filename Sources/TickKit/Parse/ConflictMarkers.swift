@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Git's conflict markers: the `<<<<<<<`, `|||||||` (diff3), `=======` and
 /// `>>>>>>>` lines a merge leaves in a file it could not merge.
@@ -28,7 +23,7 @@ public enum ConflictMarkers {
         let found = bytes.withUnsafeBufferPointer { buffer -> Bool in
             guard let base = buffer.baseAddress else { return false }
             var index = 0
-            while index + 7 <= buffer.count, let hit = memchr(base + index, Int32(UInt8(ascii: "<")), buffer.count - index - 6) {
+            while index + 7 <= buffer.count, let hit = Posix.findByte(UInt8(ascii: "<"), base + index, buffer.count - index - 6) {
                 let offset = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
                 if (offset..<offset + 7).allSatisfy({ buffer[$0] == UInt8(ascii: "<") }) { return true }
                 index = offset + 1

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Parses the bytes of one file into a `Document` (SPEC §2–§3).
 ///
@@ -393,7 +388,7 @@ enum CmarkInput {
 
     static func containsBracketColon(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
         var index = start
-        while index < end, let found = memchr(base + index, Int32(UInt8(ascii: "]")), end - index) {
+        while index < end, let found = Posix.findByte(UInt8(ascii: "]"), base + index, end - index) {
             let offset = UnsafeRawPointer(found) - UnsafeRawPointer(base)
             if offset + 1 < end, base[offset + 1] == UInt8(ascii: ":") { return true }
             index = offset + 1
@@ -470,9 +465,9 @@ enum CmarkInput {
 
                         if start < frontMatterEnd {
                             // Blanked: spaces, then the line ending. (Such a line has no letter: kept whole.)
-                            memset(outBase + written, 0x20, end - start)
+                            Posix.fillBytes(outBase + written, 0x20, end - start)
                             written += end - start
-                            memcpy(outBase + written, base + end, next - end)
+                            Posix.copyBytes(to: outBase + written, from: base + end, next - end)
                             written += next - end
                             continue
                         }
@@ -527,14 +522,14 @@ enum CmarkInput {
                         if (index < end || sawBracket) && !sawAngle && !sawFence && line >= wholeUntilLine {
                             let cut = sawBracket ? firstBracket + 1 : min(end, index + (lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2))
                             let rest = end - cut
-                            if rest <= 0 || (memchr(base + cut, Int32(UInt8(ascii: "|")), rest) == nil
-                                             && memchr(base + cut, Int32(UInt8(ascii: ">")), rest) == nil) {
+                            if rest <= 0 || (Posix.findByte(UInt8(ascii: "|"), base + cut, rest) == nil
+                                             && Posix.findByte(UInt8(ascii: ">"), base + cut, rest) == nil) {
                                 keep = cut
                                 bracketToLetter = sawBracket
                             }
                         }
 
-                        memcpy(outBase + written, base + start, keep - start)
+                        Posix.copyBytes(to: outBase + written, from: base + start, keep - start)
                         if !leaveAlone {
                             for position in prefixEnd..<max(prefixEnd, keep) {
                                 outBase[written + position - start] = neutralized(position)
@@ -542,7 +537,7 @@ enum CmarkInput {
                         }
                         if bracketToLetter { outBase[written + firstBracket - start] = UInt8(ascii: "a") }
                         written += keep - start
-                        memcpy(outBase + written, base + end, next - end)
+                        Posix.copyBytes(to: outBase + written, from: base + end, next - end)
                         written += next - end
                     }
                     initialized = written

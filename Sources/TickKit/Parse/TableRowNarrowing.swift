@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 extension CmarkInput {
     /// How many cells a row keeps at least before its extra ones are blanked.
@@ -56,7 +51,7 @@ extension CmarkInput {
                 let end = lineEnd(line)
                 guard let base = buffer.baseAddress else { return }
                 var index = lineStarts[line]
-                while index < end, let found = memchr(base + index, Int32(UInt8(ascii: "|")), end - index) {
+                while index < end, let found = Posix.findByte(UInt8(ascii: "|"), base + index, end - index) {
                     let offset = UnsafeRawPointer(found) - UnsafeRawPointer(base)
                     if offset == lineStarts[line] || buffer[offset - 1] != UInt8(ascii: "\\") { body(offset) }
                     index = offset + 1

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 
 /// Replaces list files atomically, and only when nobody changed them since
@@ -34,7 +29,7 @@ public enum AtomicWriter {
     /// rename. `beforeCheck` runs after the temporary files are written and
     /// before the unchanged check (a seam for tests).
     public static func commit(_ changes: [Change], beforeCheck: (() -> Void)? = nil) throws(WriteFailure) {
-        signal(SIGXFSZ, SIG_IGN)   // a file size limit becomes an error, not a crash
+        ProcessHooks.beforeWritingFiles()   // the command line makes a file size limit an error, not a crash
         for change in changes where !UTF8Check.isValid(change.lock.bytes) {
             throw .notUTF8(path: change.lock.path)
         }
@@ -47,7 +42,7 @@ public enum AtomicWriter {
             statuses.append(now)
         }
         var temporaries: [(folder: Int32, name: String)] = []
-        func discard() { for temporary in temporaries { unlinkat(temporary.folder, temporary.name, 0) } }
+        func discard() { for temporary in temporaries { Posix.remove(in: temporary.folder, temporary.name) } }
         do throws(WriteFailure) {
             for (change, status) in zip(changes, statuses) {
                 temporaries.append((change.lock.folder, try writeTemporary(change.bytes, in: change.lock.folder, beside: change.lock.name,
@@ -65,10 +60,10 @@ public enum AtomicWriter {
             do throws(WriteFailure) {
                 try replace(change.lock, with: temporaries[index].name)
             } catch {
-                for temporary in temporaries[(index + 1)...] { unlinkat(temporary.folder, temporary.name, 0) }
+                for temporary in temporaries[(index + 1)...] { Posix.remove(in: temporary.folder, temporary.name) }
                 throw error
             }
-            _ = fsync(change.lock.folder)   // the rename survives a crash
+            Posix.sync(change.lock.folder)   // the rename survives a crash
         }
     }
 
@@ -84,61 +79,45 @@ public enum AtomicWriter {
     /// names are taken in the folder the lock holds open.
     static func replace(_ lock: FileLock, with temporary: String) throws(WriteFailure) {
         let folder = lock.folder
-        if let exchange = exchangeFunction {
-            var ours = stat()
-            let haveOurs = fstatat(folder, temporary, &ours, AT_SYMLINK_NOFOLLOW) == 0
-            if exchange(folder, temporary, folder, lock.name, 2 /* RENAME_EXCHANGE */) == 0 {
+        if Posix.canExchange {
+            let ours = Posix.status(in: folder, temporary)
+            if Posix.exchange(in: folder, temporary, lock.name) {
                 if isTheFileRead(temporary, lock) {
-                    unlinkat(folder, temporary, 0)
+                    Posix.remove(in: folder, temporary)
                     return
                 }
-                _ = exchange(folder, temporary, folder, lock.name, 2)
+                _ = Posix.exchange(in: folder, temporary, lock.name)
                 // Remove what came back out only if it is our own file.
-                var back = stat()
-                if haveOurs, fstatat(folder, temporary, &back, AT_SYMLINK_NOFOLLOW) == 0, FileLock.sameFile(back, ours) {
-                    unlinkat(folder, temporary, 0)
+                if let ours, let back = Posix.status(in: folder, temporary), back.isSameFile(as: ours) {
+                    Posix.remove(in: folder, temporary)
                 }
                 throw .changedOnDisk(path: lock.path)
             }
             let code = errno
             if code != EINVAL && code != ENOSYS && code != EOPNOTSUPP {
-                unlinkat(folder, temporary, 0)
+                Posix.remove(in: folder, temporary)
                 throw .cannotWrite(path: lock.path, reason: WriteFailure.reason(code))
             }
         }
-        if renameat(folder, temporary, folder, lock.name) != 0 {
+        if !Posix.rename(in: folder, temporary, to: lock.name) {
             let code = errno
-            unlinkat(folder, temporary, 0)
+            Posix.remove(in: folder, temporary)
             throw .cannotWrite(path: lock.path, reason: WriteFailure.reason(code))
         }
     }
 
-    typealias ExchangeFunction = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
-
-    /// `renameat2(2)`, found at run time (Glibc's Swift module does not
-    /// declare it); nil where the C library has none. Set once, then only read.
-    static let exchangeFunction: ExchangeFunction? = {
-        #if os(Linux)
-        guard let symbol = dlsym(nil, "renameat2") else { return nil }
-        return unsafeBitCast(symbol, to: ExchangeFunction.self)
-        #else
-        return nil
-        #endif
-    }()
-
     /// True when `name` in the lock's folder is the file `lock` read,
     /// unchanged: same inode, size, modification time and bytes.
     static func isTheFileRead(_ name: String, _ lock: FileLock) -> Bool {
-        var now = stat()
-        guard fstatat(lock.folder, name, &now, AT_SYMLINK_NOFOLLOW) == 0 else { return false }
+        guard let now = Posix.status(in: lock.folder, name) else { return false }
         let before = lock.status
-        guard FileLock.sameFile(now, before), now.st_size == before.st_size,
-              modificationTime(now) == modificationTime(before) else { return false }
-        let descriptor = openat(lock.folder, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard now.isSameFile(as: before), now.st_size == before.st_size,
+              now.modificationTime == before.modificationTime else { return false }
+        let descriptor = Posix.openFile(in: lock.folder, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        guard let bytes = try? FileLock.readAll(descriptor, sizeHint: Int(now.st_size)) else { return false }
-        return bytes == lock.bytes
+        defer { Posix.closeFile(descriptor) }
+        let read = Posix.readAll(descriptor, sizeHint: Int(now.st_size))
+        return read.failure == nil && read.bytes == lock.bytes
     }
 
     /// Creates a new file at `path` (absolute) in the real folder of its own folder.
@@ -162,15 +141,15 @@ public enum AtomicWriter {
         var folder: Int32 = -1
         for attempt in 0..<1000 {
             let named = parent.isEmpty ? root : root + "/" + parent
-            guard let real = FileLock.realPath(named) else { throw .cannotWrite(path: path, reason: WriteFailure.reason(errno)) }
+            guard let real = Posix.realPath(named) else { throw .cannotWrite(path: path, reason: WriteFailure.reason(errno)) }
             guard real == root || real.hasPrefix(root + "/") else { throw .outside(path: path) }
             if attempt == 0 { TestSeam.wait("TICK_TEST_WAIT_BEFORE_CREATE") }
-            folder = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            folder = Posix.openFile(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             guard folder >= 0 else { throw .cannotWrite(path: path, reason: WriteFailure.reason(errno)) }
             var replaced = false
             for component in real.dropFirst(root.count).split(separator: "/") {
-                let next = openat(folder, String(component), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-                close(folder)
+                let next = Posix.openFile(in: folder, String(component), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                Posix.closeFile(folder)
                 folder = next
                 if next < 0 {
                     replaced = true
@@ -182,35 +161,32 @@ public enum AtomicWriter {
         guard folder >= 0 else { throw .changedOnDisk(path: path) }
         // The folder as named must still be the folder opened: else the new
         // file would be made where its name no longer leads.
-        var opened = stat(), viaName = stat()
         let named = parent.isEmpty ? root : root + "/" + parent
-        guard fstat(folder, &opened) == 0, stat(named, &viaName) == 0, FileLock.sameFile(opened, viaName) else {
-            close(folder)
+        guard let opened = Posix.status(of: folder), let viaName = Posix.status(atPath: named), opened.isSameFile(as: viaName) else {
+            Posix.closeFile(folder)
             throw .changedOnDisk(path: path)
         }
-        signal(SIGXFSZ, SIG_IGN)
-        let mask = umask(0)
-        umask(mask)
+        ProcessHooks.beforeWritingFiles()
         var status = stat()
-        status.st_mode = mode_t(0o666) & ~mask
-        status.st_uid = getuid()
-        status.st_gid = getgid()
+        status.st_mode = mode_t(0o666) & ~Posix.creationMask()
+        status.st_uid = Posix.userID
+        status.st_gid = Posix.groupID
         let temporary: String
         do throws(WriteFailure) {
             temporary = try writeTemporary(bytes, in: folder, beside: name, shownPath: path, like: status)
         } catch {
-            close(folder)
+            Posix.closeFile(folder)
             throw error
         }
-        if linkat(folder, temporary, folder, name, 0) != 0 {
+        if !Posix.link(in: folder, temporary, to: name) {
             let code = errno
-            unlinkat(folder, temporary, 0)
-            close(folder)
+            Posix.remove(in: folder, temporary)
+            Posix.closeFile(folder)
             if code == EEXIST { throw .exists(path: path) }
             throw .cannotWrite(path: path, reason: WriteFailure.reason(code))
         }
-        unlinkat(folder, temporary, 0)
-        _ = fsync(folder)
+        Posix.remove(in: folder, temporary)
+        Posix.sync(folder)
         return CreatedFile(folder: folder, name: name)
     }
 
@@ -225,9 +201,9 @@ public enum AtomicWriter {
         }
 
         /// Removes the file again (from the folder it was made in).
-        public func remove() { unlinkat(folder, name, 0) }
+        public func remove() { Posix.remove(in: folder, name) }
 
-        deinit { close(folder) }
+        deinit { Posix.closeFile(folder) }
     }
 
     /// Refuses (`protected`) to replace a file the user may not write
@@ -236,7 +212,7 @@ public enum AtomicWriter {
     /// over it would ignore its permissions, or leave its other names with
     /// the old text.
     static func checkReplaceable(_ lock: FileLock, _ status: stat) throws(WriteFailure) {
-        let readOnly = geteuid() == 0 ? status.st_mode & 0o222 == 0 : faccessat(lock.folder, lock.name, W_OK, AT_EACCESS) != 0
+        let readOnly = Posix.isRoot ? status.st_mode & 0o222 == 0 : !Posix.mayWrite(in: lock.folder, lock.name)
         if readOnly {
             throw .protected(path: lock.path, reason: "is read-only; tick does not replace a file it may not write (make it writable first)")
         }
@@ -263,98 +239,44 @@ public enum AtomicWriter {
         var temporary = ""
         for _ in 0..<100 {
             temporary = "." + name + ".tick-" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
-            descriptor = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            descriptor = Posix.openFile(in: folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions: 0o600)
             if descriptor >= 0 || errno != EEXIST { break }
         }
         guard descriptor >= 0 else { throw .cannotWrite(path: shownPath, reason: WriteFailure.reason(errno)) }
         let name = temporary
         func fail(_ code: Int32) -> WriteFailure {
-            close(descriptor)
-            unlinkat(folder, name, 0)
+            Posix.closeFile(descriptor)
+            Posix.remove(in: folder, name)
             return .cannotWrite(path: shownPath, reason: WriteFailure.reason(code))
         }
-        if let code = bytes.withUnsafeBytes({ FileIO.writeAll($0, to: descriptor) }) { throw fail(code) }
-        if fchown(descriptor, status.st_uid, status.st_gid) != 0 {   // keeps the owner where allowed
-            _ = fchown(descriptor, uid_t.max, status.st_gid)            // else at least the group, where allowed
+        if let code = bytes.withUnsafeBytes({ Posix.writeAll($0, to: descriptor) }) { throw fail(code) }
+        if !Posix.setOwner(descriptor, user: status.st_uid, group: status.st_gid) {   // keeps the owner where allowed
+            Posix.setOwner(descriptor, user: uid_t.max, group: status.st_gid)            // else at least the group, where allowed
         }
-        if let original { copyAttributes(from: original, to: descriptor) }
-        if fchmod(descriptor, status.st_mode & 0o7777) != 0 { throw fail(errno) }
-        if fsync(descriptor) != 0 { throw fail(errno) }
-        if close(descriptor) != 0 {
+        if let original { Posix.copyExtendedAttributes(from: original, to: descriptor) }
+        if !Posix.setPermissions(descriptor, status.st_mode & 0o7777) { throw fail(errno) }
+        if !Posix.sync(descriptor) { throw fail(errno) }
+        if Posix.closeFile(descriptor) != 0 {
             let code = errno
-            unlinkat(folder, name, 0)
+            Posix.remove(in: folder, name)
             throw .cannotWrite(path: shownPath, reason: WriteFailure.reason(code))
         }
         return name
-    }
-
-    /// Copies every extended attribute of the open file `source` to the
-    /// open file `target`, skipping those the user may not set (such as
-    /// `security.*` for others than root). Does nothing where the C library
-    /// has no `flistxattr`.
-    static func copyAttributes(from source: Int32, to target: Int32) {
-        guard let calls = AttributeCalls.shared else { return }
-        let size = calls.list(source, nil, 0)
-        guard size > 0 else { return }
-        var names = [CChar](repeating: 0, count: size)
-        let got = names.withUnsafeMutableBufferPointer { calls.list(source, $0.baseAddress, size) }
-        guard got > 0 else { return }
-        for name in names[..<got].split(separator: 0) {
-            let key = Array(name) + [0]
-            let length = calls.get(source, key, nil, 0)
-            guard length >= 0 else { continue }
-            var value = [UInt8](repeating: 0, count: max(length, 1))
-            let read = value.withUnsafeMutableBytes { calls.get(source, key, $0.baseAddress, length) }
-            guard read >= 0 else { continue }
-            _ = value.withUnsafeBytes { calls.set(target, key, $0.baseAddress, read, 0) }
-        }
-    }
-
-    /// `flistxattr`, `fgetxattr` and `fsetxattr`, found at run time (Glibc's
-    /// Swift module does not declare them); nil where the C library has none.
-    struct AttributeCalls {
-        typealias List = @convention(c) (Int32, UnsafeMutablePointer<CChar>?, Int) -> Int
-        typealias Get = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int) -> Int
-        typealias Set = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeRawPointer?, Int, Int32) -> Int32
-        var list: List
-        var get: Get
-        var set: Set
-
-        /// Set once, then only read.
-        static let shared: AttributeCalls? = {
-            #if os(Linux)
-            guard let list = dlsym(nil, "flistxattr"), let get = dlsym(nil, "fgetxattr"), let set = dlsym(nil, "fsetxattr") else { return nil }
-            return AttributeCalls(list: unsafeBitCast(list, to: List.self), get: unsafeBitCast(get, to: Get.self),
-                                  set: unsafeBitCast(set, to: Set.self))
-            #else
-            return nil
-            #endif
-        }()
     }
 
     /// Throws `changedOnDisk` unless the file at the lock's path is still the
     /// one that was read, with the same bytes: its name in the locked folder
     /// names the locked file, and so does the path as given.
     static func checkUnchanged(_ lock: FileLock) throws(WriteFailure) {
-        var now = stat()
-        var viaPath = stat()
-        guard fstatat(lock.folder, lock.name, &now, AT_SYMLINK_NOFOLLOW) == 0, stat(lock.path, &viaPath) == 0,
-              FileLock.sameFile(viaPath, now) else {
+        guard let now = Posix.status(in: lock.folder, lock.name), let viaPath = Posix.status(atPath: lock.path),
+              viaPath.isSameFile(as: now) else {
             throw .changedOnDisk(path: lock.path)
         }
         let before = lock.status
-        guard FileLock.sameFile(now, before), now.st_size == before.st_size,
-              modificationTime(now) == modificationTime(before) else {
+        guard now.isSameFile(as: before), now.st_size == before.st_size,
+              now.modificationTime == before.modificationTime else {
             throw .changedOnDisk(path: lock.path)
         }
         guard isTheFileRead(lock.name, lock) else { throw .changedOnDisk(path: lock.path) }
-    }
-
-    static func modificationTime(_ status: stat) -> [Int] {
-        #if os(Linux)
-        return [Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec)]
-        #else
-        return [Int(status.st_mtimespec.tv_sec), Int(status.st_mtimespec.tv_nsec)]
-        #endif
     }
 }

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 
 /// The journal of the changes tick made to a notes folder, for `tick undo`
@@ -101,8 +96,8 @@ public struct ChangeJournal: Sendable {
                 changes.append(change)
             }
             // A new change ends what can be redone: undone entries go.
-            for entry in entries() where entry.undoneAt != nil { unlink(folder + "/\(entry.id).json") }
-            try save(Entry(id: nanosecondsNow(), command: command, files: changes, undoneAt: nil))
+            for entry in entries() where entry.undoneAt != nil { Posix.remove(folder + "/\(entry.id).json") }
+            try save(Entry(id: Posix.nanosecondsNow(), command: command, files: changes, undoneAt: nil))
             try prune()
         }
     }
@@ -164,7 +159,7 @@ public struct ChangeJournal: Sendable {
                     failure = .file(error)
                     return
                 }
-                entry.undoneAt = redo ? nil : nanosecondsNow()
+                entry.undoneAt = redo ? nil : Posix.nanosecondsNow()
                 try save(entry)
                 result = entry
             }
@@ -232,10 +227,10 @@ public struct ChangeJournal: Sendable {
         encoder.outputFormatting = [.sortedKeys]
         let data = try encoder.encode(entry)
         let path = folder + "/\(entry.id).json"
-        let temporary = path + ".\(getpid()).tmp"
+        let temporary = path + ".\(Posix.processID).tmp"
         try data.write(to: URL(fileURLWithPath: temporary))
-        guard rename(temporary, path) == 0 else {
-            unlink(temporary)
+        guard Posix.rename(temporary, to: path) else {
+            Posix.remove(temporary)
             throw CocoaError(.fileWriteUnknown)
         }
     }
@@ -244,19 +239,17 @@ public struct ChangeJournal: Sendable {
     private func prune() throws {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         let ids = names.compactMap { $0.hasSuffix(".json") ? Int($0.dropLast(5)) : nil }.sorted()
-        for id in ids.dropLast(Self.limit) { unlink(folder + "/\(id).json") }
+        for id in ids.dropLast(Self.limit) { Posix.remove(folder + "/\(id).json") }
     }
 
     /// Runs `body` holding the journal's lock (`flock` on `lock` in its folder).
     private func withLock(_ body: () throws -> Void) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let descriptor = open(folder + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let descriptor = Posix.openFile(folder + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, permissions: 0o600)
         guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission) }
-        defer { close(descriptor) }
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw CocoaError(.fileLocking) }
-        }
-        defer { flock(descriptor, LOCK_UN) }
+        defer { Posix.closeFile(descriptor) }
+        guard Posix.lock(descriptor, LOCK_EX) else { throw CocoaError(.fileLocking) }
+        defer { Posix.unlock(descriptor) }
         try body()
     }
 }

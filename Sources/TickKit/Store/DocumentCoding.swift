@@ -113,7 +113,7 @@ enum DocumentCoding {
         var title = item.pointee.title
         if title.utf8.count <= text.count, title.withUTF8({ title in
             writer.bytes.withUnsafeBufferPointer { bytes in
-                title.isEmpty || memcmp(title.baseAddress!, bytes.baseAddress! + text.start, title.count) == 0
+                title.isEmpty || Posix.compareBytes(title.baseAddress!, bytes.baseAddress! + text.start, title.count) == 0
             }
         }) {
             try set(.title, (text.start, title.utf8.count))

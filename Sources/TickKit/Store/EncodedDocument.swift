@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
 
 /// A list as the parse cache encodes it (`DocumentCoding`), read in place.
@@ -129,7 +124,7 @@ public final class EncodedDocument: @unchecked Sendable {
     func complete(repair: (EncodedDocument) -> Void) {
         if state.load(ordering: .acquiring) == 2 { return }
         guard state.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged else {
-            while state.load(ordering: .acquiring) != 2 { sched_yield() }
+            while state.load(ordering: .acquiring) != 2 { Posix.yieldProcessor() }
             return
         }
         if let unchecked, ParseCache.checksum(unchecked.buffer) == unchecked.checksum,

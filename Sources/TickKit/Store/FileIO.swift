@@ -1,12 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 
-/// Reads whole files with POSIX calls (one `open`, `fstat` and as few `read`s
-/// as the size allows), the fastest way to get a file's bytes.
+/// Reads whole files (one `open`, `fstat` and as few `read`s as the size
+/// allows, through `Posix`), the fastest way to get a file's bytes.
 ///
 /// Only regular files are read: the file is opened without blocking (a FIFO
 /// with no writer would block `open` forever) and anything else (a FIFO, a
@@ -17,69 +12,28 @@ public enum FileIO {
         public var code: Int32
         /// Why, when `code` does not say it well (a file that is not a regular file).
         public var reason: String? = nil
-        public var description: String { "cannot read \(path): \(reason ?? String(cString: strerror(code)))" }
+        public var description: String { "cannot read \(path): \(reason ?? Posix.describe(code))" }
     }
 
     /// Why a file that is not a regular file is not read.
     public static let notRegularReason = "not a regular file; only regular files are lists"
 
     public static func read(_ path: String) throws -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let descriptor = Posix.openFile(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw ReadError(path: path, code: errno) }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw ReadError(path: path, code: errno) }
-        if (info.st_mode & S_IFMT) == S_IFDIR { throw ReadError(path: path, code: EISDIR) }
-        if (info.st_mode & S_IFMT) != S_IFREG { throw ReadError(path: path, code: EINVAL, reason: notRegularReason) }
-        var capacity = max(Int(info.st_size), 0) + 1
-        var bytes = [UInt8](repeating: 0, count: capacity)
-        var count = 0
-        while true {
-            if count == capacity {
-                capacity *= 2
-                bytes.append(contentsOf: repeatElement(0, count: capacity - bytes.count))
-            }
-            let got = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.read(descriptor, buffer.baseAddress! + count, capacity - count)
-            }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw ReadError(path: path, code: errno)
-            }
-            if got == 0 { break }
-            count += got
-        }
-        bytes.removeLast(bytes.count - count)
+        defer { Posix.closeFile(descriptor) }
+        guard let info = Posix.status(of: descriptor) else { throw ReadError(path: path, code: errno) }
+        if info.isDirectory { throw ReadError(path: path, code: EISDIR) }
+        if !info.isRegularFile { throw ReadError(path: path, code: EINVAL, reason: notRegularReason) }
+        let (bytes, failure) = Posix.readAll(descriptor, sizeHint: Int(info.st_size))
+        if let failure { throw ReadError(path: path, code: failure) }
         return bytes
     }
 
     /// Everything readable from `descriptor` (a pipe) until its end, retrying
     /// interrupted reads (Foundation's `FileHandle` readers trap on EINTR).
     public static func readToEnd(_ descriptor: Int32) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let got = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if got < 0 { if errno == EINTR { continue }; break }
-            if got == 0 { break }
-            bytes += buffer[0..<got]
-        }
-        return bytes
-    }
-
-    /// Writes all of `buffer` to `descriptor`, retrying interrupted and
-    /// partial writes; the `errno` of a write that failed, else nil.
-    public static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32? {
-        var written = 0
-        while written < buffer.count {
-            let count = Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-            if count < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            written += count
-        }
-        return nil
+        Posix.readAll(descriptor, sizeHint: 65535).bytes
     }
 }
 

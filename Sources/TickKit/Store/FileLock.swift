@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 
 /// Why reading, locking or writing a list failed; each case maps to one
@@ -38,7 +33,7 @@ public enum WriteFailure: Error, Equatable, CustomStringConvertible {
         }
     }
 
-    static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+    static func reason(_ code: Int32) -> String { Posix.describe(code) }
 
     /// The same failure, naming the file by `path` (e.g. relative to the notes folder).
     public func naming(_ path: String) -> WriteFailure {
@@ -122,7 +117,7 @@ public final class FileLock {
         let path = shown ?? named
         for attempt in 0..<1000 {
             // The one resolution: where the path leads now, which must be inside the root.
-            guard let target = realPath(named) else { throw .cannotRead(path: path, reason: WriteFailure.reason(errno)) }
+            guard let target = Posix.realPath(named) else { throw .cannotRead(path: path, reason: WriteFailure.reason(errno)) }
             guard target.hasPrefix(root + "/") else { throw .outside(path: path) }
             if attempt == 0 { TestSeam.wait("TICK_TEST_WAIT_BEFORE_OPEN") }
             let opened: (folder: Int32, name: String, descriptor: Int32)
@@ -137,38 +132,32 @@ public final class FileLock {
             }
             let (folder, name, descriptor) = opened
             func giveUp() {
-                close(descriptor)
-                close(folder)
+                Posix.closeFile(descriptor)
+                Posix.closeFile(folder)
             }
-            var result: Int32
-            repeat { result = flock(descriptor, LOCK_EX) } while result != 0 && errno == EINTR
-            guard result == 0 else {
+            guard Posix.lock(descriptor, LOCK_EX) else {
                 let code = errno
                 giveUp()
                 throw .cannotRead(path: path, reason: "cannot lock it: " + WriteFailure.reason(code))
             }
-            var held = stat()
-            guard fstat(descriptor, &held) == 0 else {
+            guard let held = Posix.status(of: descriptor) else {
                 let code = errno
                 giveUp()
                 throw .cannotRead(path: path, reason: WriteFailure.reason(code))
             }
             // Another process may have renamed a new file over this one (or
             // swapped a link on the way) while we waited: then start again.
-            var inFolder = stat()
-            var viaName = stat()
-            if fstatat(folder, name, &inFolder, AT_SYMLINK_NOFOLLOW) != 0 || !sameFile(inFolder, held)
-                || stat(named, &viaName) != 0 || !sameFile(viaName, held) {
+            guard let inFolder = Posix.status(in: folder, name), inFolder.isSameFile(as: held),
+                  let viaName = Posix.status(atPath: named), viaName.isSameFile(as: held) else {
                 giveUp()
                 continue
             }
-            do {
-                let bytes = try readAll(descriptor, sizeHint: Int(held.st_size))
-                return FileLock(path: path, targetPath: target, bytes: bytes, status: held, folder: folder, name: name, descriptor: descriptor)
-            } catch {
+            let (bytes, failure) = Posix.readAll(descriptor, sizeHint: Int(held.st_size))
+            if let failure {
                 giveUp()
-                throw .cannotRead(path: path, reason: WriteFailure.reason(error.code))
+                throw .cannotRead(path: path, reason: WriteFailure.reason(failure))
             }
+            return FileLock(path: path, targetPath: target, bytes: bytes, status: held, folder: folder, name: name, descriptor: descriptor)
         }
         throw .cannotRead(path: path, reason: "it keeps being replaced; try again")
     }
@@ -187,51 +176,47 @@ public final class FileLock {
     static func openWithoutLinks(_ relative: String, from root: String) throws(OpenFailure) -> (folder: Int32, name: String, descriptor: Int32) {
         var names = relative.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         guard let name = names.popLast() else { throw .failed(EISDIR) }
-        var folder = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        var folder = Posix.openFile(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard folder >= 0 else { throw .failed(errno) }
         for component in names {
-            let next = openat(folder, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            let next = Posix.openFile(in: folder, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             let code = errno
-            close(folder)
+            Posix.closeFile(folder)
             guard next >= 0 else { throw code == ELOOP || code == ENOTDIR || code == ENOENT ? .replaced : .failed(code) }
             folder = next
         }
-        let descriptor = openat(folder, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        let descriptor = Posix.openFile(in: folder, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
-            close(folder)
+            Posix.closeFile(folder)
             throw code == ELOOP || code == ENOENT ? .replaced : .failed(code)
         }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-            close(descriptor)
-            close(folder)
+        guard let status = Posix.status(of: descriptor), status.isRegularFile else {
+            Posix.closeFile(descriptor)
+            Posix.closeFile(folder)
             throw .notRegular
         }
         return (folder, name, descriptor)
     }
 
-    static func sameFile(_ a: stat, _ b: stat) -> Bool { a.st_ino == b.st_ino && a.st_dev == b.st_dev }
-
     /// The file's status now (`fstat` of the locked file): its mode, owner
     /// and links as they are at the moment of writing, not as they were
     /// when it was read.
     func currentStatus() -> stat? {
-        var now = stat()
-        return descriptor >= 0 && fstat(descriptor, &now) == 0 ? now : nil
+        descriptor >= 0 ? Posix.status(of: descriptor) : nil
     }
 
     /// The locked file's descriptor, for copying its extended attributes.
     var fileDescriptor: Int32 { descriptor }
 
     /// Removes the locked file, by its open folder and name (no path is resolved again).
-    public func removeFile() { unlinkat(folder, name, 0) }
+    public func removeFile() { Posix.remove(in: folder, name) }
 
     /// Releases the lock (also done when the value goes away).
     public func release() {
         if descriptor >= 0 {
-            close(descriptor)
-            close(folder)
+            Posix.closeFile(descriptor)
+            Posix.closeFile(folder)
             descriptor = -1
         }
     }
@@ -239,35 +224,7 @@ public final class FileLock {
     deinit { release() }
 
     /// The real path behind `path`, or `path` when it cannot be resolved.
-    static func resolvedPath(_ path: String) -> String { realPath(path) ?? path }
-
-    /// The real path behind `path` (`realpath`), or nil with `errno` set.
-    static func realPath(_ path: String) -> String? {
-        guard let real = realpath(path, nil) else { return nil }
-        defer { free(real) }
-        return String(cString: real)
-    }
-
-    struct ReadFailure: Error { var code: Int32 }
-
-    static func readAll(_ descriptor: Int32, sizeHint: Int) throws(ReadFailure) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: max(sizeHint, 0) + 1)
-        var count = 0
-        while true {
-            if count == bytes.count { bytes += [UInt8](repeating: 0, count: bytes.count) }
-            let got = bytes.withUnsafeMutableBytes { buffer in
-                pread(descriptor, buffer.baseAddress! + count, buffer.count - count, off_t(count))
-            }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw ReadFailure(code: errno)
-            }
-            if got == 0 { break }
-            count += got
-        }
-        bytes.removeLast(bytes.count - count)
-        return bytes
-    }
+    static func resolvedPath(_ path: String) -> String { Posix.realPath(path) ?? path }
 }
 
 /// Test seams: pauses at a critical moment so that a test can change the
@@ -277,12 +234,11 @@ public final class FileLock {
 public enum TestSeam {
     public static func wait(_ variable: String) {
         guard let fifo = ProcessInfo.processInfo.environment[variable], !fifo.isEmpty else { return }
-        var status = stat()
-        guard stat(fifo, &status) == 0, (status.st_mode & S_IFMT) == S_IFIFO else { return }
-        let descriptor = open(fifo, O_RDONLY | O_CLOEXEC)
+        guard let status = Posix.status(atPath: fifo), status.isFIFO else { return }
+        let descriptor = Posix.openFile(fifo, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         var byte: UInt8 = 0
-        while read(descriptor, &byte, 1) > 0 {}
-        close(descriptor)
+        while withUnsafeMutableBytes(of: &byte, { Posix.read(descriptor, into: $0) }) > 0 {}
+        Posix.closeFile(descriptor)
     }
 }

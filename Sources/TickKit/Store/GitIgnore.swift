@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 
 // Git's ignore rules, read in-process as ripgrep's walker does: tick runs no
@@ -344,20 +339,11 @@ struct IgnoreRules: Sendable {
 
     private static func readSmallRegularFile(_ path: String, followingLink: Bool) -> [UInt8]? {
         let limit = 16 << 20
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followingLink ? 0 : O_NOFOLLOW))
+        let descriptor = Posix.openFile(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followingLink ? 0 : O_NOFOLLOW))
         guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) <= limit else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
-        var count = 0
-        while count < bytes.count {
-            let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + count, $0.count - count) }
-            if got < 0 && errno == EINTR { continue }
-            if got <= 0 { break }
-            count += got
-        }
-        return Array(bytes.prefix(min(count, limit)))
+        defer { Posix.closeFile(descriptor) }
+        guard let info = Posix.status(of: descriptor), info.isRegularFile, Int(info.st_size) <= limit else { return nil }
+        return Posix.readAll(descriptor, sizeHint: Int(info.st_size), limit: limit).bytes
     }
 
     /// The global excludes file: `core.excludesFile` of the user's git
@@ -397,11 +383,10 @@ struct IgnoreRules: Sendable {
         var current = folder
         while true {
             let dotGit = (current == "/" ? "" : current) + "/.git"
-            var info = stat()
-            if stat(dotGit, &info) == 0 {
-                if info.st_mode & S_IFMT == S_IFDIR {
-                    if access(dotGit + "/HEAD", F_OK) == 0 { return (current, dotGit) }
-                } else if info.st_mode & S_IFMT == S_IFREG, let bytes = readSmallRegularFile(dotGit, followingLink: true) {
+            if let info = Posix.status(atPath: dotGit) {
+                if info.isDirectory {
+                    if Posix.exists(dotGit + "/HEAD") { return (current, dotGit) }
+                } else if info.isRegularFile, let bytes = readSmallRegularFile(dotGit, followingLink: true) {
                     let text = String(decoding: bytes, as: UTF8.self)
                     guard text.hasPrefix("gitdir:") else { return nil }
                     let named = text.dropFirst("gitdir:".count).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -25,9 +25,10 @@ public struct FileStamp: Hashable, Sendable {
     }
 
     init(_ info: stat) {
-        self.init(size: Int(info.st_size), modifiedSeconds: Int(info.st_mtim.tv_sec), modifiedNanoseconds: Int(info.st_mtim.tv_nsec),
-                  changedSeconds: Int(info.st_ctim.tv_sec), changedNanoseconds: Int(info.st_ctim.tv_nsec),
-                  inode: Int(bitPattern: UInt(info.st_ino)), device: Int(bitPattern: UInt(info.st_dev)))
+        let modified = info.modificationTime, changed = info.changeTime
+        self.init(size: Int(info.st_size), modifiedSeconds: modified.seconds, modifiedNanoseconds: modified.nanoseconds,
+                  changedSeconds: changed.seconds, changedNanoseconds: changed.nanoseconds,
+                  inode: Int(truncatingIfNeeded: info.inodeNumber), device: Int(truncatingIfNeeded: info.deviceNumber))
     }
 
     /// The later of the modification and change times, in nanoseconds since 1970.
@@ -49,13 +50,6 @@ public struct FileStamp: Hashable, Sendable {
     func isSettled(before time: Int, granularity: Int? = nil) -> Bool {
         latestTime &+ (granularity ?? timestampGranularity) < time
     }
-}
-
-/// The current time, in nanoseconds since 1970.
-func nanosecondsNow() -> Int {
-    var now = timespec()
-    clock_gettime(CLOCK_REALTIME, &now)
-    return Int(now.tv_sec) &* 1_000_000_000 &+ Int(now.tv_nsec)
 }
 
 /// The notes folder: finds its lists and reads them (SPEC §1).
@@ -82,17 +76,13 @@ public struct NotesFolder: Sendable {
         guard isDirectory.boolValue else {
             throw Problem(description: "\(path) is not a folder; pass a folder with --dir")
         }
-        guard access(absolute, R_OK | X_OK) == 0 else {
+        guard Posix.mayReadAndSearch(absolute) else {
             throw Problem(description: "cannot read notes folder \(path); check its permissions")
         }
         root = Self.resolved(absolute)
     }
 
-    static func resolved(_ path: String) -> String {
-        guard let real = realpath(path, nil) else { return path }
-        defer { free(real) }
-        return String(cString: real)
-    }
+    static func resolved(_ path: String) -> String { Posix.realPath(path) ?? path }
 
     /// The absolute path of a path relative to the root.
     public func absolute(_ relativePath: String) -> String { root + "/" + relativePath }
@@ -274,12 +264,11 @@ public struct NotesFolder: Sendable {
     /// with their stamps, and warnings about what is skipped.
     private func read(_ folder: WalkedFolder) -> FolderContents {
         var held = FolderContents()
-        guard let directory = opendir(folder.real) else {
+        guard let directory = Posix.OpenFolder(folder.real) else {
             held.warnings.append("cannot read folder \(folder.relative.isEmpty ? "." : folder.relative); skipped")
             return held
         }
-        defer { closedir(directory) }
-        let descriptor = dirfd(directory)
+        let descriptor = directory.descriptor
         let (names, notUTF8) = Self.names(in: directory)
         // A name that is not UTF-8 cannot be a `String` path (tick names
         // lists by path everywhere), so such a list or folder is skipped,
@@ -289,10 +278,7 @@ public struct NotesFolder: Sendable {
             if isList || type == UInt8(DT_DIR) || type == UInt8(DT_UNKNOWN) || type == UInt8(DT_LNK) {
                 if !isList, type != UInt8(DT_DIR) {
                     // Only a folder (or a link to one) matters: ask.
-                    var info = stat()
-                    let isFolder = Self.rawName(escaped).withUnsafeBufferPointer { raw in
-                        raw.withMemoryRebound(to: CChar.self) { fstatat(descriptor, $0.baseAddress!, &info, 0) == 0 }
-                    } && info.st_mode & S_IFMT == S_IFDIR
+                    let isFolder = Posix.status(in: descriptor, rawName: Self.rawName(escaped), followingLink: true)?.isDirectory ?? false
                     if !isFolder { continue }
                 }
                 held.unnamable.append(folder.relative.isEmpty ? escaped : folder.relative + "/" + escaped)
@@ -314,10 +300,9 @@ public struct NotesFolder: Sendable {
                 held.folders.append((relative, folder.real + "/" + name, false, ignoring?.descending(into: name)))
                 continue
             }
-            var info = stat()
             // Relative to the open folder: no path lookup from the root for each file.
-            guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
-            var kind = info.st_mode & S_IFMT
+            guard var info = Posix.status(in: descriptor, name) else { continue }
+            var kind = info.fileType
             // As git does, a link is matched as a file, never as a folder.
             if let ignoring, kind == S_IFDIR || kind == S_IFLNK || Self.isListFile(name),
                ignoring.isIgnored(name, isDirectory: kind == S_IFDIR) { continue }
@@ -328,11 +313,12 @@ public struct NotesFolder: Sendable {
                     held.warnings.append("\(relative) links outside the notes folder; skipped")
                     continue
                 }
-                guard stat(resolved, &info) == 0 else {
+                guard let target = Posix.status(atPath: resolved) else {
                     held.warnings.append("\(relative) is a broken link; skipped")
                     continue
                 }
-                kind = info.st_mode & S_IFMT
+                info = target
+                kind = info.fileType
                 real = resolved
             }
             if kind == S_IFDIR {
@@ -349,19 +335,13 @@ public struct NotesFolder: Sendable {
     /// the file system does not say), sorted by name (without `.` and
     /// `..`), read with `readdir`; apart, the names that are not UTF-8,
     /// escaped (`escapedName`).
-    private static func names(in folder: OpaquePointer) -> (names: [(name: String, type: UInt8)], notUTF8: [(escaped: String, type: UInt8)]) {
+    private static func names(in folder: Posix.OpenFolder) -> (names: [(name: String, type: UInt8)], notUTF8: [(escaped: String, type: UInt8)]) {
         var names: [(name: String, type: UInt8)] = []
         var notUTF8: [(escaped: String, type: UInt8)] = []
-        while let entry = readdir(folder) {
-            // The name is read where it lies: a dirent is only as long as its
-            // name, so copying the whole `d_name` array out of it (as
-            // `entry.pointee.d_name` would) can read past the end of
-            // readdir's buffer (AddressSanitizer caught that).
-            let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
-            let cName = (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self)
-            let type = (UnsafeRawPointer(entry) + MemoryLayout<dirent>.offset(of: \dirent.d_type)!).load(as: UInt8.self)
+        while let (cName, type) = folder.nextEntry() {
             guard let name = String(validatingCString: cName) else {
-                notUTF8.append((escapedName(Array(UnsafeBufferPointer(start: UnsafeRawPointer(cName).assumingMemoryBound(to: UInt8.self), count: strlen(cName)))), type))
+                notUTF8.append((escapedName(Array(UnsafeBufferPointer(start: UnsafeRawPointer(cName).assumingMemoryBound(to: UInt8.self),
+                                                                      count: Posix.cStringLength(cName)))), type))
                 continue
             }
             if name != "." && name != ".." { names.append((name, type)) }
@@ -495,7 +475,7 @@ public struct NotesFolder: Sendable {
         }
         // Files are stamped after this: a change that the stamps cannot show
         // (made within their granularity of it) is kept from the cache.
-        let scanStarted = nanosecondsNow()
+        let scanStarted = Posix.nanosecondsNow()
         let (entries, walkWarnings, unnamable) = listFileEntries()
         let listWarnings = walkWarnings + unnamable.map(Self.unnamableWarning)
         reading.wait()
@@ -554,7 +534,7 @@ public struct NotesFolder: Sendable {
                         }
                         values.append(value)
                     case .failure(let error):
-                        warnings.append("cannot read \(entries[index].path): \(String(cString: strerror(error.code))); skipped")
+                        warnings.append("cannot read \(entries[index].path): \(Posix.describe(error.code)); skipped")
                     }
                 }
             }
@@ -606,10 +586,11 @@ public struct NotesFolder: Sendable {
 /// Parse-cache files being written on other threads
 /// (`NotesFolder.loadEncoded(cache:savingInBackground:)`).
 ///
-/// While one is written, SIGPIPE is ignored, so that a reader closing
-/// standard output early cannot kill the process halfway through the
-/// file: a command that meets a closed output calls `wait()`, then ends
-/// itself with SIGPIPE as before. Every command calls `wait()` before it exits.
+/// Before one is started, `ProcessHooks.beforeBackgroundSave` runs: the
+/// command line ignores SIGPIPE there, so that a reader closing standard
+/// output early cannot kill the process halfway through the file: a
+/// command that meets a closed output calls `wait()`, then ends itself with
+/// SIGPIPE as before. Every command calls `wait()` before it exits.
 public enum BackgroundSaves {
     private static let group = DispatchGroup()
     /// One save at a time, in the order started: a later save (with
@@ -618,20 +599,20 @@ public enum BackgroundSaves {
     private static let queue = DispatchQueue(label: "tick.cache-save")
 
     static func start(_ save: @escaping () -> Void) {
-        signal(SIGPIPE, SIG_IGN)
+        ProcessHooks.beforeBackgroundSave()
         nonisolated(unsafe) let save = save
         let delay = testDelay()
         queue.async(group: group) {
-            if delay > 0 { usleep(delay) }
+            if delay > 0 { Posix.pause(microseconds: delay) }
             save()
         }
     }
 
     /// Test seam: `TICK_TEST_SLOW_CACHE_SAVE` (milliseconds) holds every
     /// save back that long, so that a test can close the output first.
-    private static func testDelay() -> useconds_t {
-        guard let value = getenv("TICK_TEST_SLOW_CACHE_SAVE"), let milliseconds = UInt32(String(cString: value)) else { return 0 }
-        return useconds_t(min(milliseconds, 10_000)) * 1000
+    private static func testDelay() -> UInt32 {
+        guard let value = ProcessInfo.processInfo.environment["TICK_TEST_SLOW_CACHE_SAVE"], let milliseconds = UInt32(value) else { return 0 }
+        return min(milliseconds, 10_000) * 1000
     }
 
     /// Returns when every save started has finished.

@@ -133,7 +133,7 @@ public struct ParseCache: Sendable {
             self.granularity = granularity
         }
 
-        deinit { munmap(UnsafeMutableRawPointer(mutating: base), length) }
+        deinit { Posix.unmap(UnsafeMutableRawPointer(mutating: base), length: length) }
 
         var buffer: UnsafeBufferPointer<UInt8> {
             UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: length)
@@ -194,24 +194,21 @@ public struct ParseCache: Sendable {
     /// cannot be trusted. Documents are checked (each has its own checksum)
     /// and decoded only when asked for.
     public func load() -> Contents? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = Posix.openFile(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
+        defer { Posix.closeFile(descriptor) }
         // Shared with other readers, not with a save appending: its length
         // and mapping are taken between appends. (Appends are short; a
         // reader that cannot have the lock within a moment does without.)
         guard Self.lock(descriptor, LOCK_SH) else { return nil }
-        var info = stat()
-        let statted = fstat(descriptor, &info) == 0
-        let length = Int(info.st_size)
-        // MAP_POPULATE maps every page at once, and one call is much cheaper
-        // than a page fault per page.
-        let mapping = statted && length > Self.magic.count + Self.trailerLength
-            ? mmap(nil, length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0) : nil
-        flock(descriptor, LOCK_UN)
-        guard let mapping, mapping != MAP_FAILED else { return nil }
+        let info = Posix.status(of: descriptor)
+        let length = info.map { Int($0.st_size) } ?? 0
+        // Every page at once where the system can (`Posix.mapReadOnly`).
+        let mapping = length > Self.magic.count + Self.trailerLength ? Posix.mapReadOnly(descriptor, length: length) : nil
+        Posix.unlock(descriptor)
+        guard let info, let mapping else { return nil }
         let buffer = UnsafeBufferPointer(start: mapping.assumingMemoryBound(to: UInt8.self), count: length)
-        func fail() -> Contents? { munmap(mapping, length); return nil }
+        func fail() -> Contents? { Posix.unmap(mapping, length: length); return nil }
         guard Array(buffer[0..<Self.magic.count]) == Self.magic else { return fail() }
         var reader = ByteReader(buffer, range: Self.magic.count..<length)
         do {
@@ -266,7 +263,7 @@ public struct ParseCache: Sendable {
             guard reader.position == indexEnd else { return fail() }
             return Contents(base: UnsafeRawPointer(mapping), length: length, entries: entries, listOrder: listOrder,
                             scanStarted: scanStarted, granularity: granularity,
-                            fileIdentity: (UInt64(info.st_ino), UInt64(info.st_dev)))
+                            fileIdentity: (info.inodeNumber, info.deviceNumber))
         } catch {
             return fail()
         }
@@ -276,9 +273,9 @@ public struct ParseCache: Sendable {
     /// trying for up to about a second; false if it could not.
     static func lock(_ descriptor: Int32, _ operation: Int32) -> Bool {
         for attempt in 0..<200 {
-            if flock(descriptor, operation | LOCK_NB) == 0 { return true }
+            if Posix.tryLock(descriptor, operation) { return true }
             if errno != EWOULDBLOCK && errno != EINTR { return false }
-            if attempt < 199 { usleep(5_000) }
+            if attempt < 199 { Posix.pause(microseconds: 5_000) }
         }
         return false
     }
@@ -400,15 +397,14 @@ public struct ParseCache: Sendable {
     /// Appends the fresh payloads, an index and a trailer to the file `base`
     /// was loaded from; false when a new file is to be written instead.
     private func append(_ entries: [(path: String, stamp: FileStamp, source: Source)], scanStarted: Int, to base: Contents) -> Bool {
-        let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
+        let descriptor = Posix.openFile(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
+        defer { Posix.closeFile(descriptor) }
         guard Self.lock(descriptor, LOCK_EX) else { return true }   // busy: leave the cache as it is
-        defer { flock(descriptor, LOCK_UN) }
-        var info = stat()
+        defer { Posix.unlock(descriptor) }
         // Still the file `base` mapped, and not shorter (another save only ever appends to it).
-        guard fstat(descriptor, &info) == 0, UInt64(info.st_ino) == base.fileIdentity.inode,
-              UInt64(info.st_dev) == base.fileIdentity.device, Int(info.st_size) >= base.length else { return false }
+        guard let info = Posix.status(of: descriptor), info.inodeNumber == base.fileIdentity.inode,
+              info.deviceNumber == base.fileIdentity.device, Int(info.st_size) >= base.length else { return false }
         let size = Int(info.st_size)
         var offsets: [Int] = []
         offsets.reserveCapacity(entries.count)
@@ -428,10 +424,10 @@ public struct ParseCache: Sendable {
         let tail = indexAndTrailer(entries, offsets: offsets, scanStarted: scanStarted, start: end)
         // Mostly bytes no index points to: write the file anew instead.
         guard end + tail.count <= 2 * live + (1 << 20) else { return false }
-        guard lseek(descriptor, off_t(size), SEEK_SET) == off_t(size) else { return true }
-        let complete = tail.withUnsafeBufferPointer { Self.writeAll(fresh + [$0], to: descriptor) }
+        guard Posix.seek(descriptor, to: size) else { return true }
+        let complete = tail.withUnsafeBufferPointer { Posix.writeAll(fresh + [$0], to: descriptor) }
         // A failed append is taken back: the file ends with the last good trailer again.
-        if !complete { _ = ftruncate(descriptor, off_t(size)) }
+        if !complete { Posix.truncate(descriptor, to: size) }
         return true
     }
 
@@ -458,14 +454,14 @@ public struct ParseCache: Sendable {
 
         let folder = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let temporary = path + ".\(getpid()).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let temporary = path + ".\(Posix.processID).tmp"
+        let descriptor = Posix.openFile(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, permissions: 0o600)
         guard descriptor >= 0 else { return }
         let complete = header.bytes.withUnsafeBufferPointer { header in
-            tail.withUnsafeBufferPointer { tail in Self.writeAll([header] + payloads + [tail], to: descriptor) }
+            tail.withUnsafeBufferPointer { tail in Posix.writeAll([header] + payloads + [tail], to: descriptor) }
         }
-        close(descriptor)
-        if !complete || rename(temporary, path) != 0 { unlink(temporary) }
+        Posix.closeFile(descriptor)
+        if !complete || !Posix.rename(temporary, to: path) { Posix.remove(temporary) }
         Self.removeStaleTemporaries(in: folder)
     }
 
@@ -474,60 +470,17 @@ public struct ParseCache: Sendable {
     /// and any older than ten minutes (its PID may have been given to
     /// another process since). A save under way is a live process with a
     /// fresh file, and is left alone.
-    static func removeStaleTemporaries(in folder: String, now: time_t = time(nil)) {
-        guard let directory = opendir(folder) else { return }
-        defer { closedir(directory) }
-        let descriptor = dirfd(directory)
-        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
-        while let entry = readdir(directory) {
-            let name = String(cString: (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self))
+    static func removeStaleTemporaries(in folder: String, now: Int = Posix.secondsNow()) {
+        guard let directory = Posix.OpenFolder(folder) else { return }
+        let descriptor = directory.descriptor
+        while let entry = directory.nextEntry() {
+            let name = String(cString: entry.name)
             let parts = name.split(separator: ".")
             guard parts.count >= 4, parts.last == "tmp", parts[parts.count - 3] == "cache",
                   let pid = pid_t(parts[parts.count - 2]), pid > 0 else { continue }
-            var status = stat()
-            guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
-            let gone = kill(pid, 0) != 0 && errno == ESRCH
-            if gone || now - status.st_mtim.tv_sec > 600 { unlinkat(descriptor, name, 0) }
-        }
-    }
-
-    /// Writes `buffers` one after another with `writev`, up to 512 at a
-    /// call (a cache holds one payload per list: thousands of `write` calls
-    /// cost more than the copying); false when a write fails.
-    static func writeAll(_ buffers: [UnsafeBufferPointer<UInt8>], to descriptor: Int32) -> Bool {
-        var index = 0, offset = 0   // the next byte to write: buffers[index], from offset
-        var vectors: [iovec] = []
-        vectors.reserveCapacity(512)
-        while true {
-            while index < buffers.count && buffers[index].count == offset {
-                index += 1
-                offset = 0
-            }
-            guard index < buffers.count else { return true }
-            vectors.removeAll(keepingCapacity: true)
-            for position in index..<min(buffers.count, index + 512) where buffers[position].count > 0 {
-                let skip = position == index ? offset : 0
-                let buffer = buffers[position]
-                vectors.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: buffer.baseAddress! + skip),
-                                     iov_len: buffer.count - skip))
-            }
-            let written = vectors.withUnsafeBufferPointer { writev(descriptor, $0.baseAddress, Int32($0.count)) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            var remaining = written
-            while remaining > 0 {
-                let left = buffers[index].count - offset
-                if remaining >= left {
-                    remaining -= left
-                    index += 1
-                    offset = 0
-                } else {
-                    offset += remaining
-                    remaining = 0
-                }
-            }
+            guard let status = Posix.status(in: descriptor, name), status.isRegularFile else { continue }
+            let gone = Posix.processIsGone(pid)
+            if gone || now - status.modificationTime.seconds > 600 { Posix.remove(in: descriptor, name) }
         }
     }
 

@@ -85,13 +85,10 @@ enum JSONRPC {
                 position = 0
             }
             var chunk = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                if count < 0 && errno == EINTR { continue }
-                if count <= 0 { ended = true; return false }
-                buffer.append(contentsOf: chunk[0..<count])
-                return true
-            }
+            let count = chunk.withUnsafeMutableBytes { Posix.read(descriptor, into: $0) }
+            if count <= 0 { ended = true; return false }
+            buffer.append(contentsOf: chunk[0..<count])
+            return true
         }
 
         /// One line of the header block, without its `\r\n` (or `\n`); nil
@@ -186,16 +183,7 @@ enum JSONRPC {
             let body = message.serializedBytes()
             var frame = Array("Content-Length: \(body.count)\r\n\r\n".utf8)
             frame += body
-            var offset = 0
-            while offset < frame.count, !failed {
-                let count = frame[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    failed = true
-                } else {
-                    offset += count
-                }
-            }
+            if !failed, frame.withUnsafeBytes({ Posix.writeAll($0, to: descriptor) }) != nil { failed = true }
         }
     }
 }

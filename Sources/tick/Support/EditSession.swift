@@ -157,19 +157,13 @@ struct EditSession {
             throw TickFailure.badData("\(shown) is outside the notes folder \(root.root); name a list inside it")
         }
         let folder = (absolute as NSString).deletingLastPathComponent
-        let realFolder = Self.realPath(folder) ?? folder
+        let realFolder = Posix.realPath(folder) ?? folder
         var realFile = realFolder + "/" + (absolute as NSString).lastPathComponent
-        if FileManager.default.fileExists(atPath: realFile), let real = Self.realPath(realFile) { realFile = real }
+        if FileManager.default.fileExists(atPath: realFile), let real = Posix.realPath(realFile) { realFile = real }
         guard realFile.hasPrefix(root.root + "/") else {
             throw TickFailure.badData("\(shown) leads outside the notes folder \(root.root); tick only changes files inside it")
         }
         return relative
-    }
-
-    static func realPath(_ path: String) -> String? {
-        guard let real = realpath(path, nil) else { return nil }
-        defer { free(real) }
-        return String(cString: real)
     }
 
     /// The item `spec` names (SPEC §5: `PATH:LINE`, `^id` or title text),

@@ -7,6 +7,14 @@ extension Tick {
     /// are one line on standard error, like every other error; help,
     /// version and completion scripts are printed as the library prints them.
     static func main() {
+        // Signal dispositions are the command line's to set, never the
+        // library's: it asks through `ProcessHooks` at the moment it needs one.
+        // A file size limit makes writing a list fail (exit 73), not kill tick.
+        ProcessHooks.beforeWritingFiles = { signal(SIGXFSZ, SIG_IGN) }
+        // While a cache is saved, a closed output must not kill tick halfway
+        // through the file: `Terminal.writeAll` meets EPIPE instead, waits for
+        // the save, and ends tick with SIGPIPE (`Terminal.endWithBrokenPipe`).
+        ProcessHooks.beforeBackgroundSave = { signal(SIGPIPE, SIG_IGN) }
         // Relative dates (`+7d`, `tomorrow`) need Foundation's calendar; it
         // is set up on another core while the command line is parsed.
         DispatchQueue.global().async(group: backgroundWork) { TaskDate.prepareCalendar() }

@@ -121,10 +121,10 @@ enum Terminal {
     /// (`endWithWriteError`). A failure to write standard error is dropped,
     /// as there is nowhere left to report it. (Foundation's `FileHandle.write`
     /// traps on a closed pipe when SIGPIPE is ignored, as it is while a cache
-    /// is saved.)
+    /// is saved: `Tick.main` sets `ProcessHooks.beforeBackgroundSave`.)
     static func writeAll(_ buffer: UnsafeBufferPointer<UInt8>, to descriptor: Int32) {
         flushStandardOutput()
-        guard let code = FileIO.writeAll(UnsafeRawBufferPointer(buffer), to: descriptor) else { return }
+        guard let code = Posix.writeAll(UnsafeRawBufferPointer(buffer), to: descriptor) else { return }
         if code == EPIPE { endWithBrokenPipe() }
         if descriptor == STDOUT_FILENO { endWithWriteError(code) }
     }
@@ -145,7 +145,8 @@ enum Terminal {
 
     /// Standard output was closed (`tick query … | head`): once a cache
     /// being saved is complete, the process ends as SIGPIPE would have
-    /// ended it (see `BackgroundSaves`, which ignores SIGPIPE meanwhile).
+    /// ended it (see `BackgroundSaves`: SIGPIPE is ignored meanwhile, by the
+    /// hook `Tick.main` sets).
     static func endWithBrokenPipe() -> Never {
         BackgroundSaves.wait()
         signal(SIGPIPE, SIG_DFL)
@@ -162,7 +163,7 @@ enum Terminal {
         let reason = code.map { String(cString: strerror($0)) } ?? "write error"
         // Straight to the descriptor: `writeError` would flush standard output first.
         let message = Array("tick: cannot write the output to standard output: \(reason)\n".utf8)
-        _ = message.withUnsafeBytes { FileIO.writeAll($0, to: STDERR_FILENO) }
+        _ = message.withUnsafeBytes { Posix.writeAll($0, to: STDERR_FILENO) }
         _exit(73)
     }
 
