@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "tick",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "tick", targets: ["tick"]),
         .library(name: "TickKit", targets: ["TickKit"]),

@@ -31,7 +31,6 @@ extension SmartGroupCommand {
 /// Prints arranged results as JSON or as a listing.
 enum ResultPrinter {
     static func print(_ arranged: Arranged, context: ItemContext, output: OutputOptions, emptyMessage: String, showNotes: Bool = false) {
-        let today = context.today
         if output.json {
             if let groups = arranged.groups {
                 Terminal.writeJSON(ItemJSON.groups(groups, context: context))
