@@ -125,3 +125,38 @@ struct ReadModelReferenceTests {
         }
     }
 }
+
+@Suite("Looking items up by title in the read model")
+struct ReadModelTitleLookupTests {
+    @Test("the read model's byte comparison of titles answers as lowercasing and comparing Strings does, on every fixture item",
+          arguments: TestPaths.allMarkdownFiles())
+    func titleSearchAgreesWithStrings(file: URL) throws {
+        let document = DocumentParser.parse(try FileIO.read(file.path), path: file.lastPathComponent)
+        let list = try #require(EncodedDocument(encoding: document))
+        var needles = ["", "a", "milk", "MILK".lowercased(), "buy m", "é", "ß", "🍰", " ", "due"]
+        // A stretch of each title, as a user would type it.
+        needles += document.items.prefix(20).map { String($0.title.lowercased().prefix(6)) }
+        for needle in needles {
+            for item in document.items.indices {
+                #expect(list.title(of: item, lowercasedContains: needle) == document.title(of: item, lowercasedContains: needle),
+                        "\(document.path):\(document.items[item].line) '\(needle)'")
+            }
+        }
+    }
+
+    @Test("case-folded ASCII search finds a needle at the start, the end, overlapping a false start, and never past the end")
+    func asciiCaseFoldedSearch() {
+        func contains(_ text: String, _ needle: String) -> Bool {
+            Array(text.utf8).withUnsafeBufferPointer { text in
+                Array(needle.utf8).withUnsafeBufferPointer { ByteText.containsASCIICaseFolded(text, $0) }
+            }
+        }
+        #expect(contains("Buy Milk", "buy"))
+        #expect(contains("Buy Milk", "milk"))
+        #expect(contains("aaab", "aab"))
+        #expect(contains("anything", ""))
+        #expect(!contains("Mil", "milk"))
+        #expect(!contains("Buy Milk", "milky"))
+        #expect(!contains("[", "{"))   // 0x5B folds to nothing: only A-Z are letters
+    }
+}

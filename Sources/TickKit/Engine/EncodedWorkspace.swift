@@ -65,20 +65,39 @@ public struct EncodedWorkspace: Sendable {
     /// The lists in list order (`order:`, then name, then path), each
     /// ready for its items to be read.
     public var listsInOrder: [EncodedDocument] {
-        ranked.map { document, _ in
-            if !document.isComplete { document.complete { repairs?.repair($0) } }
-            return document
+        completeAll()
+        return ranked.map(\.document)
+    }
+
+    /// Checks and reads every list read from the cache unchecked, on every core.
+    private func completeAll() {
+        let runs = listRuns(minimumSize: 4096)
+        _ = Parallel.map(runs.count) { run in
+            for (document, _) in ranked[runs[run]] where !document.isComplete { document.complete { repairs?.repair($0) } }
         }
+        saveRepairs()
+    }
+
+    /// The number of open and of done items of each list, lists in list
+    /// order, counted on every core.
+    public func listCounts() -> [(open: Int, done: Int)] {
+        let runs = listRuns(minimumSize: 4096)
+        let perRun = Parallel.map(runs.count) { run in
+            ranked[runs[run]].map { document, _ in
+                if !document.isComplete { document.complete { repairs?.repair($0) } }
+                return (open: document.count { $0.isOpen }, done: document.count { $0 == .done })
+            }
+        }
+        saveRepairs()
+        return Array(perRun.joined())
     }
 
     /// The lists in path order (as the folder scan found them), each ready
     /// for its items to be read: what names are looked up in, so that
     /// candidates are offered by path.
     public var listsByPath: [EncodedDocument] {
-        documents.map { document in
-            if !document.isComplete { document.complete { repairs?.repair($0) } }
-            return document
-        }
+        completeAll()
+        return documents
     }
 
     /// The items of the list at `path`, in file order; none when no list has that path.

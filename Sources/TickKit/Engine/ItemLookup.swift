@@ -47,7 +47,7 @@ public enum ItemLookup {
         }
         // Title text.
         let wanted = spec.lowercased()
-        let matches = all(in: documents) { $0.title(of: $1).lowercased().contains(wanted) }
+        let matches = all(in: documents) { $0.title(of: $1, lowercasedContains: wanted) }
         let exact = matches.filter { documents[$0.document].title(of: $0.item).lowercased() == wanted }
         let preferred = { (location: Location) in documents[location.document].isOpen(location.item) != preferringCompleted }
         for group in [exact.filter(preferred), exact, matches.filter(preferred), matches] where !group.isEmpty {
@@ -57,14 +57,20 @@ public enum ItemLookup {
         throw .unknown(spec, candidates: [])
     }
 
+    /// The items `test` accepts, in order; the lists are searched on every core.
     private static func all<List: LookupList>(in documents: [List], where test: (List, Int) -> Bool) -> [Location] {
-        var found: [Location] = []
-        for (documentIndex, document) in documents.enumerated() {
-            for item in 0..<document.itemCount where test(document, item) {
-                found.append(Location(document: documentIndex, item: item))
+        let chunkSize = max(64, documents.count / 32)
+        let chunks = (documents.count + chunkSize - 1) / chunkSize
+        return Array(Parallel.map(chunks) { chunk in
+            var found: [Location] = []
+            for documentIndex in chunk * chunkSize..<min(documents.count, (chunk + 1) * chunkSize) {
+                let document = documents[documentIndex]
+                for item in 0..<document.itemCount where test(document, item) {
+                    found.append(Location(document: documentIndex, item: item))
+                }
             }
-        }
-        return found
+            return found
+        }.joined())
     }
 
     /// `PATH:LINE  title` for each location, for error messages.
@@ -86,6 +92,14 @@ public protocol LookupList {
     func title(of item: Int) -> String
     func id(of item: Int) -> String?
     func isOpen(_ item: Int) -> Bool
+    /// Whether the item's title, lowercased, contains `wanted` (lowercased).
+    func title(of item: Int, lowercasedContains wanted: String) -> Bool
+}
+
+extension LookupList {
+    public func title(of item: Int, lowercasedContains wanted: String) -> Bool {
+        title(of: item).lowercased().contains(wanted)
+    }
 }
 
 extension Document: LookupList {
@@ -101,6 +115,20 @@ extension EncodedDocument: LookupList {
     public func title(of item: Int) -> String { self.item(item).title.string }
     public func id(of item: Int) -> String? { self.item(item).id?.string }
     public func isOpen(_ item: Int) -> Bool { self.item(item).status.isOpen }
+
+    /// Compares bytes in place when the title and `wanted` are ASCII (then
+    /// lowercasing is ASCII's and characters are bytes: the same answer as
+    /// the `String` comparison, without making a `String` per item).
+    public func title(of item: Int, lowercasedContains wanted: String) -> Bool {
+        let title = self.item(item).title.bytes
+        var wanted = wanted
+        let answer: Bool? = wanted.withUTF8 { needle in
+            // (An empty needle is left to `String`, which finds it nowhere.)
+            guard !needle.isEmpty, ByteText.isASCII(needle), ByteText.isASCII(title) else { return nil }
+            return ByteText.containsASCIICaseFolded(title, needle)
+        }
+        return answer ?? self.title(of: item).lowercased().contains(wanted)
+    }
 
     private func item(_ index: Int) -> EncodedListedItem {
         if !isComplete { complete { _ in } }

@@ -32,4 +32,19 @@ enum ByteText {
         }
         return left.count - right.count
     }
+
+    /// True when `text`, its ASCII letters lowercased, contains `needle`
+    /// (ASCII, lowercased already). An empty needle is always found.
+    static func containsASCIICaseFolded(_ text: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !needle.isEmpty else { return true }
+        guard text.count >= needle.count else { return false }
+        @inline(__always) func folded(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+        let first = needle[0]
+        for start in 0...(text.count - needle.count) where folded(text[start]) == first {
+            var offset = 1
+            while offset < needle.count, folded(text[start + offset]) == needle[offset] { offset += 1 }
+            if offset == needle.count { return true }
+        }
+        return false
+    }
 }

@@ -301,6 +301,11 @@ public enum ItemJSON {
     /// One list as `tick lists --json` shows it. Front matter keys tick does
     /// not know are kept under `frontMatter`.
     public static func list(_ document: EncodedDocument) -> JSONValue {
+        list(document, counts: (document.count { $0.isOpen }, document.count { $0 == .done }))
+    }
+
+    /// `list(_:)` with the list's open and done counts already counted.
+    static func list(_ document: EncodedDocument, counts: (open: Int, done: Int)) -> JSONValue {
         let known: Set<String> = ["title", "color", "icon", "order"]
         let extra = (document.frontMatter?.values ?? []).filter { !known.contains($0.key) }
         var pairs: [(String, JSONValue)] = [
@@ -308,8 +313,8 @@ public enum ItemJSON {
             ("path", .string(document.path)),
             ("color", .string(document.color)),
             ("icon", .string(document.icon)),
-            ("open", .int(document.count { $0.isOpen })),
-            ("done", .int(document.count { $0 == .done })),
+            ("open", .int(counts.open)),
+            ("done", .int(counts.done)),
         ]
         if let order = document.order { pairs.append(("order", .int(order))) }
         if !extra.isEmpty { pairs.append(("frontMatter", .object(extra.map { ($0.key, $0.value) }))) }

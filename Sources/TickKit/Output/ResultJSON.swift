@@ -80,8 +80,14 @@ extension ItemJSON {
     public static func lists(_ workspace: EncodedWorkspace, today: TaskDate) -> JSONValue {
         .object([
             ("today", .string(today.isoString)),
-            ("lists", .array(workspace.listsInOrder.map { list($0) })),
+            ("lists", lists(workspace)),
         ])
+    }
+
+    /// The lists of `workspace` as `lists` shows them, in list order.
+    private static func lists(_ workspace: EncodedWorkspace) -> JSONValue {
+        let counts = workspace.listCounts()
+        return .array(zip(workspace.listsInOrder, counts).map { list($0, counts: $1) })
     }
 
     /// The home screen: `{"today": "...", "counts": {"today": N, "scheduled":
@@ -93,7 +99,7 @@ extension ItemJSON {
         return .object([
             ("today", .string(today.isoString)),
             ("counts", .object(counts)),
-            ("lists", .array(workspace.listsInOrder.map { list($0) })),
+            ("lists", lists(workspace)),
         ])
     }
 }

@@ -162,10 +162,8 @@ enum ListsView {
     /// counts are never cut: long names and paths are shortened (a name at
     /// its end, a path at its start), the longer of the two first.
     static func lines(_ workspace: EncodedWorkspace, details: Bool, width: Int? = nil) -> [StyledText] {
+        let counts = workspace.listCounts()
         let lists = workspace.listsInOrder
-        let counts = lists.map { document in
-            (open: document.count { $0.isOpen }, done: details ? document.count { $0 == .done } : 0)
-        }
         let openWidth = counts.map { String($0.open).count }.max() ?? 1
         let doneWidth = counts.map { String($0.done).count }.max() ?? 1
         var nameWidth = lists.map { DisplayWidth.of(TerminalText.safe($0.name)) }.max() ?? 0
