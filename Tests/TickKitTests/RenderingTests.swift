@@ -77,6 +77,17 @@ import TickKit
         #expect(ItemStyle.title(items[2]).rendered(.ansi256).hasPrefix("\u{1B}[2;9mGone "))
     }
 
+    @Test("a plain title (no color) prints what the styled title prints without color, on every fixture item",
+          arguments: TestPaths.allMarkdownFiles())
+    func plainTitlesPrintAsStyledOnesWithoutColor(file: URL) throws {
+        let document = DocumentParser.parse(try FileIO.read(file.path), path: file.lastPathComponent)
+        guard let list = EncodedDocument(encoding: document) else { return }
+        for item in list.items() {
+            #expect(ItemStyle.plainTitle(item).rendered(.none) == ItemStyle.title(item).rendered(.none), "\(item.address)")
+            #expect(ItemStyle.plainTitle(item).width == ItemStyle.title(item).width, "\(item.address)")
+        }
+    }
+
     @Test func truncationKeepsStylesAndEndsInAnEllipsis() {
         var text = StyledText("Hello ", .plain)
         text.append("wide world", .strong)

@@ -43,28 +43,37 @@ public enum SmartGroup: String, Sendable, CaseIterable {
     /// The members of this group among `items`, in the group's own order.
     /// `items` may come in any order; ties always fall back to manual order.
     public func members<Record: ItemRecord>(of items: [Record], today: TaskDate, as _: Record.Type = Record.self) -> [Record] {
-        let members = items.filter { contains(status: $0.status, due: $0.date(.due), today: today) }
-        return members.sorted { lhs, rhs in
-            let order = compare(lhs, rhs, today: today)
-            if order != 0 { return order < 0 }
-            return SortKey.manual.compare(lhs, rhs, today: today) < 0
+        // Each member's keys are read once, not at every comparison.
+        var keyed = items.compactMap { item -> (item: Record, date: TaskDate?, rank: Int, offset: Int)? in
+            let due = item.date(.due)
+            guard contains(status: item.status, due: due, today: today) else { return nil }
+            return (item, self == .completed ? item.date(.done) : due, item.listRank, item.fileOffset)
         }
+        keyed.sort { lhs, rhs in
+            let order = compare(lhs.date, rhs.date, today: today)
+            if order != 0 { return order < 0 }
+            // Manual order breaks ties.
+            if lhs.rank != rhs.rank { return lhs.rank < rhs.rank }
+            return lhs.offset < rhs.offset
+        }
+        return keyed.map(\.item)
     }
 
-    /// The group's own order before manual order breaks ties.
-    private func compare<Record: ItemRecord>(_ lhs: Record, _ rhs: Record, today: TaskDate) -> Int {
+    /// The group's own order before manual order breaks ties, from each
+    /// item's due date (its done date for `completed`).
+    private func compare(_ lhs: TaskDate?, _ rhs: TaskDate?, today: TaskDate) -> Int {
         switch self {
         case .today:
-            let left = lhs.date(.due).map { $0.compareDay(today) < 0 } ?? false
-            let right = rhs.date(.due).map { $0.compareDay(today) < 0 } ?? false
+            let left = lhs.map { $0.compareDay(today) < 0 } ?? false
+            let right = rhs.map { $0.compareDay(today) < 0 } ?? false
             return left == right ? 0 : (left ? -1 : 1)
         case .scheduled:
-            return SortKey.due.compare(lhs, rhs, today: today)
+            return SortKey.compareDates(lhs, rhs)
         case .all, .overdue:
             return 0
         case .completed:
             // Newest done date first; undated ones last.
-            switch (lhs.date(.done), rhs.date(.done)) {
+            switch (lhs, rhs) {
             case (nil, nil): return 0
             case (nil, _): return 1
             case (_, nil): return -1

@@ -37,7 +37,7 @@ extension Tick {
                 return
             }
             let display = output.display
-            display.print(ListView.source(document, items: items, context: context, showNotes: notes))
+            display.print(ListView.source(document, items: items, context: context, showNotes: notes, plain: display.depth == .none))
         }
     }
 }

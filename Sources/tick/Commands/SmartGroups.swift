@@ -44,7 +44,7 @@ enum ResultPrinter {
             display.print([StyledText(emptyMessage, .dimmed).rendered(display.depth)])
             return
         }
-        display.print(ItemsView.source(arranged, context: context, showNotes: showNotes))
+        display.print(ItemsView.source(arranged, context: context, showNotes: showNotes, plain: display.depth == .none))
     }
 }
 

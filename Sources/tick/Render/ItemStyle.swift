@@ -43,6 +43,16 @@ enum ItemStyle {
         return result
     }
 
+    /// The display title as `title(_:)` shows it without inline styles: the
+    /// same text (`item.title`), dimmed or struck as `title(_:)` does, with
+    /// no runs parsed.
+    static func plainTitle(_ item: EncodedListedItem) -> StyledText {
+        var base = TextStyle.plain
+        if !item.status.isOpen { base.dim = true }
+        if item.status == .cancelled { base.strikethrough = true }
+        return StyledText(item.title.string, base)
+    }
+
     private static func style(of run: TitleRun, base: TextStyle) -> TextStyle {
         var style = base
         if run.styles.contains(.strong) { style.bold = true }

@@ -5,7 +5,10 @@ enum ItemsView {
     /// The lines for arranged results, each built when asked for (by
     /// `ItemTable`, in blocks on every core): a flat listing, or a heading
     /// per group. Nothing per item is held but the results themselves.
-    static func source(_ arranged: Arranged, context: ItemContext, showList: Bool = true, showNotes: Bool = false) -> ListingSource {
+    /// With `plain`, titles are shown without their inline styles (what a
+    /// display without color prints anyway), and their runs are not parsed.
+    static func source(_ arranged: Arranged, context: ItemContext, showList: Bool = true, showNotes: Bool = false,
+                       plain: Bool = false) -> ListingSource {
         let today = context.today
         // One marker width for all groups, so that titles line up across them.
         let markerWidth = ItemStyle.markerWidth(arranged.items)
@@ -39,7 +42,7 @@ enum ItemsView {
             }
             let item = groups[low].items[offset]
             return .row(row(item, context: context, depth: present?[low].ancestorCount(of: item) ?? 0, markerWidth: markerWidth,
-                            showList: showsList, showNotes: showNotes))
+                            showList: showsList, showNotes: showNotes, plain: plain))
         }
     }
 
@@ -74,13 +77,14 @@ enum ItemsView {
     /// is open or in progress, and when it was finished once it is done
     /// (`done yesterday`) or cancelled (`cancelled 3 days ago`): a finished
     /// item's due date is not shown.
-    static func row(_ item: EncodedListedItem, context: ItemContext, depth: Int, markerWidth: Int, showList: Bool, showNotes: Bool) -> ItemRow {
+    static func row(_ item: EncodedListedItem, context: ItemContext, depth: Int, markerWidth: Int, showList: Bool, showNotes: Bool,
+                    plain: Bool = false) -> ItemRow {
         let today = context.today
         var prefix = StyledText(String(repeating: "  ", count: depth)) + ItemStyle.box(item.status) + StyledText(" ")
         if markerWidth > 0 {
             prefix = prefix + ItemStyle.priorityMarker(item.priority).padded(to: markerWidth) + StyledText(" ")
         }
-        var row = ItemRow(prefix: prefix, title: ItemStyle.title(item))
+        var row = ItemRow(prefix: prefix, title: plain ? ItemStyle.plainTitle(item) : ItemStyle.title(item))
         // An open item that waits for an open item (Obsidian Tasks' "blocked").
         if context.isBlocked(item) { row.title = row.title + StyledText(" (blocked)", .dimmed) }
         switch item.status {
@@ -120,7 +124,8 @@ enum ListView {
     }
 
     /// The listing's lines, each built when asked for.
-    static func source(_ document: EncodedDocument, items: [EncodedListedItem], context: ItemContext, showNotes: Bool) -> ListingSource {
+    static func source(_ document: EncodedDocument, items: [EncodedListedItem], context: ItemContext, showNotes: Bool,
+                       plain: Bool = false) -> ListingSource {
         var plan: [Plan] = [.listHeading]
         plan.reserveCapacity(items.count + 2 * document.sectionCount + 2)
         let markerWidth = ItemStyle.markerWidth(items)
@@ -149,7 +154,7 @@ enum ListView {
             case .item(let position):
                 let listed = items[position]
                 return .row(ItemsView.row(listed, context: context, depth: listed.depth, markerWidth: markerWidth,
-                                          showList: false, showNotes: showNotes))
+                                          showList: false, showNotes: showNotes, plain: plain))
             }
         }
     }
