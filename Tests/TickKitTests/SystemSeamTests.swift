@@ -148,6 +148,25 @@ import Testing
         #expect(Array(UnsafeRawBufferPointer(start: mapping, count: length)) == Array(text.utf8))
     }
 
+    @Test("pages given back from a mapping read the file's bytes again, and the bytes around them are kept")
+    func releasedPagesReadTheFileAgain() throws {
+        // Several pages of distinct bytes, so that a page read back as zeros would show.
+        let text = String((0..<40_000).map { Character(Unicode.Scalar(UInt8(0x41 + $0 % 26))) })
+        let folder = try TemporaryFolder(["p.md": text])
+        let descriptor = Posix.openFile(folder.path + "/p.md", O_RDONLY | O_CLOEXEC)
+        defer { Posix.closeFile(descriptor) }
+        let length = text.utf8.count
+        let mapping = try #require(Posix.mapReadOnly(descriptor, length: length))
+        defer { Posix.unmap(mapping, length: length) }
+        let bytes = UnsafeBufferPointer(start: mapping.assumingMemoryBound(to: UInt8.self), count: length)
+        #expect(Array(bytes) == Array(text.utf8))
+        // An unaligned stretch in the middle, then the whole mapping.
+        Posix.releasePages(UnsafeBufferPointer(rebasing: bytes[1_000..<30_000]))
+        #expect(Array(bytes) == Array(text.utf8))
+        Posix.releasePages(bytes)
+        #expect(Array(bytes) == Array(text.utf8))
+    }
+
     @Test func lockIsExclusiveBetweenDescriptors() throws {
         let folder = try TemporaryFolder(["l": ""])
         let first = Posix.openFile(folder.path + "/l", O_RDONLY | O_CLOEXEC)

@@ -73,7 +73,10 @@ public struct EncodedWorkspace: Sendable {
     private func completeAll() {
         let runs = listRuns(minimumSize: 4096)
         _ = Parallel.map(runs.count) { run in
-            for (document, _) in ranked[runs[run]] where !document.isComplete { document.complete { repairs?.repair($0) } }
+            for (document, _) in ranked[runs[run]] where !document.isComplete {
+                document.complete { repairs?.repair($0) }
+                document.releasePages()
+            }
         }
         saveRepairs()
     }
@@ -85,6 +88,7 @@ public struct EncodedWorkspace: Sendable {
         let perRun = Parallel.map(runs.count) { run in
             ranked[runs[run]].map { document, _ in
                 if !document.isComplete { document.complete { repairs?.repair($0) } }
+                defer { document.releasePages() }
                 return (open: document.count { $0.isOpen }, done: document.count { $0 == .done })
             }
         }
@@ -189,6 +193,7 @@ public struct EncodedWorkspace: Sendable {
                 item.index = index
                 body(item)
             }
+            document.releasePages()
         }
     }
 }

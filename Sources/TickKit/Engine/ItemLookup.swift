@@ -68,6 +68,7 @@ public enum ItemLookup {
                 for item in 0..<document.itemCount where test(document, item) {
                     found.append(Location(document: documentIndex, item: item))
                 }
+                document.finishedReading()
             }
             return found
         }.joined())
@@ -94,9 +95,14 @@ public protocol LookupList {
     func isOpen(_ item: Int) -> Bool
     /// Whether the item's title, lowercased, contains `wanted` (lowercased).
     func title(of item: Int, lowercasedContains wanted: String) -> Bool
+    /// Called when a search has read the list's items: memory read in place
+    /// can be let go.
+    func finishedReading()
 }
 
 extension LookupList {
+    public func finishedReading() {}
+
     public func title(of item: Int, lowercasedContains wanted: String) -> Bool {
         title(of: item).lowercased().contains(wanted)
     }
@@ -115,6 +121,7 @@ extension EncodedDocument: LookupList {
     public func title(of item: Int) -> String { self.item(item).title.string }
     public func id(of item: Int) -> String? { self.item(item).id?.string }
     public func isOpen(_ item: Int) -> Bool { self.item(item).status.isOpen }
+    public func finishedReading() { releasePages() }
 
     /// Compares bytes in place when the title and `wanted` are ASCII (then
     /// lowercasing is ASCII's and characters are bytes: the same answer as

@@ -30,6 +30,9 @@ public final class EncodedDocument: @unchecked Sendable {
     private let unchecked: Unchecked?
     /// 0: unchecked; 1: being checked; 2: complete.
     private let state: Atomic<Int>
+    /// True when the body lies in the parse cache's mapping (set with the
+    /// body, before `state` says complete).
+    private var isMapped = false
 
     /// The parts of a document read from its payload past the header.
     struct Body {
@@ -130,10 +133,21 @@ public final class EncodedDocument: @unchecked Sendable {
         if let unchecked, ParseCache.checksum(unchecked.buffer) == unchecked.checksum,
            let body = try? readBody(unchecked.buffer, owner: unchecked.owner) {
             self.body = body
+            isMapped = true
         } else {
             repair(self)
         }
         state.store(2, ordering: .releasing)
+    }
+
+    /// Lets the process's memory go of the list's bytes when they lie in
+    /// the parse cache's mapping: they are read again from the file if
+    /// asked for. Called once a list's items have been tested, so that a
+    /// command over a whole folder holds at most the lists it is reading,
+    /// not the whole cache.
+    func releasePages() {
+        guard isMapped else { return }
+        Posix.releasePages(body.buffer)
     }
 
     /// Reads the body from `payload`, the file parsed again after its cached

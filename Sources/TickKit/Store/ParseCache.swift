@@ -203,7 +203,8 @@ public struct ParseCache: Sendable {
         guard Self.lock(descriptor, LOCK_SH) else { return nil }
         let info = Posix.status(of: descriptor)
         let length = info.map { Int($0.st_size) } ?? 0
-        // Every page at once where the system can (`Posix.mapReadOnly`).
+        // Pages are mapped as they are read, and given back list by list
+        // (`EncodedDocument.releasePages`).
         let mapping = length > Self.magic.count + Self.trailerLength ? Posix.mapReadOnly(descriptor, length: length) : nil
         Posix.unlock(descriptor)
         guard let info, let mapping else { return nil }

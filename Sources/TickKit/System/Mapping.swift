@@ -6,17 +6,26 @@ import Darwin
 
 extension Posix {
     /// Maps the first `length` bytes of the open file read-only and private
-    /// (`mmap`); nil when it cannot. On Linux every page is mapped at once
-    /// (`MAP_POPULATE`): one call is much cheaper than a page fault per
-    /// page. Darwin has no such flag; its pages are mapped as they are read.
+    /// (`mmap`); nil when it cannot. Pages are mapped as they are read (the
+    /// kernel maps the pages around each fault too), so that a process
+    /// holds only what it reads, and lets go of it with `releasePages`.
     static func mapReadOnly(_ descriptor: Int32, length: Int) -> UnsafeMutableRawPointer? {
-        #if canImport(Glibc)
-        let flags = MAP_PRIVATE | MAP_POPULATE
-        #elseif canImport(Darwin)
-        let flags = MAP_PRIVATE
-        #endif
-        guard let mapping = mmap(nil, length, PROT_READ, flags, descriptor, 0), mapping != MAP_FAILED else { return nil }
+        guard let mapping = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0), mapping != MAP_FAILED else { return nil }
         return mapping
+    }
+
+    /// Gives back the whole pages of `bytes`, which must lie inside a
+    /// mapping made by `mapReadOnly` (never heap memory, whose contents
+    /// this would discard): they leave the process's memory, and reading
+    /// them again maps them again from the file (from the page cache).
+    /// The pages at either end that `bytes` shares with others are kept.
+    static func releasePages(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = (Int(bitPattern: base) + page - 1) / page * page
+        let end = (Int(bitPattern: base) + bytes.count) / page * page
+        guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(pointer, end - start, MADV_DONTNEED)
     }
 
     /// Releases a mapping made by `mapReadOnly`.
