@@ -148,7 +148,7 @@ import Testing
         #expect(Array(UnsafeRawBufferPointer(start: mapping, count: length)) == Array(text.utf8))
     }
 
-    @Test("pages given back from a mapping read the file's bytes again, and the bytes around them are kept")
+    @Test("pages given back from a mapping, whole or from the middle of a page, read the file's bytes again")
     func releasedPagesReadTheFileAgain() throws {
         // Several pages of distinct bytes, so that a page read back as zeros would show.
         let text = String((0..<40_000).map { Character(Unicode.Scalar(UInt8(0x41 + $0 % 26))) })

@@ -18,25 +18,25 @@ public enum Agenda {
         case dueSoon = "due-soon"
     }
 
-    public struct Entry<Record: ItemRecord> {
-        public var record: Record
+    public struct Entry {
+        public var record: EncodedListedItem
         public var reasons: [Reason]
     }
 
-    public struct Day<Record: ItemRecord> {
+    public struct Day {
         /// Nil for the overdue section.
         public var date: TaskDate?
-        public var entries: [Entry<Record>]
+        public var entries: [Entry]
     }
 
     /// The overdue section (only when something is overdue) and `count` days from `today`.
-    public static func days<Record: ItemRecord>(_ items: [Record], today: TaskDate, count: Int,
-                                                warningDays: Int = 14) -> [Day<Record>] {
+    public static func days(_ items: [EncodedListedItem], today: TaskDate, count: Int,
+                                                warningDays: Int = 14) -> [Day] {
         let today = today.dayOnly
         let open = items.filter { $0.status.isOpen }
         let dates = (0..<max(count, 1)).map { today.adding($0, .day) }
         let overdue = open.filter { $0.date(.due).map { $0.compareDay(today) < 0 } ?? false }
-        var result: [Day<Record>] = []
+        var result: [Day] = []
         if !overdue.isEmpty { result.append(Day(date: nil, entries: overdue.map { Entry(record: $0, reasons: [.overdue]) })) }
         let lastShown = dates.last!
         // Each item's reasons by day, from one pass over the items (in

@@ -22,7 +22,7 @@ public struct DependencyIndex: Sendable, Equatable {
     }
 
     /// The index of every item of a folder.
-    public init<Records: Sequence>(_ records: Records) where Records.Element: ItemRecord {
+    public init<Records: Sequence>(_ records: Records) where Records.Element == EncodedListedItem {
         var unfinished = Set<String>(), awaited = Set<String>()
         for record in records where record.status.isOpen {
             if let id = record.id?.string { unfinished.insert(id) }
@@ -31,12 +31,12 @@ public struct DependencyIndex: Sendable, Equatable {
         self.init(unfinishedIDs: unfinished, awaitedIDs: awaited)
     }
 
-    public func isBlocked<Record: ItemRecord>(_ record: Record) -> Bool {
+    public func isBlocked(_ record: EncodedListedItem) -> Bool {
         guard record.status.isOpen, let ids = record.dependsOnText, !unfinishedIDs.isEmpty else { return false }
         return MetadataScanner.dependencyIDs(ids.string).contains(where: unfinishedIDs.contains)
     }
 
-    public func isBlocking<Record: ItemRecord>(_ record: Record) -> Bool {
+    public func isBlocking(_ record: EncodedListedItem) -> Bool {
         guard record.status.isOpen, !awaitedIDs.isEmpty, let id = record.id else { return false }
         return awaitedIDs.contains(id.string)
     }

@@ -31,6 +31,7 @@ public struct EncodedWorkspace: Sendable {
         self.documents = documents
         self.warnings = warnings
         self.repairs = repairs
+        mapping = documents.lazy.compactMap(\.mapping).first
         let order: [Int]
         if let listOrder, listOrder.count == documents.count {
             order = listOrder
@@ -73,10 +74,8 @@ public struct EncodedWorkspace: Sendable {
     private func completeAll() {
         let runs = listRuns(minimumSize: 4096)
         _ = Parallel.map(runs.count) { run in
-            for (document, _) in ranked[runs[run]] where !document.isComplete {
-                document.complete { repairs?.repair($0) }
-                document.releasePages()
-            }
+            for (document, _) in ranked[runs[run]] where !document.isComplete { document.complete { repairs?.repair($0) } }
+            releasePages()
         }
         saveRepairs()
     }
@@ -86,9 +85,9 @@ public struct EncodedWorkspace: Sendable {
     public func listCounts() -> [(open: Int, done: Int)] {
         let runs = listRuns(minimumSize: 4096)
         let perRun = Parallel.map(runs.count) { run in
-            ranked[runs[run]].map { document, _ in
+            defer { releasePages() }
+            return ranked[runs[run]].map { document, _ in
                 if !document.isComplete { document.complete { repairs?.repair($0) } }
-                defer { document.releasePages() }
                 return (open: document.count { $0.isOpen }, done: document.count { $0 == .done })
             }
         }
@@ -176,6 +175,13 @@ public struct EncodedWorkspace: Sendable {
         return runs
     }
 
+    /// Lets the process's memory go of the parse cache's pages (see
+    /// `ParseCache.Contents.releasePages`); called after each run of lists.
+    func releasePages() { mapping?.releasePages() }
+
+    /// The parse cache's mapping the lists were read from, if any.
+    private let mapping: ParseCache.Contents?
+
     /// Saves the parse cache again when lists read from it were found damaged.
     func saveRepairs() { repairs?.saveIfRepaired() }
 
@@ -193,19 +199,17 @@ public struct EncodedWorkspace: Sendable {
                 item.index = index
                 body(item)
             }
-            document.releasePages()
         }
+        releasePages()
     }
 }
 
-// Entry points for `EncodedListedItem` that the command line calls: the
-// generic functions are specialized here, inside TickKit, instead of running
-// unspecialized (through witness tables) when called from another module.
+// The engine's entry points over a whole workspace.
 
 extension QueryEvaluator {
     /// The items of `workspace` that match `expression`, in manual order.
     public static func filter(_ workspace: EncodedWorkspace, _ expression: QueryExpression) -> [EncodedListedItem] {
-        workspace.items(testedBy: { test(expression, for: EncodedListedItem.self) })
+        workspace.items(testedBy: { test(expression) })
     }
 }
 
@@ -215,15 +219,9 @@ extension SmartGroup {
     public func members(of workspace: EncodedWorkspace, matching expression: QueryExpression?, today: TaskDate)
         -> [EncodedListedItem] {
         let items = workspace.items(testedBy: {
-            expression.map { QueryEvaluator.test($0, for: EncodedListedItem.self) } ?? { _ in true }
+            expression.map { QueryEvaluator.test($0) } ?? { _ in true }
         })
-        return members(of: items, today: today, as: EncodedListedItem.self)
-    }
-}
-
-extension SortKey {
-    public static func sort(_ items: [EncodedListedItem], by keys: [SortKey], reverse: Bool = false, today: TaskDate) -> [EncodedListedItem] {
-        sort(items, by: keys, reverse: reverse, today: today, as: EncodedListedItem.self)
+        return members(of: items, today: today)
     }
 }
 
@@ -242,16 +240,11 @@ extension ItemJSON {
                                           to write: (UnsafeBufferPointer<UInt8>) -> Void) {
         let runs = workspace.listRuns(minimumSize: runSize)
         writeItemsDocument(today: context.today, chunkCount: runs.count, inFlight: inFlight, chunkCapacity: 256 * 1024, to: write) { run, output in
-            let matches = QueryEvaluator.test(expression, for: EncodedListedItem.self)
+            let matches = QueryEvaluator.test(expression)
             workspace.forEachItem(in: runs[run]) { item in
                 if matches(item) { appendItem(item, context: context, to: &output) }
             }
         }
         workspace.saveRepairs()
-    }
-
-    public static func writeItemsDocument(_ items: [EncodedListedItem], context: ItemContext,
-                                          to write: (UnsafeBufferPointer<UInt8>) -> Void) {
-        writeItemsDocument(items, context: context, as: EncodedListedItem.self, to: write)
     }
 }

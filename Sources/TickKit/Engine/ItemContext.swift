@@ -34,7 +34,7 @@ public final class ItemContext: @unchecked Sendable {
 
     /// True when `record` is blocked; reads the dependencies only for an
     /// item that depends on something.
-    public func isBlocked<Record: ItemRecord>(_ record: Record) -> Bool {
+    public func isBlocked(_ record: EncodedListedItem) -> Bool {
         guard record.status.isOpen, record.dependsOnText != nil else { return false }
         return dependencies.isBlocked(record)
     }

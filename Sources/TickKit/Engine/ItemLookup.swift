@@ -68,8 +68,8 @@ public enum ItemLookup {
                 for item in 0..<document.itemCount where test(document, item) {
                     found.append(Location(document: documentIndex, item: item))
                 }
-                document.finishedReading()
             }
+            List.finishedReading(documents[chunk * chunkSize..<min(documents.count, (chunk + 1) * chunkSize)])
             return found
         }.joined())
     }
@@ -95,13 +95,13 @@ public protocol LookupList {
     func isOpen(_ item: Int) -> Bool
     /// Whether the item's title, lowercased, contains `wanted` (lowercased).
     func title(of item: Int, lowercasedContains wanted: String) -> Bool
-    /// Called when a search has read the list's items: memory read in place
-    /// can be let go.
-    func finishedReading()
+    /// Called when a search has read the items of `lists`: memory read in
+    /// place can be let go.
+    static func finishedReading(_ lists: ArraySlice<Self>)
 }
 
 extension LookupList {
-    public func finishedReading() {}
+    public static func finishedReading(_ lists: ArraySlice<Self>) {}
 
     public func title(of item: Int, lowercasedContains wanted: String) -> Bool {
         title(of: item).lowercased().contains(wanted)
@@ -121,7 +121,9 @@ extension EncodedDocument: LookupList {
     public func title(of item: Int) -> String { self.item(item).title.string }
     public func id(of item: Int) -> String? { self.item(item).id?.string }
     public func isOpen(_ item: Int) -> Bool { self.item(item).status.isOpen }
-    public func finishedReading() { releasePages() }
+    public static func finishedReading(_ lists: ArraySlice<EncodedDocument>) {
+        lists.lazy.compactMap(\.mapping).first?.releasePages()
+    }
 
     /// Compares bytes in place when the title and `wanted` are ASCII (then
     /// lowercasing is ASCII's and characters are bytes: the same answer as

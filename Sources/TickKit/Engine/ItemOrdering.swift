@@ -22,7 +22,7 @@ public enum SortKey: String, Sendable, CaseIterable {
 
     /// Negative, zero or positive as `lhs` sorts before, with or after `rhs`
     /// for this key alone (`today` counts only for urgency).
-    public func compare<Record: ItemRecord>(_ lhs: Record, _ rhs: Record, today: TaskDate) -> Int {
+    public func compare(_ lhs: EncodedListedItem, _ rhs: EncodedListedItem, today: TaskDate) -> Int {
         switch self {
         case .urgency:
             let left = Urgency(lhs, today: today).total, right = Urgency(rhs, today: today).total
@@ -87,8 +87,7 @@ public enum SortKey: String, Sendable, CaseIterable {
     }
 
     /// Sorts by `keys` in turn, then manual order; `reverse` flips the whole order.
-    public static func sort<Record: ItemRecord>(_ items: [Record], by keys: [SortKey], reverse: Bool = false, today: TaskDate,
-                                              as _: Record.Type = Record.self) -> [Record] {
+    public static func sort(_ items: [EncodedListedItem], by keys: [SortKey], reverse: Bool = false, today: TaskDate) -> [EncodedListedItem] {
         let sorted = items.sorted { lhs, rhs in
             for key in keys + [.manual] {
                 let result = key.compare(lhs, rhs, today: today)

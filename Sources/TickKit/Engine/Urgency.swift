@@ -26,7 +26,7 @@ public struct Urgency: Sendable, Equatable {
         self.start = start
     }
 
-    public init<Record: ItemRecord>(_ record: Record, today: TaskDate) {
+    public init(_ record: EncodedListedItem, today: TaskDate) {
         let day = today.dayOnly
         if let due = record.date(.due) {
             let overdue = Double(due.dayOnly.days(until: day))   // positive when past

@@ -11,7 +11,7 @@ public enum ItemJSON {
     /// (two levels in: `ByteSink.indent`) would, without building the value
     /// first (the same bytes, in a fraction of the time: this runs for every
     /// item a query prints).
-    static func write<Record: ItemRecord>(_ record: Record, context: ItemContext, to output: inout ByteOutput) {
+    static func write(_ record: EncodedListedItem, context: ItemContext, to output: inout ByteOutput) {
         withUnsafeMutablePointer(to: &output) { output in
             var sink = ByteSink(output: output)
             emit(record, context: context, into: &sink)
@@ -64,19 +64,19 @@ public enum ItemJSON {
         mutating func string<Text: ItemText>(_ key: Key, _ value: Text?)
         mutating func int(_ key: Key, _ value: Int)
         /// The record's tags.
-        mutating func tags<Record: ItemRecord>(_ key: Key, of record: Record)
+        mutating func tags(_ key: Key, of record: EncodedListedItem)
         /// The record's `parent` reference.
-        mutating func parent<Record: ItemRecord>(_ key: Key, of record: Record)
+        mutating func parent(_ key: Key, of record: EncodedListedItem)
         mutating func stringPairs<Text: ItemText>(_ key: Key, _ pairs: [(key: Text, value: Text)])
         /// One of the fields of the record's list.
-        mutating func listField<Record: ItemRecord>(_ key: Key, _ field: ListField, of record: Record)
+        mutating func listField(_ key: Key, _ field: ListField, of record: EncodedListedItem)
         mutating func strings(_ key: Key, _ values: [String])
         mutating func bool(_ key: Key, _ value: Bool)
         mutating func number(_ key: Key, _ value: Double)
     }
 
     /// The one place that says which fields an item has, and in what order.
-    static func emit<Record: ItemRecord, Sink: FieldSink>(_ record: Record, context: ItemContext, into sink: inout Sink) {
+    static func emit<Sink: FieldSink>(_ record: EncodedListedItem, context: ItemContext, into sink: inout Sink) {
         // A key written twice keeps its first value. Keys compare as
         // Strings, whatever the record's text type, so both kinds of
         // record drop the same repeats.
@@ -126,16 +126,16 @@ public enum ItemJSON {
             pairs.append((key.name.description, .string(value?.string)))
         }
         mutating func int(_ key: Key, _ value: Int) { pairs.append((key.name.description, .int(value))) }
-        mutating func tags<Record: ItemRecord>(_ key: Key, of record: Record) {
+        mutating func tags(_ key: Key, of record: EncodedListedItem) {
             pairs.append((key.name.description, .array(record.tags.map { .string($0.string) })))
         }
-        mutating func parent<Record: ItemRecord>(_ key: Key, of record: Record) {
+        mutating func parent(_ key: Key, of record: EncodedListedItem) {
             pairs.append((key.name.description, .string(record.parentReference)))
         }
         mutating func stringPairs<Text: ItemText>(_ key: Key, _ pairs: [(key: Text, value: Text)]) {
             self.pairs.append((key.name.description, .object(pairs.map { ($0.0.string, .string($0.1.string)) })))
         }
-        mutating func listField<Record: ItemRecord>(_ key: Key, _ field: ListField, of record: Record) {
+        mutating func listField(_ key: Key, _ field: ListField, of record: EncodedListedItem) {
             pairs.append((key.name.description, .string(record.listText(field))))
         }
         mutating func strings(_ key: Key, _ values: [String]) {
@@ -187,7 +187,7 @@ public enum ItemJSON {
             output.appendDecimal(value)
         }
 
-        mutating func tags<Record: ItemRecord>(_ key: Key, of record: Record) {
+        mutating func tags(_ key: Key, of record: EncodedListedItem) {
             self.key(key)
             guard record.hasTags else { output.append("[]"); return }
             var count = 0
@@ -202,7 +202,7 @@ public enum ItemJSON {
             output.append(UInt8(ascii: "]"))
         }
 
-        mutating func parent<Record: ItemRecord>(_ key: Key, of record: Record) {
+        mutating func parent(_ key: Key, of record: EncodedListedItem) {
             let hasParent = record.parentLine != nil
             self.key(key, null: !hasParent)
             if hasParent { record.appendParentJSON(to: &output) }
@@ -223,7 +223,7 @@ public enum ItemJSON {
             output.append(UInt8(ascii: "}"))
         }
 
-        mutating func listField<Record: ItemRecord>(_ key: Key, _ field: ListField, of record: Record) {
+        mutating func listField(_ key: Key, _ field: ListField, of record: EncodedListedItem) {
             self.key(key)
             record.appendListJSON(field, to: &output)
         }

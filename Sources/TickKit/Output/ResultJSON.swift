@@ -11,16 +11,16 @@ extension ItemJSON {
     /// The bytes of `items(items, today:)` pretty-printed, the items rendered
     /// in parallel: the same bytes as serialising the whole document, in a
     /// fraction of the time for tens of thousands of items.
-    public static func itemsDocumentBytes<Record: ItemRecord>(_ items: [Record], context: ItemContext) -> [UInt8] {
+    public static func itemsDocumentBytes(_ items: [EncodedListedItem], context: ItemContext) -> [UInt8] {
         var output: [UInt8] = []
-        writeItemsDocument(items, context: context, as: Record.self) { output.append(contentsOf: $0) }
+        writeItemsDocument(items, context: context) { output.append(contentsOf: $0) }
         return output
     }
 
     /// Writes `items(items, today:)` pretty-printed, piece by piece, in order:
     /// batches of items are rendered on every core and handed to `write` as
     /// soon as they are ready, so the whole document is never in memory.
-    public static func writeItemsDocument<Record: ItemRecord>(_ items: [Record], context: ItemContext, as _: Record.Type = Record.self,
+    public static func writeItemsDocument(_ items: [EncodedListedItem], context: ItemContext,
                                                             to writeBuffer: (UnsafeBufferPointer<UInt8>) -> Void) {
         let chunkSize = 64
         writeItemsDocument(today: context.today, chunkCount: (items.count + chunkSize - 1) / chunkSize, inFlight: 8,
@@ -34,7 +34,7 @@ extension ItemJSON {
     /// Appends one item of the items document, as `render` does in
     /// `writeItemsDocument(today:chunkCount:...)`: a comma, a new line, then
     /// the item at its place in the document.
-    static func appendItem<Record: ItemRecord>(_ record: Record, context: ItemContext, to output: inout ByteOutput) {
+    static func appendItem(_ record: EncodedListedItem, context: ItemContext, to output: inout ByteOutput) {
         output.append(",\n    ")
         ItemJSON.write(record, context: context, to: &output)
     }

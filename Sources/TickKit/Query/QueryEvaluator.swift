@@ -4,8 +4,8 @@
 /// system or the clock (relative dates were resolved by the parser).
 public enum QueryEvaluator {
     /// The items that match `expression`, in the order given.
-    public static func filter<Record: ItemRecord>(_ items: [Record], _ expression: QueryExpression) -> [Record] {
-        items.filter(test(expression, for: Record.self))
+    public static func filter(_ items: [EncodedListedItem], _ expression: QueryExpression) -> [EncodedListedItem] {
+        items.filter(test(expression))
     }
 
     /// `expression` as a test of one kind of record: nested closures, made
@@ -13,12 +13,12 @@ public enum QueryEvaluator {
     /// operand). Walking the tree for every item retained and released each
     /// `and`'s array of operands, on the item's thread: a twentieth of a
     /// repeated query's time. Each task makes its own test.
-    static func test<Record: ItemRecord>(_ expression: QueryExpression, for _: Record.Type) -> (Record) -> Bool {
+    static func test(_ expression: QueryExpression) -> (EncodedListedItem) -> Bool {
         switch expression {
-        case .and(let operands): return chain(operands[...], all: true, for: Record.self)
-        case .or(let operands): return chain(operands[...], all: false, for: Record.self)
+        case .and(let operands): return chain(operands[...], all: true)
+        case .or(let operands): return chain(operands[...], all: false)
         case .not(let operand):
-            let inner = test(operand, for: Record.self)
+            let inner = test(operand)
             return { !inner($0) }
         case .predicate(let predicate): return { matches($0, predicate) }
         }
@@ -27,16 +27,15 @@ public enum QueryEvaluator {
     /// The operands' tests chained in closures, never kept in an array (a
     /// closure read from an array is called through a conversion thunk):
     /// all of them must pass, or, without `all`, any one.
-    private static func chain<Record: ItemRecord>(_ operands: ArraySlice<QueryExpression>, all: Bool,
-                                                  for _: Record.Type) -> (Record) -> Bool {
+    private static func chain(_ operands: ArraySlice<QueryExpression>, all: Bool) -> (EncodedListedItem) -> Bool {
         guard let operand = operands.first else { return { _ in all } }
-        let first = test(operand, for: Record.self)
+        let first = test(operand)
         if operands.count == 1 { return first }
-        let rest = chain(operands.dropFirst(), all: all, for: Record.self)
+        let rest = chain(operands.dropFirst(), all: all)
         return all ? { first($0) && rest($0) } : { first($0) || rest($0) }
     }
 
-    public static func matches<Record: ItemRecord>(_ listed: Record, _ predicate: QueryPredicate) -> Bool {
+    public static func matches(_ listed: EncodedListedItem, _ predicate: QueryPredicate) -> Bool {
         switch predicate {
         case .status(let status):
             return status.includes(listed.status)
@@ -74,7 +73,7 @@ public enum QueryEvaluator {
         }
     }
 
-    private static func has<Record: ItemRecord>(_ field: QueryPresenceField, _ listed: Record) -> Bool {
+    private static func has(_ field: QueryPresenceField, _ listed: EncodedListedItem) -> Bool {
         switch field {
         case .due: return listed.date(.due) != nil
         case .scheduled: return listed.date(.scheduled) != nil
@@ -94,8 +93,8 @@ public enum QueryEvaluator {
     }
 
     /// `=` or `~` for a text field (the negations are handled by the caller).
-    private static func textMatches<Record: ItemRecord>(_ field: QueryTextField, _ comparison: QueryComparison,
-                                                        _ pattern: TextPattern, _ listed: Record) -> Bool {
+    private static func textMatches(_ field: QueryTextField, _ comparison: QueryComparison,
+                                                        _ pattern: TextPattern, _ listed: EncodedListedItem) -> Bool {
         let equal = comparison == .equal
         func test(_ text: String) -> Bool { equal ? pattern.isEqual(to: text) : pattern.isFound(in: text) }
         switch field {

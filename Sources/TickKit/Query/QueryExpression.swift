@@ -20,7 +20,7 @@ public enum QueryDateField: String, Sendable, CaseIterable {
     case happens
 
     /// The item's date for this field.
-    public func date<Record: ItemRecord>(of record: Record) -> TaskDate? {
+    public func date(of record: EncodedListedItem) -> TaskDate? {
         switch self {
         case .due: record.date(.due)
         case .scheduled: record.date(.scheduled)

@@ -30,9 +30,6 @@ public final class EncodedDocument: @unchecked Sendable {
     private let unchecked: Unchecked?
     /// 0: unchecked; 1: being checked; 2: complete.
     private let state: Atomic<Int>
-    /// True when the body lies in the parse cache's mapping (set with the
-    /// body, before `state` says complete).
-    private var isMapped = false
 
     /// The parts of a document read from its payload past the header.
     struct Body {
@@ -133,22 +130,15 @@ public final class EncodedDocument: @unchecked Sendable {
         if let unchecked, ParseCache.checksum(unchecked.buffer) == unchecked.checksum,
            let body = try? readBody(unchecked.buffer, owner: unchecked.owner) {
             self.body = body
-            isMapped = true
         } else {
             repair(self)
         }
         state.store(2, ordering: .releasing)
     }
 
-    /// Lets the process's memory go of the list's bytes when they lie in
-    /// the parse cache's mapping: they are read again from the file if
-    /// asked for. Called once a list's items have been tested, so that a
-    /// command over a whole folder holds at most the lists it is reading,
-    /// not the whole cache.
-    func releasePages() {
-        guard isMapped else { return }
-        Posix.releasePages(body.buffer)
-    }
+    /// The parse cache's mapping a list read from the cache came from; nil
+    /// for a list parsed afresh (its bytes are its own).
+    var mapping: ParseCache.Contents? { unchecked?.owner as? ParseCache.Contents }
 
     /// Reads the body from `payload`, the file parsed again after its cached
     /// payload failed its check (inside `complete`'s `repair`); false when it
@@ -323,7 +313,7 @@ public struct EncodedText: ItemText {
 
 /// An item of an `EncodedDocument` together with its list's rank: the
 /// encoded counterpart of `ListedItem`.
-public struct EncodedListedItem: ItemRecord, @unchecked Sendable {
+public struct EncodedListedItem: @unchecked Sendable {
     // Sendable: the document's body is set once, before any item is read (`EncodedDocument.complete`).
     /// The item's list.
     public let document: EncodedDocument
@@ -449,5 +439,33 @@ public struct EncodedListedItem: ItemRecord, @unchecked Sendable {
 
     public func appendListJSON(_ field: ListField, to output: inout ByteOutput) {
         output.append(document.listJSON(field))
+    }
+}
+
+extension EncodedListedItem {
+    /// The earliest of the due, scheduled and start dates: when the item
+    /// happens (Obsidian Tasks' `happens`).
+    public var happens: TaskDate? {
+        var earliest: TaskDate?
+        for field in [MetadataField.due, .scheduled, .start] {
+            if let date = date(field), earliest.map({ date.compareDay($0) < 0 }) ?? true { earliest = date }
+        }
+        return earliest
+    }
+
+    /// The ids the item depends on, in order.
+    public var dependsOn: [String] { dependsOnText.map { MetadataScanner.dependencyIDs($0.string) } ?? [] }
+
+    /// `path:line` of the enclosing item, as the `parent` field shows it.
+    public var parentReference: String? { parentLine.map { "\(listPath):\($0)" } }
+
+    /// One of the list's fields, as `listPath`, `listName`, `listColor` or `listIcon`.
+    public func listText(_ field: ListField) -> String {
+        switch field {
+        case .path: listPath
+        case .name: listName
+        case .color: listColor
+        case .icon: listIcon
+        }
     }
 }

@@ -135,6 +135,13 @@ public struct ParseCache: Sendable {
 
         deinit { Posix.unmap(UnsafeMutableRawPointer(mutating: base), length: length) }
 
+        /// Lets the process's memory go of the whole mapping: what is read
+        /// again is mapped again from the file. Commands over a whole folder
+        /// call it after each run of lists, so that they hold the lists they
+        /// are reading, not the whole cache (a list is often smaller than a
+        /// page, so giving back one list's pages would keep most of them).
+        func releasePages() { Posix.releasePages(buffer) }
+
         var buffer: UnsafeBufferPointer<UInt8> {
             UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: length)
         }
@@ -203,8 +210,8 @@ public struct ParseCache: Sendable {
         guard Self.lock(descriptor, LOCK_SH) else { return nil }
         let info = Posix.status(of: descriptor)
         let length = info.map { Int($0.st_size) } ?? 0
-        // Pages are mapped as they are read, and given back list by list
-        // (`EncodedDocument.releasePages`).
+        // Pages are mapped as they are read, and given back run by run
+        // (`Contents.releasePages`).
         let mapping = length > Self.magic.count + Self.trailerLength ? Posix.mapReadOnly(descriptor, length: length) : nil
         Posix.unlock(descriptor)
         guard let info, let mapping else { return nil }

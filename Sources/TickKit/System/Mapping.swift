@@ -14,17 +14,19 @@ extension Posix {
         return mapping
     }
 
-    /// Gives back the whole pages of `bytes`, which must lie inside a
+    /// Gives back the pages that hold `bytes`, which must lie inside a
     /// mapping made by `mapReadOnly` (never heap memory, whose contents
     /// this would discard): they leave the process's memory, and reading
-    /// them again maps them again from the file (from the page cache).
-    /// The pages at either end that `bytes` shares with others are kept.
+    /// them again maps them again from the file (from the page cache). The
+    /// pages at either end are given back too, though they hold bytes of
+    /// the neighbours (a reader of those maps them again): a list is often
+    /// smaller than a page. A mapping covers whole pages, so these stay in it.
     static func releasePages(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let base = bytes.baseAddress else { return }
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let start = (Int(bitPattern: base) + page - 1) / page * page
-        let end = (Int(bitPattern: base) + bytes.count) / page * page
-        guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        let start = Int(bitPattern: base) / page * page
+        let end = (Int(bitPattern: base) + bytes.count + page - 1) / page * page
+        guard let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
         _ = madvise(pointer, end - start, MADV_DONTNEED)
     }
 

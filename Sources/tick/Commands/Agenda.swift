@@ -76,7 +76,7 @@ extension Tick {
         }
 
         /// `Overdue`, or the day's heading (`Sat 2026-11-21 · today`).
-        func name(of day: TickKit.Agenda.Day<EncodedListedItem>, today: TaskDate) -> String {
+        func name(of day: TickKit.Agenda.Day, today: TaskDate) -> String {
             day.date.map { RelativeDate.heading($0, today: today) } ?? "Overdue"
         }
 

@@ -73,7 +73,7 @@ extension Tick {
 
         /// With --explain and --sort urgency: each item's score and its parts
         /// (a heading line first), as Obsidian Tasks counts them.
-        func urgencyExplanation<Record: ItemRecord>(_ items: [Record], today: TaskDate) -> [String]? {
+        func urgencyExplanation(_ items: [EncodedListedItem], today: TaskDate) -> [String]? {
             guard results.sort?.keys.contains(.urgency) == true else { return nil }
             return ["Urgency (due + priority + scheduled + start):"] + items.map { item in
                 "  " + TerminalText.safe(Urgency(item, today: today).explanation + "   \(item.listPath):\(item.line)  \(item.title.string)")
