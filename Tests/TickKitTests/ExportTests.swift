@@ -78,6 +78,21 @@ import TickKit
         #expect(Set(uids).count == uids.count)
     }
 
+    @Test("a calendar of many items, written a chunk at a time on every core, holds each item once, in order, with its own UID")
+    func icsOfManyItemsKeepsTheirOrderAndUIDs() {
+        // Three titles over and over: the UIDs count earlier items with the
+        // same title, across the chunks each core writes.
+        let lines = (0..<1_500).map { "- [ ] Chore \($0 % 3) due:2026-12-0\($0 % 9 + 1)" }
+        let items = workspace(["chores.md": "# Chores\n" + lines.joined(separator: "\n") + "\n"]).items
+        let calendar = ICalendarWriter.write(items, stamp: "20261121T000000Z")
+        let unfolded = calendar.replacingOccurrences(of: "\r\n ", with: "").components(separatedBy: "\r\n")
+        let uids = unfolded.filter { $0.hasPrefix("UID:") }.map { String($0.dropFirst(4)) }
+        #expect(uids == items.map(ICalendarWriter.uid))
+        #expect(Set(uids).count == items.count)
+        #expect(unfolded.filter { $0.hasPrefix("DUE;VALUE=DATE:") } == items.map { "DUE;VALUE=DATE:202612\($0.date(.due)!.isoString.suffix(2))" })
+        #expect(unfolded.first == "BEGIN:VCALENDAR" && unfolded.dropLast().last == "END:VCALENDAR")
+    }
+
     @Test(.enabled(if: PythonICalendar.isAvailable, "needs Python's icalendar; pip could not install it"))
     func aRealICalendarParserReadsTheExport() throws {
         let calendar = ICalendarWriter.write(folder.items, stamp: "20261121T000000Z")

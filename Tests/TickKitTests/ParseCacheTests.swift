@@ -271,6 +271,21 @@ struct ParseCacheTests {
         #expect(!computed.contains("bad.md"))
     }
 
+    @Test("a new cache file holds the lists in list order, the files that are not lists after them")
+    func newCacheFileIsInListOrder() throws {
+        let folder = try TemporaryFolder(Self.orderedLists)
+        try Data([0x2D, 0x20, 0x5B, 0x20, 0x5D, 0x20, 0xFF, 0x0A]).write(to: folder.url.appendingPathComponent("bad.md"))
+        let cache = CacheFolder()
+        let warm = try workspace(folder, cache: cache)
+        let contents = try #require(try cache.parseCache(of: folder).load())
+        let listed = contents.entries.filter(\.summary.isValidUTF8)
+        let starts = contents.listOrder.map { listed[$0].payload.lowerBound }
+        #expect(starts == starts.sorted())
+        #expect(contents.listOrder.map { listed[$0].path } == warm.pathsInListOrder)
+        let bad = try #require(contents.entries.first { !$0.summary.isValidUTF8 })
+        #expect(bad.payload.lowerBound > starts.max()!)
+    }
+
     @Test("when a list's name changes, its new place is computed, not taken from the cache")
     func changedNameIsPlacedAfresh() throws {
         let folder = try TemporaryFolder(Self.orderedLists)

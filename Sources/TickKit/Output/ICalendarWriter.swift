@@ -22,16 +22,31 @@ public enum ICalendarWriter {
     /// the whole text is never in memory.
     public static func write(_ items: [EncodedListedItem], stamp: String, to emit: (String) -> Void) {
         emit(header.map(fold).joined())
-        var uids = UIDs()
-        for listed in items { emit(todo(listed, stamp: stamp, uids: &uids).map(fold).joined()) }
+        writeComponents(items, to: emit) { item, uids in todo(item, stamp: stamp, uids: &uids) }
         emit(fold("END:VCALENDAR"))
+    }
+
+    /// Writes the component of each item (`component` gives its lines, or
+    /// none to leave it out), folded, in order: chunks of items are written
+    /// on every core and emitted as soon as they and the chunks before them
+    /// are done (`Parallel.orderedChunks`). Each chunk counts its own UIDs:
+    /// a UID depends only on the item and its list.
+    private static func writeComponents(_ items: [EncodedListedItem], to emit: (String) -> Void,
+                                        component: (EncodedListedItem, inout UIDs) -> [String]) {
+        let chunkSize = 256
+        Parallel.orderedChunks((items.count + chunkSize - 1) / chunkSize, inFlight: 8, capacity: chunkSize * 512) { chunk, output in
+            var uids = UIDs()
+            for index in chunk * chunkSize..<min(items.count, (chunk + 1) * chunkSize) {
+                for line in component(items[index], &uids) { appendFolded(line, to: &output) }
+            }
+        } deliver: { emit(String(decoding: $0, as: UTF8.self)) }
     }
 
     private static let header = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:\(productID)", "CALSCALE:GREGORIAN"]
 
     /// The DTSTAMP for a pinned day: its midnight in UTC.
     public static func stamp(for day: TaskDate) -> String {
-        String(format: "%04d%02d%02dT000000Z", day.year, day.month, day.day)
+        basicDay(day) + "T000000Z"
     }
 
     /// The UID of an item: `ID@tick` for an item with a block id, else
@@ -52,7 +67,8 @@ public enum ICalendarWriter {
         mutating func uid(_ item: EncodedListedItem) -> String {
             if let id = item.id { return "\(id.string)@tick" }
             let earlier = earlierCounts(item.document)[item.index]
-            return String(format: "%016llx", FNV1a.hash("\(item.listPath)\u{0}\(item.title.string)\u{0}\(earlier)")) + "@tick"
+            let hex = String(FNV1a.hash("\(item.listPath)\u{0}\(item.title.string)\u{0}\(earlier)"), radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex + "@tick"
         }
 
         /// For each item of `document`, how many items above it have its title.
@@ -139,13 +155,13 @@ public enum ICalendarWriter {
     public static func writeEvents(_ items: [EncodedListedItem], stamp: String, previous: [String: (sequence: Int, content: [String])],
                                    alarm: Int?, to emit: (String) -> Void) {
         emit(header.map(fold).joined())
-        var uids = UIDs()
-        for listed in items where listed.status.isOpen && listed.date(.due) != nil {
+        writeComponents(items, to: emit) { listed, uids in
+            guard listed.status.isOpen, listed.date(.due) != nil else { return [] }
             let uid = uids.uid(listed)
             var component = event(listed, uid: uid, stamp: stamp, alarm: alarm)
             let sequence = previous[uid].map { $0.content == changeContent(component) ? $0.sequence : $0.sequence + 1 } ?? 0
             component.insert("SEQUENCE:\(sequence)", at: 3)
-            emit(component.map(fold).joined())
+            return component
         }
         emit(fold("END:VCALENDAR"))
     }
@@ -216,15 +232,21 @@ public enum ICalendarWriter {
 
     /// `;VALUE=DATE:20261124`, or `:20261124T143000` (floating local time) with a time.
     private static func dateValue(_ date: TaskDate) -> String {
-        let day = String(format: "%04d%02d%02d", date.year, date.month, date.day)
-        if let minutes = date.minuteOfDay { return ":" + day + String(format: "T%02d%02d00", minutes / 60, minutes % 60) }
-        return ";VALUE=DATE:" + day
+        guard let minutes = date.minuteOfDay else { return ";VALUE=DATE:" + basicDay(date) }
+        func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return ":" + basicDay(date) + "T" + twoDigits(minutes / 60) + twoDigits(minutes % 60) + "00"
+    }
+
+    /// The day in iCalendar's basic form, `20261124`: its ISO form without
+    /// the dashes (and without a time).
+    private static func basicDay(_ date: TaskDate) -> String {
+        String(decoding: date.isoString.utf8.prefix { $0 != UInt8(ascii: "T") }.filter { $0 != UInt8(ascii: "-") }, as: UTF8.self)
     }
 
     /// A day as a UTC date-time (COMPLETED and CREATED must be UTC): its noon,
     /// so that it shows as the same day in every time zone within ±12 hours.
     private static func utcNoon(_ date: TaskDate) -> String {
-        String(format: "%04d%02d%02dT120000Z", date.year, date.month, date.day)
+        basicDay(date) + "T120000Z"
     }
 
     /// A TEXT value escaped as RFC 5545 §3.3.11 requires. Line breaks
@@ -232,6 +254,12 @@ public enum ICalendarWriter {
     /// the tab: ESC, DEL, the other C0 controls, and the C1 controls) are
     /// dropped.
     public static func escaped(_ text: String) -> String {
+        // Most text has nothing to escape: a byte scan says so without
+        // building a new string. (0xC2 leads every C1 control, and more.)
+        let isPlain = text.utf8.allSatisfy { byte in
+            byte >= 0x20 && byte != UInt8(ascii: "\\") && byte != UInt8(ascii: ";") && byte != UInt8(ascii: ",") && byte != 0x7F && byte != 0xC2
+        }
+        if isPlain { return text }
         var output = String.UnicodeScalarView()
         var previous: Unicode.Scalar? = nil
         for scalar in text.unicodeScalars {
@@ -253,24 +281,34 @@ public enum ICalendarWriter {
     /// One content line, folded so that no line exceeds 75 octets (the CRLF
     /// not counted); continuation lines start with a space.
     public static func fold(_ line: String) -> String {
-        var output: [UInt8] = []
-        var count = 0
-        let bytes = Array(line.utf8)
-        var index = 0
-        while index < bytes.count {
-            var length = 1
-            let lead = bytes[index]
-            if lead >= 0xF0 { length = 4 } else if lead >= 0xE0 { length = 3 } else if lead >= 0xC0 { length = 2 }
-            length = min(length, bytes.count - index)
-            if count + length > 75 {
-                output += [0x0D, 0x0A, 0x20]
-                count = 1
+        var output = ByteOutput(capacity: line.utf8.count + 8)
+        appendFolded(line, to: &output)
+        let folded = output.release()
+        defer { folded.deallocate() }
+        return String(decoding: folded.written, as: UTF8.self)
+    }
+
+    /// Appends `fold(line)`.
+    static func appendFolded(_ line: String, to output: inout ByteOutput) {
+        var line = line
+        line.withUTF8 { bytes in
+            // Cut before the character that would pass 75 octets; a
+            // continuation line's space counts as one.
+            var lineStart = 0, count = 0, index = 0
+            while index < bytes.count {
+                let lead = bytes[index]
+                let length = min(lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1, bytes.count - index)
+                if count + length > 75 {
+                    output.append(UnsafeBufferPointer(rebasing: bytes[lineStart..<index]))
+                    output.append(StaticString("\r\n "))
+                    lineStart = index
+                    count = 1
+                }
+                count += length
+                index += length
             }
-            output += bytes[index..<index + length]
-            count += length
-            index += length
+            output.append(UnsafeBufferPointer(rebasing: bytes[lineStart...]))
         }
-        output += [0x0D, 0x0A]
-        return String(decoding: output, as: UTF8.self)
+        output.append(StaticString("\r\n"))
     }
 }

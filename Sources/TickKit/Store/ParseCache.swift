@@ -342,6 +342,21 @@ public struct ParseCache: Sendable {
             case .kept(let entry): entry.payload.count
             }
         }
+
+        var summary: ListSummary {
+            switch self {
+            case .fresh(let payload): payload.summary
+            case .kept(let entry): entry.summary
+            }
+        }
+    }
+
+    /// The list order of `entries`: the places, among the entries that are
+    /// lists (valid UTF-8), of the lists from first to last.
+    private static func listOrder(_ entries: [(path: String, stamp: FileStamp, source: Source)]) -> [Int] {
+        let listed = entries.filter(\.source.summary.isValidUTF8)
+        return SortKey.listOrder(foldedNames: listed.map(\.source.summary.foldedName), orders: listed.map(\.source.summary.order),
+                                 paths: listed.map(\.path))
     }
 
     /// Makes `entries` the cache's lists. The new lists' encodings and a new
@@ -363,12 +378,10 @@ public struct ParseCache: Sendable {
     /// The index of `entries`, whose payloads start at `offsets` in the
     /// file, with its checksum; then the trailer that points to it at `start`.
     private func indexAndTrailer(_ entries: [(path: String, stamp: FileStamp, source: Source)], offsets: [Int],
-                                 scanStarted: Int, start: Int) -> [UInt8] {
+                                 listOrder: [Int], scanStarted: Int, start: Int) -> [UInt8] {
         var index = ByteWriter()
         index.int(scanStarted)
         index.int(entries.count)
-        var summaries: [ListSummary] = []
-        summaries.reserveCapacity(entries.count)
         for (entry, offset) in zip(entries, offsets) {
             index.string(entry.path)
             for value in [entry.stamp.size, entry.stamp.modifiedSeconds, entry.stamp.modifiedNanoseconds,
@@ -387,11 +400,7 @@ public struct ParseCache: Sendable {
             index.bool(summary.isValidUTF8)
             index.int(summary.itemCount)
             index.optionalInt(summary.conflictLine)
-            summaries.append(summary)
         }
-        let listed = zip(entries, summaries).filter(\.1.isValidUTF8)
-        let listOrder = SortKey.listOrder(foldedNames: listed.map(\.1.foldedName), orders: listed.map(\.1.order),
-                                          paths: listed.map(\.0.path))
         index.int(listOrder.count)
         for place in listOrder { index.int(place) }
         index.word64(index.bytes.withUnsafeBufferPointer { Self.checksum($0) })
@@ -429,7 +438,7 @@ public struct ParseCache: Sendable {
             }
             live += entry.source.length
         }
-        let tail = indexAndTrailer(entries, offsets: offsets, scanStarted: scanStarted, start: end)
+        let tail = indexAndTrailer(entries, offsets: offsets, listOrder: Self.listOrder(entries), scanStarted: scanStarted, start: end)
         // Mostly bytes no index points to: write the file anew instead.
         guard end + tail.count <= 2 * live + (1 << 20) else { return false }
         guard Posix.seek(descriptor, to: size) else { return true }
@@ -445,20 +454,26 @@ public struct ParseCache: Sendable {
         header.bytes = Self.magic
         header.int(Self.formatVersion)
         header.string(root)
-        var offsets: [Int] = []
-        offsets.reserveCapacity(entries.count)
+        // The lists are written in list order, the other entries after them:
+        // a command that reads every list reads the file from start to end,
+        // however its pages are mapped (a few pages around each one read).
+        let listOrder = Self.listOrder(entries)
+        let listed = entries.indices.filter { entries[$0].source.summary.isValidUTF8 }
+        let writeOrder = listOrder.map { listed[$0] } + entries.indices.filter { !entries[$0].source.summary.isValidUTF8 }
+        var offsets = [Int](repeating: 0, count: entries.count)
         var payloads: [UnsafeBufferPointer<UInt8>] = []
         payloads.reserveCapacity(entries.count)
         var end = header.bytes.count
-        for entry in entries {
-            offsets.append(end)
+        for position in writeOrder {
+            let entry = entries[position]
+            offsets[position] = end
             end += entry.source.length
             switch entry.source {
             case .fresh(let payload): payloads.append(payload.buffer)
             case .kept(let kept): payloads.append(UnsafeBufferPointer(rebasing: base!.buffer[kept.payload]))
             }
         }
-        let tail = indexAndTrailer(entries, offsets: offsets, scanStarted: scanStarted, start: end)
+        let tail = indexAndTrailer(entries, offsets: offsets, listOrder: listOrder, scanStarted: scanStarted, start: end)
 
         let folder = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

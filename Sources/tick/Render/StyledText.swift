@@ -97,6 +97,9 @@ struct TextStyle: Equatable, Sendable {
 /// the plain text.
 struct StyledText: Sendable {
     private(set) var spans: [(text: String, style: TextStyle)] = []
+    /// The columns the text takes (`DisplayWidth`), kept as spans are
+    /// appended: a listing asks for it several times per cell.
+    private(set) var width = 0
 
     init() {}
 
@@ -108,16 +111,30 @@ struct StyledText: Sendable {
     /// the only escape sequences in rendered text are the styles' own.
     mutating func append(_ text: String, _ style: TextStyle = .plain) {
         guard !text.isEmpty else { return }
-        let text = TerminalText.safe(text)
-        if let last = spans.last, last.style == style {
-            spans[spans.count - 1].text += text
-        } else {
-            spans.append((text, style))
-        }
+        appendVisible(TerminalText.safe(text), style)
     }
 
     mutating func append(_ other: StyledText) {
-        for span in other.spans { append(span.text, span.style) }
+        for span in other.spans { appendVisible(span.text, span.style) }
+    }
+
+    /// Appends text whose control characters were already made visible.
+    private mutating func appendVisible(_ text: String, _ style: TextStyle) {
+        guard let last = spans.last, last.style == style else {
+            spans.append((text, style))
+            width += DisplayWidth.of(text)
+            return
+        }
+        let merged = last.text + text
+        spans[spans.count - 1].text = merged
+        // Text that starts with an ASCII character cannot join the last
+        // character before it (a combining mark or a joiner could), so its
+        // width adds up; otherwise the span is measured again.
+        if text.utf8.first! < 0x80 {
+            width += DisplayWidth.of(text)
+        } else {
+            width += DisplayWidth.of(merged) - DisplayWidth.of(last.text)
+        }
     }
 
     static func + (lhs: StyledText, rhs: StyledText) -> StyledText {
@@ -127,7 +144,6 @@ struct StyledText: Sendable {
     }
 
     var plain: String { spans.map(\.text).joined() }
-    var width: Int { spans.reduce(0) { $0 + DisplayWidth.of($1.text) } }
     var isEmpty: Bool { spans.isEmpty }
 
     /// The text cut to at most `width` columns, ending in `…` when cut.
