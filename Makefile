@@ -61,8 +61,11 @@ test: deps test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-# Shell completions and the man page, generated into $(DOCS_DIR) (not committed).
+# Shell completions, the man page and the library's DocC archive (the public
+# API of TickKit, from Sources/TickKit/TickKit.docc and the doc comments),
+# generated into $(DOCS_DIR) (not committed). docc comes with the toolchain.
 DOCS_DIR ?= .build/docs
+DOCC ?= docc
 docs: build
 	mkdir -p $(DOCS_DIR)/completions $(DOCS_DIR)/man
 	.build/debug/tick --generate-completion-script bash > $(DOCS_DIR)/completions/tick.bash
@@ -72,7 +75,13 @@ docs: build
 	@# The generated page ends with a generic EXIT STATUS: SPEC §7's codes and the environment replace it.
 	sed '/^\.Sh "EXIT STATUS"/,$$d' .build/plugins/GenerateManual/outputs/tick/tick.1 > $(DOCS_DIR)/man/tick.1
 	cat docs/man-sections.mdoc >> $(DOCS_DIR)/man/tick.1
-	@echo "completions in $(DOCS_DIR)/completions, man page in $(DOCS_DIR)/man/tick.1 (man -l $(DOCS_DIR)/man/tick.1)"
+	$(SWIFT) package dump-symbol-graph --minimum-access-level public
+	rm -rf $(DOCS_DIR)/symbolgraph $(DOCS_DIR)/TickKit.doccarchive && mkdir -p $(DOCS_DIR)/symbolgraph
+	cp .build/*/symbolgraph/TickKit.symbols.json .build/*/symbolgraph/TickKit@*.symbols.json $(DOCS_DIR)/symbolgraph/
+	$(DOCC) convert Sources/TickKit/TickKit.docc --fallback-display-name TickKit --fallback-bundle-identifier org.tick.TickKit \
+		--additional-symbol-graph-dir $(DOCS_DIR)/symbolgraph --output-path $(DOCS_DIR)/TickKit.doccarchive --warnings-as-errors
+	@echo "completions in $(DOCS_DIR)/completions, man page in $(DOCS_DIR)/man/tick.1 (man -l $(DOCS_DIR)/man/tick.1),"
+	@echo "API documentation in $(DOCS_DIR)/TickKit.doccarchive (a static site: serve the folder with any web server)"
 
 # Installs the release build, the shell completions and the man page under
 # PREFIX (default /usr/local): make install PREFIX=~/.local
