@@ -5,7 +5,7 @@ SWIFT ?= swift
 TICK_DEMO_TODAY ?= 2026-11-21
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release run test test-deps docs install bench clean fuzz fuzz-build sanitize sanitize-address sanitize-thread
+.PHONY: all deps build release run test test-deps docs lint format install bench clean fuzz fuzz-build sanitize sanitize-address sanitize-thread
 
 all: build
 
@@ -60,6 +60,16 @@ test-deps:
 test: deps test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The code's format (.swift-format), which CI checks: `make lint` reports
+# what differs, `make format` rewrites the files to it. swift-format comes
+# with the toolchain.
+FORMATTED = Sources Tests Package.swift
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED)
+
+format:
+	$(SWIFT) format format --in-place --recursive --parallel $(FORMATTED)
 
 # Shell completions, the man page and the library's DocC archive (the public
 # API of TickKit, from Sources/TickKit/TickKit.docc and the doc comments),

@@ -10,8 +10,10 @@ public enum EditInvariants {
     public static let editKinds = 13
 
     /// A name for each edit kind, for messages.
-    static let kindNames = ["done", "cancel", "reopen", "edit --due", "edit --no-due", "edit --priority",
-                            "edit --tag/--untag", "edit --title", "rm", "add", "mv", "sort --write", "archive"]
+    static let kindNames = [
+        "done", "cancel", "reopen", "edit --due", "edit --no-due", "edit --priority",
+        "edit --tag/--untag", "edit --title", "rm", "add", "mv", "sort --write", "archive",
+    ]
 
     /// Splits fuzzer input into the edit choice and the document's bytes.
     public static func violations(of input: [UInt8]) -> [String] {
@@ -64,7 +66,8 @@ public enum EditInvariants {
         }
         // §5.1: every byte outside the splices is where it was (checked
         // independently of Splice.apply).
-        var cursorBefore = 0, cursorAfter = 0
+        var cursorBefore = 0
+        var cursorAfter = 0
         let sorted = splices.sorted { ($0.range.lowerBound, $0.range.isEmpty ? 0 : 1) < ($1.range.lowerBound, $1.range.isEmpty ? 0 : 1) }
         for splice in sorted {
             let gap = before[cursorBefore..<splice.range.lowerBound]
@@ -126,9 +129,11 @@ public enum EditInvariants {
             let recurring = kind == 0 && item.status != .done && NextOccurrence.line(for: item, in: document, today: today) != nil
             let lineStart = document.source.lineStarts[document.source.line(containing: item.markerRange.lowerBound) - 1]
             let bomEnd = lineStart == 0 && before.starts(with: bom) ? 3 : lineStart
-            for splice in splices where !(recurring && splice.range.isEmpty && (splice.range.lowerBound == lineStart || splice.range.lowerBound == bomEnd)) {
+            for splice in splices
+            where !(recurring && splice.range.isEmpty && (splice.range.lowerBound == lineStart || splice.range.lowerBound == bomEnd)) {
                 if splice.range.lowerBound < item.boxRange.lowerBound || splice.range.upperBound > item.titleRange.upperBound {
-                    problems.append("splice \(splice.range) outside the item's box and title \(item.boxRange.lowerBound)..<\(item.titleRange.upperBound)")
+                    problems.append(
+                        "splice \(splice.range) outside the item's box and title \(item.boxRange.lowerBound)..<\(item.titleRange.upperBound)")
                 }
             }
             let edits = recurring ? 1 : 0
@@ -151,8 +156,12 @@ public enum EditInvariants {
             case 7: if result.title != "Renamed title" { problems.append("title is \(result.title.debugDescription)") }
             default: break
             }
-            if kind != 7 && result.title != item.title { problems.append("title \(item.title.debugDescription) became \(result.title.debugDescription)") }
-            if kind != 6 && result.metadata.tags != item.metadata.tags { problems.append("tags \(item.metadata.tags) became \(result.metadata.tags)") }
+            if kind != 7 && result.title != item.title {
+                problems.append("title \(item.title.debugDescription) became \(result.title.debugDescription)")
+            }
+            if kind != 6 && result.metadata.tags != item.metadata.tags {
+                problems.append("tags \(item.metadata.tags) became \(result.metadata.tags)")
+            }
             if result.metadata.id != item.metadata.id { problems.append("block id changed") }
         case 8:
             var removed = Set([target!.index])
@@ -163,7 +172,9 @@ public enum EditInvariants {
             if new != expected { problems.append("items left are \(new), expected \(expected)") }
         case 9:
             var withoutNew = new
-            if let index = withoutNew.firstIndex(where: { $0.text == "Added item" && !old.contains($0) }) ?? withoutNew.lastIndex(where: { $0.text == "Added item" }) {
+            if let index = withoutNew.firstIndex(where: { $0.text == "Added item" && !old.contains($0) })
+                ?? withoutNew.lastIndex(where: { $0.text == "Added item" })
+            {
                 withoutNew.remove(at: index)
             }
             if new.count != old.count + 1 || withoutNew != old { problems.append("adding changed the items: \(old) -> \(new)") }
@@ -199,7 +210,10 @@ public enum EditInvariants {
         guard item.lastLine > item.line else { return false }
         let source = document.source
         let bytes = source.bytes
-        enum Container { case quote(indent: Int), list(width: Int) }
+        enum Container {
+            case quote(indent: Int)
+            case list(width: Int)
+        }
         /// The line's bytes with tabs expanded to spaces, up to and
         /// including the first byte that is not white space or `>`, or up to `end`.
         func expanded(_ range: Range<Int>, upTo end: Int? = nil) -> [UInt8] {
@@ -225,12 +239,12 @@ public enum EditInvariants {
         // when the box is on a later line, up to the marker's end).
         let markerLine = source.line(containing: item.markerRange.lowerBound)
         var lineStart = source.range(ofLine: markerLine).lowerBound
-        if lineStart == 0 && source.hasByteOrderMark { lineStart = 3 }   // not content: cmark-gfm skips it
+        if lineStart == 0 && source.hasByteOrderMark { lineStart = 3 } // not content: cmark-gfm skips it
         let boxOnMarkerLine = markerLine == item.line
         let prefix = expanded(lineStart..<item.boxRange.lowerBound, upTo: boxOnMarkerLine ? item.boxRange.lowerBound : item.markerRange.upperBound)
         let markerColumn = expanded(lineStart..<item.markerRange.lowerBound, upTo: item.markerRange.lowerBound).count
         var containers: [Container] = []
-        var content = 0   // where the innermost container's content starts
+        var content = 0 // where the innermost container's content starts
         var position = 0
         while position < markerColumn {
             let indent = spaces(prefix, from: position)
@@ -265,7 +279,8 @@ public enum EditInvariants {
                 switch container {
                 case .quote(let written):
                     guard indent >= max(0, written - 3), indent <= max(3, written),
-                          position + indent < line.count, line[position + indent] == UInt8(ascii: ">") else { return true }
+                        position + indent < line.count, line[position + indent] == UInt8(ascii: ">")
+                    else { return true }
                     position += indent + 1
                     if position < line.count, line[position] == 0x20 { position += 1 }
                 case .list(let width):
@@ -281,11 +296,18 @@ public enum EditInvariants {
     enum LineEndings: Equatable, CustomStringConvertible {
         case none, lf, crlf, mixed
         init(_ bytes: [UInt8]) {
-            var lf = false, crlf = false, other = false
+            var lf = false
+            var crlf = false
+            var other = false
             var index = 0
             while index < bytes.count {
                 if bytes[index] == 0x0D {
-                    if index + 1 < bytes.count, bytes[index + 1] == 0x0A { crlf = true; index += 1 } else { other = true }
+                    if index + 1 < bytes.count, bytes[index + 1] == 0x0A {
+                        crlf = true
+                        index += 1
+                    } else {
+                        other = true
+                    }
                 } else if bytes[index] == 0x0A {
                     lf = true
                 }

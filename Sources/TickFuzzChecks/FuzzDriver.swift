@@ -1,10 +1,10 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 #if FUZZING
-import CFuzzerDriver
+    import CFuzzerDriver
 #endif
 
 /// What the three fuzz executables share: one input through a check, as
@@ -18,13 +18,13 @@ public enum FuzzDriver {
     /// crash is reproduced: `.build/debug/FuzzEdit crash-…`).
     public static func main(_ name: String, _ check: @escaping @Sendable ([UInt8]) -> [String]) -> Never {
         #if FUZZING
-        activeCheck = check
-        var argc = CommandLine.argc
-        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        // libFuzzer takes a C function, which cannot capture `check`.
-        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in FuzzDriver.fuzzOne(data, size, FuzzDriver.activeCheck) })
+            activeCheck = check
+            var argc = CommandLine.argc
+            var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+            // libFuzzer takes a C function, which cannot capture `check`.
+            exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in FuzzDriver.fuzzOne(data, size, FuzzDriver.activeCheck) })
         #else
-        replay(name, arguments: Array(CommandLine.arguments.dropFirst()), check)
+            replay(name, arguments: Array(CommandLine.arguments.dropFirst()), check)
         #endif
     }
 
@@ -50,7 +50,8 @@ public enum FuzzDriver {
             printError("usage: \(name) FILE-OR-FOLDER...\n  runs each input through the \(name) checks (build with `make fuzz` to fuzz)\n")
             exit(64)
         }
-        var failed = 0, total = 0
+        var failed = 0
+        var total = 0
         for path in arguments.flatMap(expand) {
             guard let bytes = read(path) else {
                 printError("\(name): cannot read \(path)\n")

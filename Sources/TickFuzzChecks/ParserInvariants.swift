@@ -26,7 +26,10 @@ public enum ParserInvariants {
         let file = 0..<count
         for (index, item) in document.items.enumerated() {
             let name = "item \(index) (line \(item.line))"
-            guard item.index == index else { problems.append("\(name): index is \(item.index)"); continue }
+            guard item.index == index else {
+                problems.append("\(name): index is \(item.index)")
+                continue
+            }
             guard item.line >= 1, item.line <= lines, item.lastLine >= item.line, item.lastLine <= lines else {
                 problems.append("\(name): lines \(item.line)...\(item.lastLine) outside 1...\(lines)")
                 continue
@@ -59,10 +62,13 @@ public enum ParserInvariants {
             }
             // The tree.
             if let parent = item.parent {
-                if parent >= index { problems.append("\(name): parent \(parent) is not before it") }
-                else {
+                if parent >= index {
+                    problems.append("\(name): parent \(parent) is not before it")
+                } else {
                     if !document.items[parent].children.contains(index) { problems.append("\(name): parent \(parent) does not list it") }
-                    if item.depth != document.items[parent].depth + 1 { problems.append("\(name): depth \(item.depth) under a parent at \(document.items[parent].depth)") }
+                    if item.depth != document.items[parent].depth + 1 {
+                        problems.append("\(name): depth \(item.depth) under a parent at \(document.items[parent].depth)")
+                    }
                     if !inside(item.blockRange, document.items[parent].blockRange) {
                         problems.append("\(name): block \(item.blockRange) outside its parent's \(document.items[parent].blockRange)")
                     }
@@ -84,7 +90,8 @@ public enum ParserInvariants {
             var cursor = item.titleRange.lowerBound
             for run in runs {
                 if run.range.isEmpty || run.range.lowerBound < cursor || run.range.upperBound > item.titleRange.upperBound {
-                    problems.append("\(name): run \(run.range) \(run.text.debugDescription) is empty, out of order or outside the title \(item.titleRange)")
+                    problems.append(
+                        "\(name): run \(run.range) \(run.text.debugDescription) is empty, out of order or outside the title \(item.titleRange)")
                     break
                 }
                 cursor = run.range.upperBound
@@ -95,8 +102,10 @@ public enum ParserInvariants {
                         problems.append("\(name): token value \(token.valueRange) empty or outside the token \(token.range)")
                     }
                 } else if document.isValidUTF8, !slice.contains(UInt8(ascii: "\\")), !slice.contains(UInt8(ascii: "&")),
-                          !slice.contains(0), run.text != String(decoding: slice, as: UTF8.self) {
-                    problems.append("\(name): run text \(run.text.debugDescription) is not its bytes \(String(decoding: slice, as: UTF8.self).debugDescription)")
+                    !slice.contains(0), run.text != String(decoding: slice, as: UTF8.self)
+                {
+                    problems.append(
+                        "\(name): run text \(run.text.debugDescription) is not its bytes \(String(decoding: slice, as: UTF8.self).debugDescription)")
                 }
             }
             if item.title != runs.displayTitle {

@@ -11,7 +11,9 @@ public enum QueryInvariants {
     /// evaluating parsed queries.
     static let workspace: EncodedWorkspace = {
         let files: [(String, String)] = [
-            ("groceries.md", """
+            (
+                "groceries.md",
+                """
                 ---
                 title: Groceries
                 color: green
@@ -25,13 +27,17 @@ public enum QueryInvariants {
                 - [x] Eggs done:2026-11-20 #errand/shop
                 - [-] Cheese cancelled:2026-11-19
                 - [/] Butter every:week due:2026-11-01 ^butter
-                """),
-            ("work/projects.md", """
+                """
+            ),
+            (
+                "work/projects.md",
+                """
                 # Projects icon:briefcase
                 1. [ ] Ship it ⏫ 📅 2026-11-22 🔁 every week
                 2. [x] Review ✅ 2026-11-20 [due:: 2026-11-18] [priority:: low]
                 > - [ ] Quoted [start:: 2026-11-01] [id:: q1] key:value
-                """),
+                """
+            ),
             ("empty.md", ""),
         ]
         return EncodedWorkspace(documents: files.map { EncodedDocument(encoding: DocumentParser.parse(Array($0.1.utf8), path: $0.0))! })

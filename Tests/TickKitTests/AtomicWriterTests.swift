@@ -1,8 +1,10 @@
 import Foundation
 import Testing
+
 @testable import TickKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The lock and the atomic replace of SPEC §5.3–§5.4, driven directly.
@@ -128,11 +130,27 @@ final class Locked<Value>: @unchecked Sendable {
     private var value: Value
     private let lock = NSLock()
     var bytes: [UInt8] {
-        get { lock.lock(); defer { lock.unlock() }; return storedBytes }
-        set { lock.lock(); storedBytes = newValue; lock.unlock() }
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return storedBytes
+        }
+        set {
+            lock.lock()
+            storedBytes = newValue
+            lock.unlock()
+        }
     }
     private var storedBytes: [UInt8] = []
     init(_ value: Value) { self.value = value }
-    func get() -> Value { lock.lock(); defer { lock.unlock() }; return value }
-    func set(_ newValue: Value) { lock.lock(); value = newValue; lock.unlock() }
+    func get() -> Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+    func set(_ newValue: Value) {
+        lock.lock()
+        value = newValue
+        lock.unlock()
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TickKit
 
 /// `--where EXPR` on done, cancel, edit, mv and rm (SPEC §5): every match,
@@ -14,8 +15,9 @@ import Testing
     func run(_ notes: NotesFixture, _ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws -> TickProcess.Result {
         if let input {
             let script = "printf '\(input)' | exec \"$0\" \"$@\""
-            return try TickProcess.run(arguments + ["--dir", notes.root.path, "--today", "2026-11-21"], environment: environment,
-                                       wrapper: ["/bin/sh", "-c", script])
+            return try TickProcess.run(
+                arguments + ["--dir", notes.root.path, "--today", "2026-11-21"], environment: environment,
+                wrapper: ["/bin/sh", "-c", script])
         }
         return try TickProcess.run(arguments + ["--dir", notes.root.path, "--today", "2026-11-21"], environment: environment)
     }
@@ -25,7 +27,9 @@ import Testing
         let notes = try NotesFixture(Self.lists)
         let result = try run(notes, ["done", "--where", "open #shop"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(try notes.text("a.md") == "- [x] milk #shop done:2026-11-21\n- [ ] call mum\n- [x] bread #shop done:2026-11-21\n  - [x] rye #shop done:2026-11-21\n")
+        #expect(
+            try notes.text("a.md")
+                == "- [x] milk #shop done:2026-11-21\n- [ ] call mum\n- [x] bread #shop done:2026-11-21\n  - [x] rye #shop done:2026-11-21\n")
         #expect(try notes.text("b.md") == "- [x] eggs #shop due:2026-11-22 done:2026-11-21\n- [x] old #shop done:2026-11-01\n")
         #expect(try run(notes, ["undo"]).status == 0)
         #expect(try notes.text("a.md") == Self.lists["a.md"] && (try notes.text("b.md")) == Self.lists["b.md"])
@@ -98,10 +102,12 @@ import Testing
         #expect(try notes.text("a.md") == Self.lists["a.md"] && (try notes.text("b.md")) == Self.lists["b.md"])
     }
 
-    @Test("bad combinations are usage errors; a query that matches nothing changes nothing", arguments: [
-        (["done", "milk", "--where", "#shop"], 64), (["mv", "--where", "#shop", "a.md:1", "c"], 64), (["mv", "--where", "#shop"], 64),
-        (["done", "--where", "due <"], 64), (["done", "--where", "#nothing"], 0), (["done"], 64),
-    ] as [([String], Int32)])
+    @Test(
+        "bad combinations are usage errors; a query that matches nothing changes nothing",
+        arguments: [
+            (["done", "milk", "--where", "#shop"], 64), (["mv", "--where", "#shop", "a.md:1", "c"], 64), (["mv", "--where", "#shop"], 64),
+            (["done", "--where", "due <"], 64), (["done", "--where", "#nothing"], 0), (["done"], 64),
+        ] as [([String], Int32)])
     func badCombinations(arguments: [String], code: Int32) throws {
         let notes = try NotesFixture(Self.lists)
         let result = try run(notes, arguments)

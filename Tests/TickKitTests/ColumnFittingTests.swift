@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import tick
 
 /// Listings fitted to the terminal width (issue 14.2): counts are never cut,
@@ -14,20 +15,21 @@ import Testing
     static func fixture() throws -> NotesFixture {
         try NotesFixture([
             longPath: """
-                ---
-                title: \(longName)
-                ---
-                - [ ] \(longTitle) due:2026-11-21 #home #urgent-repairs #plumbing
-                - [ ] Short one due:2026-11-20 #x
+            ---
+            title: \(longName)
+            ---
+            - [ ] \(longTitle) due:2026-11-21 #home #urgent-repairs #plumbing
+            - [ ] Short one due:2026-11-20 #x
 
-                """,
+            """,
             "b.md": "- [ ] Buy milk due:2026-11-21\n- [x] Done thing\n",
         ])
     }
 
     static func run(_ notes: NotesFixture, _ command: [String], width: Int) throws -> [String] {
-        let result = try TickProcess.run(command + ["--dir", notes.root.path, "--today", "2026-11-21"],
-                                         environment: ["COLUMNS": String(width)])
+        let result = try TickProcess.run(
+            command + ["--dir", notes.root.path, "--today", "2026-11-21"],
+            environment: ["COLUMNS": String(width)])
         #expect(result.status == 0, "\(command): \(result.stderr)")
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
         for line in lines {
@@ -72,7 +74,7 @@ import Testing
             let lines = try Self.run(notes, ["today"], width: width)
             let row = try #require(lines.first { $0.contains("Call the plumber") }, "at \(width): \(lines)")
             let cells = Self.cells(row)
-            let title = String(cells[0].dropFirst(2))   // after the box
+            let title = String(cells[0].dropFirst(2)) // after the box
             #expect(cells[1] == "today", "at \(width): \(row)")
             let others = cells.dropFirst(2)
             if title != Self.longTitle {

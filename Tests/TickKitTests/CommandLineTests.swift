@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TickKit
+
 @testable import tick
 
 /// The `tick` binary on the `groups` fixture with today pinned: what it
@@ -19,44 +20,47 @@ import TickKit
         let run = try TickRunner.run(pinned)
         #expect(run.status == 0)
         #expect(run.stderr == "")
-        #expect(run.stdout == """
-            Today       5    Scheduled   9
-            All        11    Overdue     3
+        #expect(
+            run.stdout == """
+                Today       5    Scheduled   9
+                All        11    Overdue     3
 
-            🍃 Zeta   1
-            🛒 Alpha  6
-            •  Beta   4
+                🍃 Zeta   1
+                🛒 Alpha  6
+                •  Beta   4
 
-            """)
+                """)
         #expect(try tick(["home"]).stdout == run.stdout)
     }
 
     @Test func listsShowsIconNameCountsAndPath() throws {
-        #expect(try tick(["lists"]).stdout == """
-            🍃 Zeta   1 open  0 done  zeta.md
-            🛒 Alpha  6 open  1 done  alpha.md
-            •  Beta   4 open  2 done  projects/beta.md
+        #expect(
+            try tick(["lists"]).stdout == """
+                🍃 Zeta   1 open  0 done  zeta.md
+                🛒 Alpha  6 open  1 done  alpha.md
+                •  Beta   4 open  2 done  projects/beta.md
 
-            """)
+                """)
     }
 
     @Test func showPrintsSectionsAndIndentsSubtasks() throws {
         let run = try tick(["show", "beta"])
         #expect(run.status == 0)
-        #expect(run.stdout == """
-            • Beta
+        #expect(
+            run.stdout == """
+                • Beta
 
-            First
-            ☐    b1  11 days overdue  #Work
-            ☐ ↓↓ b2  today
+                First
+                ☐    b1  11 days overdue  #Work
+                ☐ ↓↓ b2  today
 
-            Second
-            ☑    b3
-            ☑ !  b4  done today
-            ☐    b5  tomorrow         #home #errand
-            ☐    B6  in 24 days
+                Second
+                ☑    b3
+                ☑ !  b4  done today
+                ☐    b5  tomorrow         #home #errand
+                ☐    B6  in 24 days
 
-            """)
+                """)
         let alpha = try tick(["show", "Alpha"]).stdout
         #expect(alpha.contains("\n  ☐     a6.1  Mon\n"))
         #expect(!alpha.contains("bananas"))
@@ -64,60 +68,69 @@ import TickKit
     }
 
     @Test func todayListsOverdueFirstWithRelativeDates() throws {
-        #expect(try tick(["today"]).stdout == """
-            ☐ !!  a2  2 days overdue   #work/finance  Alpha
-            ◐ !!! a4  1 day overdue                   Alpha
-            ☐     b1  11 days overdue  #Work          Beta
-            ☐     a1  today            #home          Alpha
-            ☐ ↓↓  b2  today                           Beta
+        #expect(
+            try tick(["today"]).stdout == """
+                ☐ !!  a2  2 days overdue   #work/finance  Alpha
+                ◐ !!! a4  1 day overdue                   Alpha
+                ☐     b1  11 days overdue  #Work          Beta
+                ☐     a1  today            #home          Alpha
+                ☐ ↓↓  b2  today                           Beta
 
-            """)
+                """)
     }
 
     @Test func completedShowsWhenItemsWereDone() throws {
-        #expect(try tick(["completed"]).stdout == """
-            ☑ ! b4  done today      Beta
-            ☑   a3  done yesterday  Alpha
-            ☑   b3                  Beta
+        #expect(
+            try tick(["completed"]).stdout == """
+                ☑ ! b4  done today      Beta
+                ☑   a3  done yesterday  Alpha
+                ☑   b3                  Beta
 
-            """)
+                """)
     }
 
     @Test("a finished item's date column is when it was done or cancelled, never its due date, in every listing")
     func finishedItemsShowTheirDoneOrCancelledDate() throws {
-        let notes = try NotesFixture(["chores.md": """
+        let notes = try NotesFixture([
+            "chores.md": """
             - [x] Take out the trash due:2024-02-01 done:2026-11-19
             - [-] Paint the fence due:2024-03-01 cancelled:2026-11-20
             - [x] Water plants due:2024-04-01
             - [ ] Sweep due:2026-11-22
 
-            """])
-        #expect(try notes.tick("query", "status = done or status = cancelled or open", "--sort", "manual").stdout == """
-            ☑ Take out the trash  done 2 days ago      chores
-            ☒ Paint the fence     cancelled yesterday  chores
-            ☑ Water plants                             chores
-            ☐ Sweep               tomorrow             chores
+            """
+        ])
+        #expect(
+            try notes.tick("query", "status = done or status = cancelled or open", "--sort", "manual").stdout == """
+                ☑ Take out the trash  done 2 days ago      chores
+                ☒ Paint the fence     cancelled yesterday  chores
+                ☑ Water plants                             chores
+                ☐ Sweep               tomorrow             chores
 
-            """)
-        #expect(try notes.tick("show", "chores").stdout == """
-            • chores
-            ☑ Take out the trash  done 2 days ago
-            ☒ Paint the fence     cancelled yesterday
-            ☑ Water plants
-            ☐ Sweep               tomorrow
+                """)
+        #expect(
+            try notes.tick("show", "chores").stdout == """
+                • chores
+                ☑ Take out the trash  done 2 days ago
+                ☒ Paint the fence     cancelled yesterday
+                ☑ Water plants
+                ☐ Sweep               tomorrow
 
-            """)
+                """)
         #expect(try notes.tick("query", "done >= -7d").stdout == "☑ Take out the trash  done 2 days ago  chores\n")
     }
 
     @Test func scheduledIsGroupedByDay() throws {
         let lines = try tick(["scheduled"]).stdout.split(separator: "\n").map(String.init)
-        #expect(lines.filter { $0.hasPrefix("Tue") || $0.hasPrefix("Thu") || $0.hasPrefix("Fri") || $0.hasPrefix("Sat")
-                                || $0.hasPrefix("Sun") || $0.hasPrefix("Mon") || $0.hasPrefix("Wed") } == [
-            "Tue 2026-11-10 · 11 days overdue  1", "Thu 2026-11-19 · 2 days overdue  1", "Fri 2026-11-20 · 1 day overdue  1",
-            "Sat 2026-11-21 · today  2", "Sun 2026-11-22 · tomorrow  1", "Mon 2026-11-23  1", "Wed 2026-11-25  1",
-            "Tue 2026-12-15 · in 24 days  1",
-        ])
+        #expect(
+            lines.filter {
+                $0.hasPrefix("Tue") || $0.hasPrefix("Thu") || $0.hasPrefix("Fri") || $0.hasPrefix("Sat")
+                    || $0.hasPrefix("Sun") || $0.hasPrefix("Mon") || $0.hasPrefix("Wed")
+            } == [
+                "Tue 2026-11-10 · 11 days overdue  1", "Thu 2026-11-19 · 2 days overdue  1", "Fri 2026-11-20 · 1 day overdue  1",
+                "Sat 2026-11-21 · today  2", "Sun 2026-11-22 · tomorrow  1", "Mon 2026-11-23  1", "Wed 2026-11-25  1",
+                "Tue 2026-12-15 · in 24 days  1",
+            ])
     }
 
     @Test func smartGroupCommandsPrintTheirMembersInOrder() throws {
@@ -131,7 +144,7 @@ import TickKit
         #expect(try itemTitles("completed") == ["b4", "a3", "b3"])
         #expect(try itemTitles("all", ["--list", "beta"]) == ["b1", "b2", "b5", "B6"])
         #expect(try itemTitles("all", ["#home"]) == ["z1", "a1", "b5"])
-        #expect(try itemTitles("today", ["--sort", "priority"]) == ["a4", "a2", "a1", "b1", "b2"])   // --sort replaces the group's order
+        #expect(try itemTitles("today", ["--sort", "priority"]) == ["a4", "a2", "a1", "b1", "b2"]) // --sort replaces the group's order
         #expect(try itemTitles("overdue", ["--reverse"]) == ["b1", "a4", "a2"])
         #expect(try itemTitles("all", ["--limit", "2"]) == ["z1", "a1"])
     }
@@ -148,13 +161,15 @@ import TickKit
 
     @Test func explainPrintsTheTreeWithResolvedDates() throws {
         let run = try tick(["query", "due <= +7d", "open", "--explain"])
-        #expect(run.stdout.hasPrefix("""
-            Query:
-              and
-              ├── due <= 2026-11-28 (Sat)
-              └── open (open or in-progress)
+        #expect(
+            run.stdout.hasPrefix(
+                """
+                Query:
+                  and
+                  ├── due <= 2026-11-28 (Sat)
+                  └── open (open or in-progress)
 
-            """))
+                """))
         #expect(run.stdout.contains("a6.1"))
         let json = try tick(["query", "due <= +7d", "--explain", "--json"])
         #expect(json.stderr.contains("due <= 2026-11-28 (Sat)"))
@@ -174,12 +189,13 @@ import TickKit
         let run = try tick(["query", "due <"])
         #expect(run.status == 64)
         #expect(run.stdout == "")
-        #expect(run.stderr == """
-            tick: bad query at column 6: expected a date after 'due <': YYYY-MM-DD, today, tomorrow, a weekday, +3d or -1w
-              due <
-                   ^
+        #expect(
+            run.stderr == """
+                tick: bad query at column 6: expected a date after 'due <': YYYY-MM-DD, today, tomorrow, a weekday, +3d or -1w
+                  due <
+                       ^
 
-            """)
+                """)
         let unknown = try tick(["query", "open", "and", "colour", "=", "red"])
         #expect(unknown.status == 64)
         #expect(unknown.stderr.hasSuffix("  open and colour = red\n           ^\n"), "\(unknown.stderr)")
@@ -193,8 +209,10 @@ import TickKit
     }
 
     @Test func usageErrorsExit64OnOneLine() throws {
-        for arguments in [["today", "--sort", "bogus"], ["query", "open", "--group-by", "colour"], ["lists", "--bogus"],
-                          ["export", "--format", "pdf"], ["all", "--limit", "-1"]] {
+        for arguments in [
+            ["today", "--sort", "bogus"], ["query", "open", "--group-by", "colour"], ["lists", "--bogus"],
+            ["export", "--format", "pdf"], ["all", "--limit", "-1"],
+        ] {
             let run = try tick(arguments)
             #expect(run.status == 64, "\(arguments)")
             #expect(run.stderr.hasPrefix("tick: "), "\(arguments)")
@@ -318,7 +336,7 @@ import TickKit
 
     @Test func colorDepthFollowsCOLORTERM() throws {
         let truecolor = try tick(["lists", "--color", "always"], environment: ["COLORTERM": "truecolor"]).stdout
-        #expect(truecolor.contains("\u{1B}[38;2;255;59;48mAlpha"))   // red, 24-bit
+        #expect(truecolor.contains("\u{1B}[38;2;255;59;48mAlpha")) // red, 24-bit
         let ansi256 = try tick(["lists", "--color", "always"]).stdout
         #expect(ansi256.contains("\u{1B}[38;5;203mAlpha"))
         let overdue = try tick(["overdue", "--color", "always"]).stdout
@@ -340,19 +358,23 @@ import TickKit
     @Test func columnsFitTheTerminalWidth() throws {
         for width in [40, 60, 100] {
             let run = try tick(["all"], environment: ["COLUMNS": String(width)])
-            let widest = run.stdout.split(separator: "\n").map { line in line.reduce(0) { $0 + (($1.unicodeScalars.first!.properties.isEmojiPresentation) ? 2 : 1) } }.max() ?? 0
+            let widest =
+                run.stdout.split(separator: "\n").map { line in
+                    line.reduce(0) { $0 + (($1.unicodeScalars.first!.properties.isEmojiPresentation) ? 2 : 1) }
+                }.max() ?? 0
             #expect(widest <= width, "width \(width)")
         }
         // At 30 columns the tags and list names give way; the titles stay whole.
         let narrow = try tick(["today"], environment: ["COLUMNS": "30"]).stdout
-        #expect(narrow == """
-            ☐ !!  a2  2 days overdue
-            ◐ !!! a4  1 day overdue
-            ☐     b1  11 days overdue
-            ☐     a1  today
-            ☐ ↓↓  b2  today
+        #expect(
+            narrow == """
+                ☐ !!  a2  2 days overdue
+                ◐ !!! a4  1 day overdue
+                ☐     b1  11 days overdue
+                ☐     a1  today
+                ☐ ↓↓  b2  today
 
-            """)
+                """)
     }
 
     // MARK: Export and open
@@ -360,7 +382,7 @@ import TickKit
     @Test func exportWritesEachFormat() throws {
         let csv = try tick(["export", "--format", "csv", "open", "#home"])
         #expect(csv.stdout.hasPrefix("path,line,list,section,status,title"))
-        #expect(csv.stdout.components(separatedBy: "\r\n").count == 5)   // header, three items, end
+        #expect(csv.stdout.components(separatedBy: "\r\n").count == 5) // header, three items, end
         let ics = try tick(["export", "--format", "ics"])
         #expect(ics.stdout.hasPrefix("BEGIN:VCALENDAR\r\n"))
         #expect(ics.stdout.components(separatedBy: "BEGIN:VTODO").count == 16)
@@ -393,8 +415,10 @@ import TickKit
 
     // MARK: Help
 
-    static let subcommands = ["home", "lists", "show", "today", "scheduled", "all", "overdue", "completed", "query",
-                              "export", "open", "check"]
+    static let subcommands = [
+        "home", "lists", "show", "today", "scheduled", "all", "overdue", "completed", "query",
+        "export", "open", "check",
+    ]
 
     @Test(arguments: subcommands)
     func everySubcommandsHelpHasAnExample(_ name: String) throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TickFuzzChecks
+
 @testable import TickKit
 
 /// Real Markdown that nobody here wrote: the CommonMark spec's examples
@@ -34,9 +35,14 @@ import TickFuzzChecks
             do {
                 try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
                 let download = cache.appendingPathComponent("download")
-                let pip = try PythonICalendar.run(["python3", "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
-                                                   "markdown-it-py==\(version)", "-d", download.path], input: nil)
-                guard pip.status == 0 else { return .failure(CorpusUnavailable(reason: "pip download failed: \(String(decoding: pip.error, as: UTF8.self))")) }
+                let pip = try PythonICalendar.run(
+                    [
+                        "python3", "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
+                        "markdown-it-py==\(version)", "-d", download.path,
+                    ], input: nil)
+                guard pip.status == 0 else {
+                    return .failure(CorpusUnavailable(reason: "pip download failed: \(String(decoding: pip.error, as: UTF8.self))"))
+                }
                 let archive = download.appendingPathComponent("markdown_it_py-\(version).tar.gz")
                 let member = "markdown_it_py-\(version)/tests/test_cmark_spec/commonmark.json"
                 let tar = try PythonICalendar.run(["tar", "xzf", archive.path, "-C", download.path, member], input: nil)
@@ -48,13 +54,15 @@ import TickFuzzChecks
             }
         }
         guard let data = try? Data(contentsOf: json),
-              let list = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
+            let list = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
+        else {
             return .failure(CorpusUnavailable(reason: "cannot read \(json.path)"))
         }
-        return .success(list.compactMap { entry in
-            guard let number = entry["example"] as? Int, let markdown = entry["markdown"] as? String else { return nil }
-            return Example(number: number, markdown: markdown)
-        })
+        return .success(
+            list.compactMap { entry in
+                guard let number = entry["example"] as? Int, let markdown = entry["markdown"] as? String else { return nil }
+                return Example(number: number, markdown: markdown)
+            })
     }()
 
     struct CorpusUnavailable: Error, CustomStringConvertible {
@@ -106,17 +114,25 @@ import TickFuzzChecks
         var current = ""
         for character in text {
             current.append(character)
-            if character == "\n" { lines.append(current); current = "" }
+            if character == "\n" {
+                lines.append(current)
+                current = ""
+            }
         }
         if !current.isEmpty { lines.append(current) }
         let middle = (lines.count + 1) / 2
         let ended = text.isEmpty || text.hasSuffix("\n") ? text : text + "\n"
         let name = String(format: "example-%03d", example.number)
-        return [(name + "-alone.md", text),
-                (name + "-before.md", task + text),
-                (name + "-inside.md", lines[..<middle].joined() + (lines[..<middle].last?.hasSuffix("\n") ?? true ? "" : "\n") + task + lines[middle...].joined()),
-                (name + "-after.md", ended + task),
-                (name + "-shapes.md", ended + shapes)]
+        return [
+            (name + "-alone.md", text),
+            (name + "-before.md", task + text),
+            (
+                name + "-inside.md",
+                lines[..<middle].joined() + (lines[..<middle].last?.hasSuffix("\n") ?? true ? "" : "\n") + task + lines[middle...].joined()
+            ),
+            (name + "-after.md", ended + task),
+            (name + "-shapes.md", ended + shapes),
+        ]
     }
 
     /// The folder of every variant, written once.
@@ -166,7 +182,7 @@ import TickFuzzChecks
         guard result.status == 0 else { throw CorpusUnavailable(reason: "cmark-gfm failed on \(file.lastPathComponent)") }
         var tasks: [Int: Bool] = [:]
         var quoteDepth = 0
-        var pending: Bool? = nil   // a tasklist element whose paragraph comes next
+        var pending: Bool? = nil // a tasklist element whose paragraph comes next
         var pendingDepth = 0
         for line in String(decoding: result.output, as: UTF8.self).split(separator: "\n") {
             let trimmed = line.drop(while: { $0 == " " })
@@ -188,7 +204,7 @@ import TickFuzzChecks
                 if let line = Int(position.prefix(while: \.isNumber)), pendingDepth == 0 { tasks[line] = checked }
                 pending = nil
             } else if pending != nil, trimmed.hasPrefix("<") && !trimmed.hasPrefix("</") {
-                pending = nil   // a task item whose first block is not a paragraph
+                pending = nil // a task item whose first block is not a paragraph
             }
         }
         return tasks
@@ -201,19 +217,23 @@ import TickFuzzChecks
             return
         }
         var differences: [String] = []
-        var compared = 0, tasksSeen = 0, agreed = 0, skippedBoxes = 0, quirks = 0
+        var compared = 0
+        var tasksSeen = 0
+        var agreed = 0
+        var skippedBoxes = 0
+        var quirks = 0
         for example in list {
             for variant in Self.variants(example) {
                 let url = folder.appendingPathComponent(variant.name)
                 let document = DocumentParser.parse(Array(variant.text.utf8), path: variant.name)
-                guard document.frontMatter == nil else { continue }   // SPEC: front matter is not Markdown
+                guard document.frontMatter == nil else { continue } // SPEC: front matter is not Markdown
                 let theirs = try Self.cmarkTasks(url)
                 var ours: [Int: Bool] = [:]
                 for item in document.items where item.quoteDepth == 0 {
                     switch item.status {
                     case .open: ours[item.line] = false
                     case .done: ours[item.line] = true
-                    default: skippedBoxes += 1   // [-] and [/]: SPEC boxes cmark-gfm does not know
+                    default: skippedBoxes += 1 // [-] and [/]: SPEC boxes cmark-gfm does not know
                     }
                 }
                 compared += 1
@@ -222,17 +242,25 @@ import TickFuzzChecks
                 // cmark-gfm quirk: it looks for the box only on the list
                 // item's first line, so `-` alone, then `[ ] task` on the
                 // next line, is no task to it (GFM's spec and tick: a task).
-                let boxOnNextLine = Set(document.items.filter {
-                    document.source.line(containing: $0.markerRange.lowerBound) != $0.line
-                }.map(\.line))
+                let boxOnNextLine = Set(
+                    document.items.filter {
+                        document.source.line(containing: $0.markerRange.lowerBound) != $0.line
+                    }.map(\.line))
                 for line in Set(theirs.keys).union(ours.keys).sorted() where theirs[line] != ours[line] {
                     let key = "\(variant.name):\(line)"
-                    if theirs[line] == nil && boxOnNextLine.contains(line) { quirks += 1; continue }
-                    differences.append("\(key) cmark-gfm \(theirs[line].map { $0 ? "[x]" : "[ ]" } ?? "none"), tick \(ours[line].map { $0 ? "[x]" : "[ ]" } ?? "none")")
+                    if theirs[line] == nil && boxOnNextLine.contains(line) {
+                        quirks += 1
+                        continue
+                    }
+                    differences.append(
+                        "\(key) cmark-gfm \(theirs[line].map { $0 ? "[x]" : "[ ]" } ?? "none"), tick \(ours[line].map { $0 ? "[x]" : "[ ]" } ?? "none")"
+                    )
                 }
             }
         }
-        print("CommonMark corpus: \(compared) files compared with cmark-gfm, \(tasksSeen) tasks found by cmark-gfm, \(agreed) by tick too, \(skippedBoxes) [-]/[/] boxes left out, \(quirks) boxes on the line after the marker (a cmark-gfm quirk)")
+        print(
+            "CommonMark corpus: \(compared) files compared with cmark-gfm, \(tasksSeen) tasks found by cmark-gfm, \(agreed) by tick too, \(skippedBoxes) [-]/[/] boxes left out, \(quirks) boxes on the line after the marker (a cmark-gfm quirk)"
+        )
         #expect(compared >= 2400)
         #expect(tasksSeen >= 1200)
         #expect(differences.isEmpty, "\(differences.count) differences:\n\(differences.joined(separator: "\n"))")

@@ -21,16 +21,19 @@ import Testing
             """
         // `tick` on PATH: the built binary.
         let folder = TickRunner.executable.deletingLastPathComponent().path
-        let result = try TickRunner.run(["-c", driver, "bash", script.path, line],
-                                        environment: ["PATH": folder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")],
-                                        program: URL(fileURLWithPath: "/bin/bash"))
+        let result = try TickRunner.run(
+            ["-c", driver, "bash", script.path, line],
+            environment: ["PATH": folder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")],
+            program: URL(fileURLWithPath: "/bin/bash"))
         return result.stdout.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
     }
 
     @Test("LIST arguments and --list complete the folder's lists; ITEM arguments its item titles; --sort its keys")
     func completionsKnowTheFolder() throws {
-        let notes = try NotesFixture(["groceries.md": "- [ ] Buy milk\n- [x] Buy eggs\n", "garden.md": "- [ ] Plant bulbs\n",
-                                      "work/plan.md": "- [ ] Write plan\n"])
+        let notes = try NotesFixture([
+            "groceries.md": "- [ ] Buy milk\n- [x] Buy eggs\n", "garden.md": "- [ ] Plant bulbs\n",
+            "work/plan.md": "- [ ] Write plan\n",
+        ])
         let dir = notes.root.path
         // Lists in list order (by name); bash keeps those that start with the word as typed.
         #expect(try Self.complete("tick show --dir \(dir) g") == ["garden", "groceries"])
@@ -61,7 +64,8 @@ import Testing
             let text = try String(contentsOfFile: sources.path + "/" + path, encoding: .utf8)
             for match in text.matches(of: pattern) {
                 if let name = match.output[1].substring.map(String.init), !name.hasPrefix("TICK_TEST_"), !name.hasPrefix("TICK_CHILD_"),
-                   name != "HOME", name != "TICK_SANITIZER", name != "SAP_SHELL" {
+                    name != "HOME", name != "TICK_SANITIZER", name != "SAP_SHELL"
+                {
                     names.insert(name)
                 }
             }

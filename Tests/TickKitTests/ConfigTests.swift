@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TickKit
 
 /// The config files and saved views (SPEC §9): what they set, which wins,
@@ -17,12 +18,15 @@ import Testing
         var path: String { home.path + "/tick/config.yml" }
     }
 
-    static let lists = ["work.md": "- [ ] Send budget !urgent due:2026-11-18 #work\n- [ ] Review PR !high due:2026-11-25 #work\n- [ ] Old thing #work\n",
-                        "home.md": "- [ ] Fix tap due:2026-11-19\n"]
+    static let lists = [
+        "work.md": "- [ ] Send budget !urgent due:2026-11-18 #work\n- [ ] Review PR !high due:2026-11-25 #work\n- [ ] Old thing #work\n",
+        "home.md": "- [ ] Fix tap due:2026-11-19\n",
+    ]
 
     @Test("a full config reads as written; a folder's settings win over the user's, views and aliases by name")
     func parsesAndMerges() throws {
-        let user = try ConfigFile.parse("""
+        let user = try ConfigFile.parse(
+            """
             folder: ~/notes
             sort: priority,due
             dialect: emoji
@@ -42,16 +46,18 @@ import Testing
         #expect(merged.view("soon")?.query == "due <= +3d" && merged.view("work") != nil)
     }
 
-    @Test("a bad file is one problem with its path, line and column", arguments: [
-        ("sortt: due\n", 1, 1, "unknown setting 'sortt' (did you mean 'sort'?)"),
-        ("sort: priority,duee\n", 1, 7, "unknown sort key 'duee' (did you mean 'due'?)"),
-        ("dialect: obsidian\n", 1, 10, "unknown dialect 'obsidian'"),
-        ("views:\n  a: {query: x, group-by: lst}\n", 2, 27, "unknown group key 'lst' (did you mean 'list'?)"),
-        ("views:\n  a: {sort: due}\n", 2, 6, "the view 'a' needs a query"),
-        ("a: [b\n", 2, 1, "not valid YAML"),
-        ("- just\n- a list\n", 1, 1, "expected settings"),
-        ("aliases:\n  w: query 'open\n", 2, 6, "unclosed quote"),
-    ])
+    @Test(
+        "a bad file is one problem with its path, line and column",
+        arguments: [
+            ("sortt: due\n", 1, 1, "unknown setting 'sortt' (did you mean 'sort'?)"),
+            ("sort: priority,duee\n", 1, 7, "unknown sort key 'duee' (did you mean 'due'?)"),
+            ("dialect: obsidian\n", 1, 10, "unknown dialect 'obsidian'"),
+            ("views:\n  a: {query: x, group-by: lst}\n", 2, 27, "unknown group key 'lst' (did you mean 'list'?)"),
+            ("views:\n  a: {sort: due}\n", 2, 6, "the view 'a' needs a query"),
+            ("a: [b\n", 2, 1, "not valid YAML"),
+            ("- just\n- a list\n", 1, 1, "expected settings"),
+            ("aliases:\n  w: query 'open\n", 2, 6, "unclosed quote"),
+        ])
     func badFiles(text: String, line: Int, column: Int, message: String) {
         do {
             _ = try ConfigFile.parse(text, path: "/x/config.yml")
@@ -75,8 +81,9 @@ import Testing
         for command in [["today"], ["done", "Fix tap"], ["view"], []] {
             let result = try TickProcess.run(command + ["--dir", notes.root.path], environment: user.environment)
             #expect(result.status == 64)
-            #expect(result.stderr.hasPrefix("tick: \(user.path):2:1: not valid YAML") && result.stderr.split(separator: "\n").count == 1,
-                    "\(result.stderr)")
+            #expect(
+                result.stderr.hasPrefix("tick: \(user.path):2:1: not valid YAML") && result.stderr.split(separator: "\n").count == 1,
+                "\(result.stderr)")
         }
         #expect(try notes.text("home.md") == Self.lists["home.md"])
     }
@@ -85,9 +92,11 @@ import Testing
     func viewsRunQueries() throws {
         let notes = try NotesFixture(Self.lists)
         try notes.write(".tick.yml", Array("views:\n  work: {query: \"open #work\", sort: \"due\", group-by: list}\n".utf8))
-        for (view, query) in [(["view", "work"], ["query", "open #work", "--sort", "due", "--group-by", "list"]),
-                              (["view", "work", "!high", "--json"], ["query", "(open #work) !high", "--sort", "due", "--group-by", "list", "--json"]),
-                              (["view", "work", "--sort", "title"], ["query", "open #work", "--sort", "title", "--group-by", "list"])] {
+        for (view, query) in [
+            (["view", "work"], ["query", "open #work", "--sort", "due", "--group-by", "list"]),
+            (["view", "work", "!high", "--json"], ["query", "(open #work) !high", "--sort", "due", "--group-by", "list", "--json"]),
+            (["view", "work", "--sort", "title"], ["query", "open #work", "--sort", "title", "--group-by", "list"]),
+        ] {
             let viewed = try TickProcess.run(view + ["--dir", notes.root.path, "--today", "2026-11-21"])
             let queried = try TickProcess.run(query + ["--dir", notes.root.path, "--today", "2026-11-21"])
             #expect(viewed.status == 0 && viewed.stdout == queried.stdout, "\(view): \(viewed.stdout) \(viewed.stderr) vs \(queried.stdout)")
@@ -101,7 +110,8 @@ import Testing
     @Test("the user's folder, default sort, aliases and dialect apply; the folder's .tick.yml wins")
     func settingsApply() throws {
         let notes = try NotesFixture(Self.lists)
-        let user = try UserConfig("""
+        let user = try UserConfig(
+            """
             folder: \(notes.root.path)
             sort: title
             dialect: emoji
@@ -113,7 +123,9 @@ import Testing
         #expect(home.stdout.contains("work.md") || home.stdout.contains("Work"), "\(home.stdout) \(home.stderr)")
         // Default sort: by title.
         let sorted = try TickProcess.run(["query", "open", "--today", "2026-11-21"], environment: user.environment)
-        let titles = sorted.stdout.split(separator: "\n").map { $0.contains("Fix tap") ? "Fix" : $0.contains("Old") ? "Old" : $0.contains("Review") ? "Review" : "Send" }
+        let titles = sorted.stdout.split(separator: "\n").map {
+            $0.contains("Fix tap") ? "Fix" : $0.contains("Old") ? "Old" : $0.contains("Review") ? "Review" : "Send"
+        }
         #expect(titles == ["Fix", "Old", "Review", "Send"], "\(sorted.stdout)")
         // An alias.
         let hot = try TickProcess.run(["hot", "--today", "2026-11-21"], environment: user.environment)

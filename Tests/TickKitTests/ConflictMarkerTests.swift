@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TickKit
 
 /// Git conflict markers (SPEC §5.7): a conflicted list is never rewritten,
@@ -20,21 +21,25 @@ import Testing
 
     @Test("complete regions are found, with their diff3 base marker, in LF and CRLF files", arguments: ["\n", "\r\n"])
     func regionsAreFound(ending: String) {
-        let diff3 = ["- [ ] a", "<<<<<<< ours", "- [ ] b", "||||||| base", "- [ ] c", "=======", "- [ ] d", ">>>>>>> theirs", "- [ ] e",
-                     "<<<<<<<", "x", "=======", ">>>>>>>", ""].joined(separator: ending)
+        let diff3 = [
+            "- [ ] a", "<<<<<<< ours", "- [ ] b", "||||||| base", "- [ ] c", "=======", "- [ ] d", ">>>>>>> theirs", "- [ ] e",
+            "<<<<<<<", "x", "=======", ">>>>>>>", "",
+        ].joined(separator: ending)
         #expect(ConflictMarkers.lines(in: SourceText(Array(diff3.utf8))) == [2, 4, 6, 8, 10, 12, 13])
         #expect(parse(Self.conflicted.replacingOccurrences(of: "\n", with: ending)).conflictLines == [4, 6, 8])
     }
 
-    @Test("a setext underline, a half region, markers with other text or inside a fenced code block are no conflict", arguments: [
-        "Title\n=======\n- [ ] a\n",
-        "<<<<<<< HEAD\n- [ ] a\n=======\n- [ ] b\n",                       // never closed
-        "- [ ] a\n=======\n>>>>>>> x\n",                                   // never opened
-        "<<<<<<<< eight\n- [ ] a\n=======\n>>>>>>> x\n",                  // eight, not seven
-        "<<<<<<<HEAD\n- [ ] a\n=======\n>>>>>>> x\n",                     // a label needs a space
-        "- [ ] a\n\n```\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> b\n```\n",
-        "- [ ] a\n\n~~~~ text\n<<<<<<< HEAD\n=======\n>>>>>>> b\n~~~~\n",
-    ])
+    @Test(
+        "a setext underline, a half region, markers with other text or inside a fenced code block are no conflict",
+        arguments: [
+            "Title\n=======\n- [ ] a\n",
+            "<<<<<<< HEAD\n- [ ] a\n=======\n- [ ] b\n", // never closed
+            "- [ ] a\n=======\n>>>>>>> x\n", // never opened
+            "<<<<<<<< eight\n- [ ] a\n=======\n>>>>>>> x\n", // eight, not seven
+            "<<<<<<<HEAD\n- [ ] a\n=======\n>>>>>>> x\n", // a label needs a space
+            "- [ ] a\n\n```\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> b\n```\n",
+            "- [ ] a\n\n~~~~ text\n<<<<<<< HEAD\n=======\n>>>>>>> b\n~~~~\n",
+        ])
     func notConflicts(text: String) {
         #expect(parse(text).conflictLines.isEmpty, "\(text.debugDescription)")
     }
@@ -65,24 +70,28 @@ import Testing
     @Test("every read command warns about the conflicted file, cold and warm, and still shows its items")
     func readCommandsWarn() throws {
         let notes = try NotesFixture(["work.md": Self.conflicted, "ok.md": "- [ ] fine\n"])
-        for _ in 0..<2 {   // the second run takes the lists from the parse cache
-            let json = try HostileFolderTests.readEverything(notes, expectWarning: "work.md has an unresolved git merge conflict (markers from line 4)")
+        for _ in 0..<2 { // the second run takes the lists from the parse cache
+            let json = try HostileFolderTests.readEverything(
+                notes, expectWarning: "work.md has an unresolved git merge conflict (markers from line 4)")
             #expect(json.contains("call the bank") && json.contains("fine"))
         }
     }
 
-    @Test("every command that would change a conflicted file refuses it with 65 and writes nothing", arguments: [
-        ["done", "call the bank"], ["done", "work.md:3"], ["reopen", "work.md:5"], ["cancel", "write report"],
-        ["edit", "work.md:9", "--due", "2026-12-01"], ["add", "work", "new item"], ["rm", "work.md:9"],
-        ["mv", "work.md:3", "ok"], ["mv", "ok.md:1", "work"], ["sort", "work", "--by", "title", "--write"],
-        ["archive", "work"], ["done", "call the bank", "--dry-run"],
-    ])
+    @Test(
+        "every command that would change a conflicted file refuses it with 65 and writes nothing",
+        arguments: [
+            ["done", "call the bank"], ["done", "work.md:3"], ["reopen", "work.md:5"], ["cancel", "write report"],
+            ["edit", "work.md:9", "--due", "2026-12-01"], ["add", "work", "new item"], ["rm", "work.md:9"],
+            ["mv", "work.md:3", "ok"], ["mv", "ok.md:1", "work"], ["sort", "work", "--by", "title", "--write"],
+            ["archive", "work"], ["done", "call the bank", "--dry-run"],
+        ])
     func editsRefuse(arguments: [String]) throws {
         let notes = try NotesFixture(["work.md": Self.conflicted, "ok.md": "- [ ] fine\n"])
         try HostileFolderTests.expectRefusal(notes, arguments, code: 65)
         let result = try TickProcess.run(arguments + ["--dir", notes.root.path, "--today", "2026-11-21"])
-        #expect(result.stderr.contains("work.md has an unresolved git merge conflict (markers from line 4); resolve the conflict first"),
-                "\(result.stderr)")
+        #expect(
+            result.stderr.contains("work.md has an unresolved git merge conflict (markers from line 4); resolve the conflict first"),
+            "\(result.stderr)")
     }
 
     @Test("an edit of another list goes on, and the conflicted list can be edited once resolved")

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// SPEC §5.3: a crash leaves the old file or the new one. tick is killed
@@ -59,8 +60,10 @@ import Glibc
 
             let now = try notes.bytes("big.md")
             #expect(!now.isEmpty, "seed \(seed) round \(round) \(arguments): the file is empty")
-            #expect(now == before || now == after,
-                    "seed \(seed) round \(round) \(arguments): the file is neither the old version (\(before.count) bytes) nor the new one (\(after.count) bytes) but \(now.count) bytes")
+            #expect(
+                now == before || now == after,
+                "seed \(seed) round \(round) \(arguments): the file is neither the old version (\(before.count) bytes) nor the new one (\(after.count) bytes) but \(now.count) bytes"
+            )
             outcomes[now == after && now != before ? "new" : "old", default: 0] += 1
             // Nothing else was written: at most the hidden temporary file of
             // the killed process, which is removed here.
@@ -83,7 +86,8 @@ import Glibc
         let notes = try NotesFixture(["big.md": Self.bigList(), "other.md": "# Other\n\n- [ ] Already here\n"])
         let reference = try NotesFixture()
         for round in 0..<rounds {
-            let source = try notes.bytes("big.md"), destination = try notes.bytes("other.md")
+            let source = try notes.bytes("big.md")
+            let destination = try notes.bytes("other.md")
             let line = 7 + Int.random(in: 0..<(5_000 - rounds), using: &random)
             let arguments = ["mv", "big.md:\(line)", "other.md"]
             try reference.write("big.md", source)
@@ -92,14 +96,16 @@ import Glibc
             let finished = try TickProcess.run(arguments + ["--dir", reference.root.path])
             let duration = Date().timeIntervalSince(started)
             #expect(finished.status == 0, "round \(round): \(finished.stderr)")
-            let newSource = try reference.bytes("big.md"), newDestination = try reference.bytes("other.md")
+            let newSource = try reference.bytes("big.md")
+            let newDestination = try reference.bytes("other.md")
 
             let process = try TickProcess.start(arguments + ["--dir", notes.root.path])
             usleep(UInt32(Double.random(in: (duration * 0.3)...(duration * 1.1), using: &random) * 1_000_000))
             kill(process.0.processIdentifier, SIGKILL)
             _ = TickProcess.finish(process)
 
-            let nowSource = try notes.bytes("big.md"), nowDestination = try notes.bytes("other.md")
+            let nowSource = try notes.bytes("big.md")
+            let nowDestination = try notes.bytes("other.md")
             let context = "seed \(seed) round \(round) \(arguments)"
             #expect(nowSource == source || nowSource == newSource, "\(context): big.md is torn (\(nowSource.count) bytes)")
             #expect(nowDestination == destination || nowDestination == newDestination, "\(context): other.md is torn")

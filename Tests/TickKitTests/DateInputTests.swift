@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TickKit
 
 /// One reader of typed dates, the same forms in queries, in --due and in

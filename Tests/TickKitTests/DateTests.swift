@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+
 @testable import TickKit
 
 /// Dates as written in files and as people type them (SPEC §4).
 @Suite("Dates")
 struct DateTests {
-    let today = TaskDate(year: 2026, month: 11, day: 21)  // a Saturday
+    let today = TaskDate(year: 2026, month: 11, day: 21) // a Saturday
 
     @Test("ISO dates parse only when the day exists")
     func isoDates() {
@@ -17,13 +18,15 @@ struct DateTests {
         #expect(TaskDate(iso: "2026-11-24T24:00") == nil)
     }
 
-    @Test("relative dates resolve against today", arguments: [
-        ("today", "2026-11-21"), ("tomorrow", "2026-11-22"), ("yesterday", "2026-11-20"),
-        ("mon", "2026-11-23"), ("saturday", "2026-11-28"), ("fri", "2026-11-27"),
-        ("+3d", "2026-11-24"), ("-1w", "2026-11-14"), ("+2m", "2027-01-21"), ("+1y", "2027-11-21"),
-        ("in 3 days", "2026-11-24"), ("next week", "2026-11-23"), ("eow", "2026-11-22"), ("eom", "2026-11-30"),
-        ("2026-12-01", "2026-12-01"),
-    ])
+    @Test(
+        "relative dates resolve against today",
+        arguments: [
+            ("today", "2026-11-21"), ("tomorrow", "2026-11-22"), ("yesterday", "2026-11-20"),
+            ("mon", "2026-11-23"), ("saturday", "2026-11-28"), ("fri", "2026-11-27"),
+            ("+3d", "2026-11-24"), ("-1w", "2026-11-14"), ("+2m", "2027-01-21"), ("+1y", "2027-11-21"),
+            ("in 3 days", "2026-11-24"), ("next week", "2026-11-23"), ("eow", "2026-11-22"), ("eom", "2026-11-30"),
+            ("2026-12-01", "2026-12-01"),
+        ])
     func relativeDates(input: String, expected: String) {
         #expect(DateExpression.resolve(input, today: today)?.isoString == expected)
     }
@@ -83,7 +86,8 @@ struct DateTests {
     func dayArithmeticAgreesWithFoundation() {
         var generator = SystemRandomNumberGenerator()
         func randomDate(years: ClosedRange<Int>) -> TaskDate {
-            let year = Int.random(in: years, using: &generator), month = Int.random(in: 1...12, using: &generator)
+            let year = Int.random(in: years, using: &generator)
+            let month = Int.random(in: 1...12, using: &generator)
             return TaskDate(year: year, month: month, day: Int.random(in: 1...TaskDate.daysIn(month: month, year: year), using: &generator))
         }
         var dates: [TaskDate] = [

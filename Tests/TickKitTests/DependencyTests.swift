@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TickKit
 
 /// Obsidian Tasks' dependencies and on-completion actions (issue 18), with
@@ -76,8 +77,10 @@ import Testing
     @Test("items in JSON carry dependsOn ([] when none) and blocked, from the cache and from the files alike")
     func jsonFields() throws {
         let notes = try NotesFixture(["a.md": Self.demonstration])
-        for arguments in [["query", "open", "--json"], ["query", "open", "--json"], ["show", "a", "--json"], ["all", "--json"],
-                          ["export", "--format", "json"], ["query", "open", "--json", "--sort", "title"]] {
+        for arguments in [
+            ["query", "open", "--json"], ["query", "open", "--json"], ["show", "a", "--json"], ["all", "--json"],
+            ["export", "--format", "json"], ["query", "open", "--json", "--sort", "title"],
+        ] {
             let run = try TickProcess.run(arguments + ["--dir", notes.root.path, "--today", "2026-11-21"])
             let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
             let items = object["items"] as! [[String: Any]]
@@ -135,7 +138,8 @@ import Testing
 
     @Test("done on a 🏁 delete item removes it and keeps its next occurrence, as Obsidian Tasks' On Completion page shows")
     func onCompletionDelete() throws {
-        let notes = try NotesFixture(["My Project.md": """
+        let notes = try NotesFixture([
+            "My Project.md": """
             # My Project Tasks
             - [ ] Leave me alone
             - [ ] Leave me alone too! 🏁 keep
@@ -144,21 +148,23 @@ import Testing
             - [ ] Do not break my nested tasks 🏁 delete
                 - [ ] I am a nested task
 
-            """])
+            """
+        ])
         for title in ["Leave me alone", "Leave me alone too", "Delete me upon", "Delete my completed"] {
             let run = try TickProcess.run(["done", title, "--no-date", "--dir", notes.root.path, "--today", "2021-05-20"])
             #expect(run.status == 0, "\(run.stderr)")
         }
         let nested = try TickProcess.run(["done", "Do not break", "--no-date", "--dir", notes.root.path, "--today", "2021-05-20"])
         #expect(nested.status == 0 && nested.stderr.contains("has subtasks or notes: it is marked done and kept"))
-        #expect(try notes.text("My Project.md") == """
-            # My Project Tasks
-            - [x] Leave me alone
-            - [x] Leave me alone too! 🏁 keep
-            - [ ] Delete my completed instance, leave my next instance 📅 2021-05-21 🔁 every day when done 🏁 delete
-            - [x] Do not break my nested tasks 🏁 delete
-                - [ ] I am a nested task
+        #expect(
+            try notes.text("My Project.md") == """
+                # My Project Tasks
+                - [x] Leave me alone
+                - [x] Leave me alone too! 🏁 keep
+                - [ ] Delete my completed instance, leave my next instance 📅 2021-05-21 🔁 every day when done 🏁 delete
+                - [x] Do not break my nested tasks 🏁 delete
+                    - [ ] I am a nested task
 
-            """)
+                """)
     }
 }

@@ -24,7 +24,8 @@ struct DocumentedExamplesTests {
         var file: String {
             switch self {
             case .line(let file, _, _, _), .gone(let file, _), .added(let file, _, _), .moved(let file, _, _),
-                 .order(let file, _, _): file
+                .order(let file, _, _):
+                file
             }
         }
 
@@ -92,18 +93,24 @@ struct DocumentedExamplesTests {
         "tick edit groceries.md:12 --due tomorrow --priority urgent --tag errand --untag later":
             .changes([.line("groceries.md", containing: "Buy **milk**", has: "!urgent due:2026-11-22 #errand")]),
         "tick mv groceries.md:12 work --section 'Next up'":
-            .changes([.gone("groceries.md", "Buy **milk**"), .gone("groceries.md", "Check the fridge first"),
-                      .gone("groceries.md", "Semi-skimmed"), .gone("groceries.md", "Oat milk too"),
-                      .added("work.md", "4. [ ] Buy **milk**", after: "Clean up stale feature flags")]),
+            .changes([
+                .gone("groceries.md", "Buy **milk**"), .gone("groceries.md", "Check the fridge first"),
+                .gone("groceries.md", "Semi-skimmed"), .gone("groceries.md", "Oat milk too"),
+                .added("work.md", "4. [ ] Buy **milk**", after: "Clean up stale feature flags"),
+            ]),
         "tick rm groceries.md:15": .changes([.gone("groceries.md", "Check the fridge first")]),
         "tick sort work --by priority,due --write":
-            .changes([.order("work.md", "Send the Q4 budget", before: "Write the Q4 planning doc"),
-                      .order("work.md", "Review Ana", before: "Submit expenses"),
-                      .order("work.md", "Submit expenses", before: "Prepare slides")]),
+            .changes([
+                .order("work.md", "Send the Q4 budget", before: "Write the Q4 planning doc"),
+                .order("work.md", "Review Ana", before: "Submit expenses"),
+                .order("work.md", "Submit expenses", before: "Prepare slides"),
+            ]),
         "tick archive groceries":
-            .changes([.order("groceries.md", "Croissants", before: "## Done"),
-                      .order("groceries.md", "## Done", before: "Eggs"),
-                      .order("groceries.md", "## Done", before: "Spinach")]),
+            .changes([
+                .order("groceries.md", "Croissants", before: "## Done"),
+                .order("groceries.md", "## Done", before: "Eggs"),
+                .order("groceries.md", "## Done", before: "Spinach"),
+            ]),
         "tick new 'Trip to Lisbon' --color teal --icon airplane": .creates("Trip to Lisbon.md", containing: "# Trip to Lisbon"),
         "tick done 'milk' --dry-run": .diff("groceries.md", line: "+- [x] Buy **milk**"),
         "tick done --where '#errand' --dry-run": .diff("groceries.md", line: "+- [x] Buy **milk**"),
@@ -187,8 +194,10 @@ struct DocumentedExamplesTests {
         // "tick rm groceries.md:15" is the README's too.
         "tick rm \"old CRM\" --dry-run": .diff("work.md", line: "-- [-] Vendor call about the old CRM"),
         "tick sort groceries --by priority --write":
-            .changes([.order("groceries.md", "Lemons", before: "Butternut squash"),
-                      .order("groceries.md", "Butternut squash", before: "Apples")]),
+            .changes([
+                .order("groceries.md", "Lemons", before: "Butternut squash"),
+                .order("groceries.md", "Butternut squash", before: "Apples"),
+            ]),
         "tick sort work --by due,priority --dry-run": .diff("work.md", line: "+- [ ] Submit expenses"),
         "tick archive work --to archive/work-2026.md --dry-run": .diff("archive/work-2026.md", line: "+- [x] Book a room"),
         "tick new Errands --color orange --icon bag": .creates("Errands.md", containing: "# Errands"),
@@ -219,7 +228,10 @@ struct DocumentedExamplesTests {
         var examples: [Example] = []
         var inShell = false
         for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-            if line.hasPrefix("```") { inShell = line == "```sh"; continue }
+            if line.hasPrefix("```") {
+                inShell = line == "```sh"
+                continue
+            }
             if inShell, isExample(command(line)) { examples.append(Example(command: command(line), source: "README.md")) }
         }
         return examples
@@ -243,7 +255,10 @@ struct DocumentedExamplesTests {
             let page = try TickRunner.run(["help"] + (name.map { [$0] } ?? [])).stdout
             var inExamples = false
             for line in page.split(separator: "\n", omittingEmptySubsequences: false) {
-                if line == "Examples:" { inExamples = true; continue }
+                if line == "Examples:" {
+                    inExamples = true
+                    continue
+                }
                 if line.isEmpty { inExamples = false }
                 if inExamples, isExample(command(String(line))) {
                     examples.append(Example(command: command(String(line)), source: "tick help \(name ?? "")"))
@@ -279,15 +294,19 @@ struct DocumentedExamplesTests {
             try Data("#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$HOME/editor\"\n".utf8).write(to: script)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
         }
-        let path = [TickRunner.executable.deletingLastPathComponent().path, bin.path,
-                    ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"].joined(separator: ":")
+        let path = [
+            TickRunner.executable.deletingLastPathComponent().path, bin.path,
+            ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+        ].joined(separator: ":")
         let shell = try TemporaryFolder()
         let script = shell.url.appendingPathComponent("example.sh")
         try Data("set -o pipefail\ncd \"$HOME/notes\"\n\(command)\n".utf8).write(to: script)
         // TickRunner's executable is bash here: it keeps TickRunner's clean environment and pipes.
-        let run = try TickRunner.run(["-c", "exec bash \"$0\"", script.path], environment: [
-            "HOME": home.path, "PATH": path, "TICK_TODAY": "2026-11-21", "XDG_STATE_HOME": home.path,
-        ], program: URL(fileURLWithPath: "/bin/sh"))
+        let run = try TickRunner.run(
+            ["-c", "exec bash \"$0\"", script.path],
+            environment: [
+                "HOME": home.path, "PATH": path, "TICK_TODAY": "2026-11-21", "XDG_STATE_HOME": home.path,
+            ], program: URL(fileURLWithPath: "/bin/sh"))
         return (run, notes, home)
     }
 
@@ -309,7 +328,8 @@ struct DocumentedExamplesTests {
         let context = Comment(rawValue: "\(example) \(check)")
         switch check {
         case .line(_, let text, let has, let lacks):
-            let old = before.filter { $0.contains(text) }, new = after.filter { $0.contains(text) }
+            let old = before.filter { $0.contains(text) }
+            let new = after.filter { $0.contains(text) }
             #expect(old.count == 1 && new.count == 1, context)
             guard let line = new.first else { return }
             #expect(line.contains(has), context)
@@ -321,15 +341,18 @@ struct DocumentedExamplesTests {
         case .added(_, let text, let previous):
             #expect(!before.contains { $0.contains(text) }, context)
             guard let index = after.firstIndex(where: { $0.contains(text) }) else {
-                Issue.record(context); return
+                Issue.record(context)
+                return
             }
             #expect(index > 0 && after[index - 1].contains(previous), context)
         case .moved(_, let text, let previous):
-            let old = before.firstIndex { $0.contains(text) }, new = after.firstIndex { $0.contains(text) }
+            let old = before.firstIndex { $0.contains(text) }
+            let new = after.firstIndex { $0.contains(text) }
             #expect(old != nil && new != nil && !before[old! - 1].contains(previous), context)
             #expect(new.map { $0 > 0 && after[$0 - 1].contains(previous) } == true, context)
         case .order(_, let first, let second):
-            let a = after.firstIndex { $0.contains(first) }, b = after.firstIndex { $0.contains(second) }
+            let a = after.firstIndex { $0.contains(first) }
+            let b = after.firstIndex { $0.contains(second) }
             #expect(a != nil && b != nil && a! < b!, context)
         }
     }
@@ -349,7 +372,7 @@ struct DocumentedExamplesTests {
 
     @Test("every README and help example does what its text says on examples/", arguments: try Self.readmeExamples() + Self.helpExamples())
     func exampleHasItsEffect(_ example: Example) throws {
-        guard let effect = Self.expected[example.command] else { return }   // reported by everyExampleIsListed
+        guard let effect = Self.expected[example.command] else { return } // reported by everyExampleIsListed
         let original = Self.snapshot(TestPaths.examples)
         let (run, notes, home) = try Self.run(example.command)
         let now = Self.snapshot(notes)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TickKit
 
 /// Before/after fixtures for every change command and every preservation

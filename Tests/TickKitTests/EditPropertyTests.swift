@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import Testing
+
 @testable import TickKit
 
 /// Random edits on random documents: every byte outside the splices stays
@@ -124,7 +125,8 @@ import Testing
     /// checks that every byte outside them is where it was.
     static func checkOutsideBytesUnchanged(_ before: [UInt8], _ splices: [Splice], _ after: [UInt8]) {
         let sorted = splices.sorted { ($0.range.lowerBound, $0.range.isEmpty ? 0 : 1) < ($1.range.lowerBound, $1.range.isEmpty ? 0 : 1) }
-        var cursorBefore = 0, cursorAfter = 0
+        var cursorBefore = 0
+        var cursorAfter = 0
         for splice in sorted {
             let gap = before[cursorBefore..<splice.range.lowerBound]
             #expect(Array(after[cursorAfter..<min(after.count, cursorAfter + gap.count)]) == Array(gap))
@@ -153,7 +155,8 @@ import Testing
     static let editKinds = 13
 
     @Test func randomEditsChangeOnlyTheirBytesAndExactlyTheirItem() async {
-        await propertyCheck(count: 1000, input: Gen.int(in: 0...Int(Int32.max)).array(of: 1...24), Gen.int(in: 0...Int(Int32.max))) { numbers, choice in
+        await propertyCheck(count: 1000, input: Gen.int(in: 0...Int(Int32.max)).array(of: 1...24), Gen.int(in: 0...Int(Int32.max))) {
+            numbers, choice in
             let before = Plan(numbers).bytes
             let document = DocumentParser.parse(before, path: "list.md")
             Self.check(document, choice: choice)
@@ -196,7 +199,8 @@ import Testing
         checkOutsideBytesUnchanged(before, splices, after)
         let edited = DocumentParser.parse(after, path: "list.md")
         #expect(edited.isValidUTF8)
-        let context = "edit \(kind) on \(target.map { document.address(of: $0) } ?? "-") in \(String(decoding: before, as: UTF8.self).debugDescription)\nafter: \(String(decoding: after, as: UTF8.self).debugDescription)"
+        let context =
+            "edit \(kind) on \(target.map { document.address(of: $0) } ?? "-") in \(String(decoding: before, as: UTF8.self).debugDescription)\nafter: \(String(decoding: after, as: UTF8.self).debugDescription)"
         let old = document.items.map(Snapshot.init)
         let new = edited.items.map(Snapshot.init)
 
@@ -206,7 +210,8 @@ import Testing
             // Every splice is on the item's title line, from the box on (a next
             // occurrence is the one insertion at the line's start).
             let lineStart = EditStyle.blockStart(item, in: document.source)
-            let recurring = kind == 0 && item.metadata.every != nil && item.status != .done
+            let recurring =
+                kind == 0 && item.metadata.every != nil && item.status != .done
                 && NextOccurrence.line(for: item, in: document, today: Self.today) != nil
             for splice in splices where !(recurring && splice.range == lineStart..<lineStart) {
                 #expect(splice.range.lowerBound >= item.boxRange.lowerBound && splice.range.upperBound <= item.titleRange.upperBound, "\(context)")

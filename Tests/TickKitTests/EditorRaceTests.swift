@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// SPEC §5.4: an outside writer (a script standing in for an editor saving
@@ -29,39 +30,39 @@ import Glibc
     /// tick command took alone), and stops when the `stop` file appears (or
     /// after two minutes).
     static let editor = #"""
-    import ctypes, os, random, sys, time
-    path, stop, seed, pace = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
-    random.seed(seed)
-    libc = ctypes.CDLL(None, use_errno=True)
-    def exchange(a, b):
-        if libc.renameat2(-100, a.encode(), -100, b.encode(), 2) != 0:   # AT_FDCWD, RENAME_EXCHANGE
-            raise OSError(ctypes.get_errno(), "renameat2")
-    def read(p):
-        with open(p, "rb") as f: return f.read()
-    temporary = os.path.join(os.path.dirname(path), ".editor-save.tmp")
-    saves = reloads = 0
-    deadline = time.time() + 120
-    while not os.path.exists(stop) and time.time() < deadline:
-        data = read(path)
-        time.sleep(random.uniform(0, pace))         # the user types
-        new = data + b"- [ ] editor save %d\n" % saves
-        with open(temporary, "wb") as f:
-            f.write(new); f.flush(); os.fsync(f.fileno())
-        if read(path) != data:                      # changed on disk: reload
-            os.unlink(temporary)
-            reloads += 1
-            continue
-        exchange(temporary, path)
-        if read(temporary) != data:                 # tick wrote just now: put it back
+        import ctypes, os, random, sys, time
+        path, stop, seed, pace = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+        random.seed(seed)
+        libc = ctypes.CDLL(None, use_errno=True)
+        def exchange(a, b):
+            if libc.renameat2(-100, a.encode(), -100, b.encode(), 2) != 0:   # AT_FDCWD, RENAME_EXCHANGE
+                raise OSError(ctypes.get_errno(), "renameat2")
+        def read(p):
+            with open(p, "rb") as f: return f.read()
+        temporary = os.path.join(os.path.dirname(path), ".editor-save.tmp")
+        saves = reloads = 0
+        deadline = time.time() + 120
+        while not os.path.exists(stop) and time.time() < deadline:
+            data = read(path)
+            time.sleep(random.uniform(0, pace))         # the user types
+            new = data + b"- [ ] editor save %d\n" % saves
+            with open(temporary, "wb") as f:
+                f.write(new); f.flush(); os.fsync(f.fileno())
+            if read(path) != data:                      # changed on disk: reload
+                os.unlink(temporary)
+                reloads += 1
+                continue
             exchange(temporary, path)
+            if read(temporary) != data:                 # tick wrote just now: put it back
+                exchange(temporary, path)
+                os.unlink(temporary)
+                reloads += 1
+                continue
             os.unlink(temporary)
-            reloads += 1
-            continue
-        os.unlink(temporary)
-        saves += 1
-        time.sleep(random.uniform(0, 2 * pace))
-    print("%d %d" % (saves, reloads))
-    """#
+            saves += 1
+            time.sleep(random.uniform(0, 2 * pace))
+        print("%d %d" % (saves, reloads))
+        """#
 
     @Test func tickAndAnEditorSavingTheSameFileLoseNoWrite() throws {
         let items = SlowTests.rounds(40, slow: 300)
@@ -90,7 +91,8 @@ import Glibc
             Thread.sleep(forTimeInterval: 0.01)
         }
 
-        var refusals = 0, done: [Int] = []
+        var refusals = 0
+        var done: [Int] = []
         for number in 1...items {
             // Items keep their lines: the editor only appends.
             let line = 2 + number
@@ -129,6 +131,8 @@ import Glibc
         #expect(done.count > 0, "seed \(seed): tick never got to write")
         // Nothing but the two files (and the editor's script) is left.
         #expect(notes.allFiles() == ["editor.py", "race.md", "stop"])
-        print("editor race (seed \(seed)): \(items) done commands, \(refusals) refused with 75 and retried; the editor saved \(saves) times and redid \(numbers.dropFirst().first ?? 0) saves after a change on disk")
+        print(
+            "editor race (seed \(seed)): \(items) done commands, \(refusals) refused with 75 and retried; the editor saved \(saves) times and redid \(numbers.dropFirst().first ?? 0) saves after a change on disk"
+        )
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TickKit
 
 /// `tick export --format ics --events` (issue 19.7): events calendar apps
@@ -8,15 +9,15 @@ import Testing
 @Suite struct EventExportTests {
     static let lists = [
         "a.md": """
-            - [ ] pay rent due:2026-12-01 every:month
-            - [ ] standup due:2026-11-23T09:30 every:weekday #work
-            - [ ] dentist due:2026-11-25 !high
-              bring the forms
-            - [x] done thing due:2026-11-20 done:2026-11-20
-            - [ ] no date at all
-            - [ ] water plants 📅 2026-11-24 🔁 every 3 days when done
+        - [ ] pay rent due:2026-12-01 every:month
+        - [ ] standup due:2026-11-23T09:30 every:weekday #work
+        - [ ] dentist due:2026-11-25 !high
+          bring the forms
+        - [x] done thing due:2026-11-20 done:2026-11-20
+        - [ ] no date at all
+        - [ ] water plants 📅 2026-11-24 🔁 every 3 days when done
 
-            """,
+        """,
         "b.md": "- [ ] council tax 📅 2026-12-02 🔁 every month on the 2nd wednesday\n- [ ] bins 📅 2026-11-26 🔁 every week on Thursday\n",
     ]
 
@@ -45,24 +46,27 @@ import Testing
         let notes = try NotesFixture(Self.lists)
         let result = try export(notes, ["--alarm", "1h"])
         #expect(result.status == 0, "\(result.stderr)")
-        let events = try Self.python(#"""
-            import sys, json, icalendar
-            cal = icalendar.Calendar.from_ical(sys.stdin.buffer.read())
-            out = []
-            for e in cal.walk("VEVENT"):
-                start = e.decoded("DTSTART")
-                end = e.decoded("DTEND") if "DTEND" in e else start + e.decoded("DURATION")
-                alarms = [str(a.decoded("TRIGGER")) for a in e.walk("VALARM")]
-                out.append({"summary": str(e["SUMMARY"]), "start": start.isoformat(), "end": end.isoformat(),
-                            "allDay": type(start).__name__ == "date", "alarms": alarms, "sequence": e.decoded("SEQUENCE"),
-                            "rrule": e["RRULE"].to_ical().decode() if "RRULE" in e else None})
-            print(json.dumps(out))
-            """#, result.stdout) as! [[String: Any]]
+        let events =
+            try Self.python(
+                #"""
+                import sys, json, icalendar
+                cal = icalendar.Calendar.from_ical(sys.stdin.buffer.read())
+                out = []
+                for e in cal.walk("VEVENT"):
+                    start = e.decoded("DTSTART")
+                    end = e.decoded("DTEND") if "DTEND" in e else start + e.decoded("DURATION")
+                    alarms = [str(a.decoded("TRIGGER")) for a in e.walk("VALARM")]
+                    out.append({"summary": str(e["SUMMARY"]), "start": start.isoformat(), "end": end.isoformat(),
+                                "allDay": type(start).__name__ == "date", "alarms": alarms, "sequence": e.decoded("SEQUENCE"),
+                                "rrule": e["RRULE"].to_ical().decode() if "RRULE" in e else None})
+                print(json.dumps(out))
+                """#, result.stdout) as! [[String: Any]]
         let bySummary = Dictionary(uniqueKeysWithValues: events.map { ($0["summary"] as! String, $0) })
         #expect(Set(bySummary.keys) == ["pay rent", "standup", "dentist", "water plants", "council tax", "bins"])
         #expect(bySummary["dentist"]?["start"] as? String == "2026-11-25" && bySummary["dentist"]?["end"] as? String == "2026-11-26")
         #expect(bySummary["dentist"]?["allDay"] as? Bool == true)
-        #expect(bySummary["standup"]?["start"] as? String == "2026-11-23T09:30:00" && bySummary["standup"]?["end"] as? String == "2026-11-23T10:30:00")
+        #expect(
+            bySummary["standup"]?["start"] as? String == "2026-11-23T09:30:00" && bySummary["standup"]?["end"] as? String == "2026-11-23T10:30:00")
         #expect(bySummary["standup"]?["allDay"] as? Bool == false)
         #expect(events.allSatisfy { ($0["alarms"] as? [String]) == ["-1 day, 23:00:00"] }, "\(events.map { $0["alarms"]! })")
         #expect(events.allSatisfy { $0["sequence"] as? Int == 0 })
@@ -75,19 +79,23 @@ import Testing
         guard Self.recurrenceAvailable else { return }
         let notes = try NotesFixture(Self.lists)
         let calendar = try export(notes).stdout
-        let expanded = try Self.python(#"""
-            import sys, json, datetime, icalendar, recurring_ical_events
-            cal = icalendar.Calendar.from_ical(sys.stdin.buffer.read())
-            out = {}
-            for e in recurring_ical_events.of(cal).between(datetime.date(2026, 11, 1), datetime.date(2027, 6, 1)):
-                start = e.decoded("DTSTART")
-                day = start.date() if hasattr(start, "date") else start
-                out.setdefault(str(e["SUMMARY"]), []).append(day.isoformat())
-            print(json.dumps({k: sorted(v)[:6] for k, v in out.items()}))
-            """#, calendar) as! [String: [String]]
-        let cases: [(String, String, String)] = [("pay rent", "every:month", "2026-12-01"), ("standup", "every weekday", "2026-11-23"),
-                                                 ("council tax", "every month on the 2nd wednesday", "2026-12-02"),
-                                                 ("bins", "every week on Thursday", "2026-11-26")]
+        let expanded =
+            try Self.python(
+                #"""
+                import sys, json, datetime, icalendar, recurring_ical_events
+                cal = icalendar.Calendar.from_ical(sys.stdin.buffer.read())
+                out = {}
+                for e in recurring_ical_events.of(cal).between(datetime.date(2026, 11, 1), datetime.date(2027, 6, 1)):
+                    start = e.decoded("DTSTART")
+                    day = start.date() if hasattr(start, "date") else start
+                    out.setdefault(str(e["SUMMARY"]), []).append(day.isoformat())
+                print(json.dumps({k: sorted(v)[:6] for k, v in out.items()}))
+                """#, calendar) as! [String: [String]]
+        let cases: [(String, String, String)] = [
+            ("pay rent", "every:month", "2026-12-01"), ("standup", "every weekday", "2026-11-23"),
+            ("council tax", "every month on the 2nd wednesday", "2026-12-02"),
+            ("bins", "every week on Thursday", "2026-11-26"),
+        ]
         for (summary, text, first) in cases {
             let rule = try #require(RecurrenceRule(text.replacingOccurrences(of: "every:", with: "")), "\(text)")
             var dates = [try #require(TaskDate(iso: first))]
@@ -99,7 +107,7 @@ import Testing
     @Test("--output writes only when something changed; an event that changed gets the next SEQUENCE, the others keep theirs and their UIDs")
     func sequencesAndUIDs() throws {
         let notes = try NotesFixture(Self.lists)
-        let file = notes.root.appendingPathComponent("feed.ics").path   // a hidden-from-lists file: not .md
+        let file = notes.root.appendingPathComponent("feed.ics").path // a hidden-from-lists file: not .md
         func events() throws -> [String: (uid: String, sequence: Int)] {
             let text = try String(contentsOfFile: file, encoding: .utf8)
             var result: [String: (uid: String, sequence: Int)] = [:]
@@ -132,10 +140,12 @@ import Testing
         #expect(try events()["dentist"]?.sequence == 2)
     }
 
-    @Test("--events needs --format ics, and --alarm a duration", arguments: [
-        ["export", "--format", "json", "--events"], ["export", "--format", "ics", "--alarm", "1h"],
-        ["export", "--format", "ics", "--events", "--alarm", "soon"], ["export", "--format", "ics", "--events", "--alarm", "0m"],
-    ])
+    @Test(
+        "--events needs --format ics, and --alarm a duration",
+        arguments: [
+            ["export", "--format", "json", "--events"], ["export", "--format", "ics", "--alarm", "1h"],
+            ["export", "--format", "ics", "--events", "--alarm", "soon"], ["export", "--format", "ics", "--events", "--alarm", "0m"],
+        ])
     func badOptions(arguments: [String]) throws {
         let notes = try NotesFixture(Self.lists)
         let result = try TickProcess.run(arguments + ["--dir", notes.root.path])

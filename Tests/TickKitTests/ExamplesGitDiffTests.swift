@@ -44,20 +44,22 @@ struct ExamplesGitDiffTests {
     func doneTouchesOneLine() throws {
         let folder = try repository()
         #expect(try tick(["done", "work.md:13"], folder).status == 0)
-        #expect(try changes(folder) == [
-            "-- [ ] Review Ana's pull request for the sync engine !high due:2026-11-21 #work/review",
-            "+- [x] Review Ana's pull request for the sync engine !high due:2026-11-21 #work/review done:2026-11-21",
-        ])
+        #expect(
+            try changes(folder) == [
+                "-- [ ] Review Ana's pull request for the sync engine !high due:2026-11-21 #work/review",
+                "+- [x] Review Ana's pull request for the sync engine !high due:2026-11-21 #work/review done:2026-11-21",
+            ])
     }
 
     @Test("edit changes one line: the due date's value")
     func editTouchesOneLine() throws {
         let folder = try repository()
         #expect(try tick(["edit", "work.md:14", "--due", "2026-11-25"], folder).status == 0)
-        #expect(try changes(folder) == [
-            "-- [ ] Prepare slides for the Monday demo due:2026-11-22 #work/review",
-            "+- [ ] Prepare slides for the Monday demo due:2026-11-25 #work/review",
-        ])
+        #expect(
+            try changes(folder) == [
+                "-- [ ] Prepare slides for the Monday demo due:2026-11-22 #work/review",
+                "+- [ ] Prepare slides for the Monday demo due:2026-11-25 #work/review",
+            ])
     }
 
     @Test("mv removes the block and adds it, re-indented, where add would put it")
@@ -65,16 +67,18 @@ struct ExamplesGitDiffTests {
         let folder = try repository()
         #expect(try tick(["mv", "work.md:10", "work", "--section", "Someday"], folder).status == 0)
         let lines = try changes(folder)
-        #expect(lines.filter { $0.hasPrefix("-") } == [
-            "-  - [ ] Draft the roadmap section due:2026-11-20",
-            "-    - [ ] Ask Priya about the hiring plan",
-            "-    - [ ] Add the database migration timeline",
-        ])
-        #expect(lines.filter { $0.hasPrefix("+") } == [
-            "+- [ ] Draft the roadmap section due:2026-11-20",
-            "+  - [ ] Ask Priya about the hiring plan",
-            "+  - [ ] Add the database migration timeline",
-        ])
+        #expect(
+            lines.filter { $0.hasPrefix("-") } == [
+                "-  - [ ] Draft the roadmap section due:2026-11-20",
+                "-    - [ ] Ask Priya about the hiring plan",
+                "-    - [ ] Add the database migration timeline",
+            ])
+        #expect(
+            lines.filter { $0.hasPrefix("+") } == [
+                "+- [ ] Draft the roadmap section due:2026-11-20",
+                "+  - [ ] Ask Priya about the hiring plan",
+                "+  - [ ] Add the database migration timeline",
+            ])
     }
 
     @Test("sort --write moves whole item lines inside one list and nothing else")
@@ -88,9 +92,10 @@ struct ExamplesGitDiffTests {
         #expect(removed == added, "the same lines, in another order")
         let original = try String(contentsOf: TestPaths.examples.appendingPathComponent("work.md"), encoding: .utf8)
         let sorted = try String(contentsOf: folder.url.appendingPathComponent("work.md"), encoding: .utf8)
-        #expect(original.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("[") }
+        #expect(
+            original.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("[") }
                 == sorted.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("[") },
-                "lines outside the lists stay where they are")
+            "lines outside the lists stay where they are")
     }
 
     @Test("archive moves done and cancelled items to a Done section and changes nothing else")
@@ -99,11 +104,12 @@ struct ExamplesGitDiffTests {
         #expect(try tick(["archive", "work"], folder).status == 0)
         let lines = try changes(folder)
         let removed = lines.filter { $0.hasPrefix("-") }
-        #expect(removed == [
-            "-- [x] Book a room for the team offsite done:2026-11-16",
-            "-- [-] Vendor call about the old CRM cancelled:2026-11-15",
-            "-  They moved the contract talks to January.",
-        ])
+        #expect(
+            removed == [
+                "-- [x] Book a room for the team offsite done:2026-11-16",
+                "-- [-] Vendor call about the old CRM cancelled:2026-11-15",
+                "-  They moved the contract talks to January.",
+            ])
         let added = lines.filter { $0.hasPrefix("+") }
         #expect(added.contains("+## Done"))
         #expect(added.contains("+- [x] Book a room for the team offsite done:2026-11-16"))

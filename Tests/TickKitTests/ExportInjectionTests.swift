@@ -8,18 +8,18 @@ import TickKit
 struct ExportInjectionTests {
     let folder = workspace([
         "=cmd.md": """
-            ---
-            title: "=HYPERLINK(\\"http://x\\")"
-            ---
-            ## @SUM(A1)
-            - [ ] =1+2
-            - [ ] +33 calls
-            - [ ] -1 is fine? due:2026-11-24
-            - [ ] @handle
-            - [ ] plain title
-              - note that is a bullet
-            - [ ] a\u{1B}]0;pwn\u{07}b\u{7F}c\u{9B}d\te
-            """,
+        ---
+        title: "=HYPERLINK(\\"http://x\\")"
+        ---
+        ## @SUM(A1)
+        - [ ] =1+2
+        - [ ] +33 calls
+        - [ ] -1 is fine? due:2026-11-24
+        - [ ] @handle
+        - [ ] plain title
+          - note that is a bullet
+        - [ ] a\u{1B}]0;pwn\u{07}b\u{7F}c\u{9B}d\te
+        """
     ])
 
     @Test("CSV cells starting with =, +, -, @, tab or CR get a leading quote and are quoted, as OWASP recommends")
@@ -64,9 +64,11 @@ struct ExportInjectionTests {
         #expect(ICalendarWriter.escaped("a\u{1B}]0;pwn\u{07}b\u{7F}c\u{9B}d\te") == "a]0\\;pwnbcd\te")
         #expect(ICalendarWriter.escaped("one\r\ntwo\rthree\nfour\u{0}") == "one\\ntwo\\nthree\\nfour")
         let calendar = ICalendarWriter.write(folder.items, stamp: "20261121T000000Z")
-        let controls = calendar.unicodeScalars.filter { ($0.value < 0x20 && $0 != "\r" && $0 != "\n" && $0 != "\t") || (0x7F...0x9F).contains($0.value) }
+        let controls = calendar.unicodeScalars.filter {
+            ($0.value < 0x20 && $0 != "\r" && $0 != "\n" && $0 != "\t") || (0x7F...0x9F).contains($0.value)
+        }
         #expect(controls.isEmpty)
-        #expect(calendar.contains("SUMMARY:a]0\\;pwnbcd e\r\n"))   // the title collapses its white space
+        #expect(calendar.contains("SUMMARY:a]0\\;pwnbcd e\r\n")) // the title collapses its white space
     }
 
     @Test(.enabled(if: PythonICalendar.isAvailable, "needs Python's icalendar; pip could not install it"))

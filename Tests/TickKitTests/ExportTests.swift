@@ -5,28 +5,31 @@ import TickKit
 /// CSV (RFC 4180) and iCalendar (RFC 5545) export.
 @Suite struct ExportTests {
     static let errands = """
-            # Errands
-            ## Shop
-            - [ ] Buy milk, eggs; and "cheese" \\ more !urgent due:2026-11-24 #errand #shop/food
-              First line of notes.
-              Second, with a comma; and a semicolon.
-              - [ ] Check the fridge first
-            - [x] Post the parcel done:2026-11-20 !low created:2026-11-01
-            - [-] Return the lamp cancelled:2026-11-19
-            - [/] Paint the fence start:2026-11-20 due:2026-11-28 every:week ^fence
-            - [ ] Café crème brûlée séance naïveté façade déjà vu — a very long title that needs folding 🍰🍰🍰 due:2026-11-30T14:30
-            """
+        # Errands
+        ## Shop
+        - [ ] Buy milk, eggs; and "cheese" \\ more !urgent due:2026-11-24 #errand #shop/food
+          First line of notes.
+          Second, with a comma; and a semicolon.
+          - [ ] Check the fridge first
+        - [x] Post the parcel done:2026-11-20 !low created:2026-11-01
+        - [-] Return the lamp cancelled:2026-11-19
+        - [/] Paint the fence start:2026-11-20 due:2026-11-28 every:week ^fence
+        - [ ] Café crème brûlée séance naïveté façade déjà vu — a very long title that needs folding 🍰🍰🍰 due:2026-11-30T14:30
+        """
     let folder = workspace(["errands.md": Self.errands])
 
     @Test func csvHasAHeaderAndQuotesAsRFC4180Says() {
         let csv = CSVWriter.write(folder.items)
         let records = csv.components(separatedBy: "\r\n")
-        #expect(records[0] == "path,line,list,section,status,title,priority,due,scheduled,start,created,done,cancelled,every,tags,id,parent,depth,notes")
+        #expect(
+            records[0] == "path,line,list,section,status,title,priority,due,scheduled,start,created,done,cancelled,every,tags,id,parent,depth,notes")
         // The notes' line break stays inside the quoted field.
-        #expect(records[1] == #"errands.md,3,Errands,Shop,open,"Buy milk, eggs; and ""cheese"" \ more",urgent,2026-11-24,,,,,,,errand shop/food,,,0,"First line of notes."#
+        #expect(
+            records[1]
+                == #"errands.md,3,Errands,Shop,open,"Buy milk, eggs; and ""cheese"" \ more",urgent,2026-11-24,,,,,,,errand shop/food,,,0,"First line of notes."#
                 + "\n" + #"Second, with a comma; and a semicolon.""#)
         #expect(records[2] == "errands.md,6,Errands,Shop,open,Check the fridge first,normal,,,,,,,,,,errands.md:3,1,")
-        #expect(records.count == 8)   // header, six items, and the empty string after the last CRLF
+        #expect(records.count == 8) // header, six items, and the empty string after the last CRLF
         #expect(csv.hasSuffix("\r\n"))
         #expect(!csv.replacingOccurrences(of: "\r\n", with: "").contains("\r"))
     }
@@ -69,8 +72,9 @@ import TickKit
 
     @Test func icsUIDsAreStable() {
         let first = ICalendarWriter.write(folder.items, stamp: "20261121T000000Z")
-        let second = ICalendarWriter.write(workspace(["errands.md": Self.errands]).items,
-                                           stamp: "20261121T000000Z")
+        let second = ICalendarWriter.write(
+            workspace(["errands.md": Self.errands]).items,
+            stamp: "20261121T000000Z")
         #expect(first == second)
         let fence = folder.items.first { $0.title.string == "Paint the fence" }!
         #expect(ICalendarWriter.uid(fence) == "fence@tick")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TickKit
 
 /// The first slice of the command line: `tick show LIST --json` and `tick check`.
@@ -8,7 +9,8 @@ struct FoundationCLITests {
     @Test("show --json prints the SPEC's item fields in file order")
     func showJSON() throws {
         let folder = try TemporaryFolder([
-            "groceries.md": "---\ntitle: Groceries\ncolor: green\nicon: cart\n---\n\n# Groceries\n\n## Dairy\n- [ ] Buy **milk** !high due:2026-11-24 #errand\n  Semi-skimmed, two bottles.\n  - [ ] Check the fridge first\n- [x] Eggs done:2026-11-20\n",
+            "groceries.md":
+                "---\ntitle: Groceries\ncolor: green\nicon: cart\n---\n\n# Groceries\n\n## Dairy\n- [ ] Buy **milk** !high due:2026-11-24 #errand\n  Semi-skimmed, two bottles.\n  - [ ] Check the fridge first\n- [x] Eggs done:2026-11-20\n"
         ])
         let result = try TickRunner.run(["show", "groceries", "--json", "--dir", folder.url.path, "--today", "2026-11-21"])
         #expect(result.status == 0)
@@ -17,9 +19,11 @@ struct FoundationCLITests {
         let items = try #require(json["items"] as? [[String: Any]])
         #expect(items.map { $0["line"] as? Int } == [10, 12, 13])
         let first = items[0]
-        let expectedKeys = ["path", "line", "list", "section", "status", "title", "text", "priority", "due", "scheduled",
-                            "start", "created", "done", "cancelled", "every", "tags", "color", "icon", "id", "fields",
-                            "parent", "depth", "notes", "listColor", "listIcon", "dependsOn", "blocked", "urgency"]
+        let expectedKeys = [
+            "path", "line", "list", "section", "status", "title", "text", "priority", "due", "scheduled",
+            "start", "created", "done", "cancelled", "every", "tags", "color", "icon", "id", "fields",
+            "parent", "depth", "notes", "listColor", "listIcon", "dependsOn", "blocked", "urgency",
+        ]
         #expect(Set(first.keys) == Set(expectedKeys))
         // Keys come in the SPEC's order.
         let keyOrder = expectedKeys.compactMap { key in result.stdout.range(of: "\"\(key)\":")?.lowerBound }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TickKit
 
 /// Git's ignore rules, read in-process (`IgnoreRules`): the lists tick finds
@@ -54,14 +55,14 @@ import Testing
 
     /// Hand-written scenarios for the rules gitignore(5) spells out.
     static let namedScenarios: [[String: String]] = [
-        [".": "build/\n"],                                              // a folder pattern at any depth
-        [".": "/build/\n"],                                             // anchored at the top only
-        [".": "docs/build\n"],                                          // a middle slash anchors
-        [".": "*.md\n!keep.md\n"],                                      // negation, later line wins
-        [".": "docs/drafts/\n!docs/drafts/keep.md\n"],                  // no re-include inside an excluded folder
-        [".": "docs/drafts/*\n!docs/drafts/keep.md\n"],                 // but re-include below a `/*`
-        [".": "*.md\n", "docs": "!a.md\n"],                             // a deeper file wins
-        ["": "*.md\n", ".": "!b.md\n"],                                 // .gitignore over info/exclude
+        [".": "build/\n"], // a folder pattern at any depth
+        [".": "/build/\n"], // anchored at the top only
+        [".": "docs/build\n"], // a middle slash anchors
+        [".": "*.md\n!keep.md\n"], // negation, later line wins
+        [".": "docs/drafts/\n!docs/drafts/keep.md\n"], // no re-include inside an excluded folder
+        [".": "docs/drafts/*\n!docs/drafts/keep.md\n"], // but re-include below a `/*`
+        [".": "*.md\n", "docs": "!a.md\n"], // a deeper file wins
+        ["": "*.md\n", ".": "!b.md\n"], // .gitignore over info/exclude
         [".": "!b.md\n", "": "*.md\n"],
         [".": "foo/**/bar.md\n"], [".": "**/build\n"], [".": "deep/**\n!deep/x/g.md\n"],
         [".": "\\#hash.md\n\\!bang.md\n"], [".": "#hash.md\n!bang.md\n"],
@@ -119,8 +120,10 @@ import Testing
         try home.write(".gitconfig", Array("[user]\n\tname = x\n[core]\n\texcludesFile = \"~/mine.ignore\" ; a comment\n".utf8))
         #expect(try lists(xdg) == ["a.md", "c.md"])
         // And git agrees.
-        let ignored = try Self.git(["HOME=" + home.root.path, "XDG_CONFIG_HOME=" + home.url("config").path, "git", "-C", notes.root.path,
-                                    "ls-files", "--others", "--ignored", "--exclude-standard"]).output
+        let ignored = try Self.git([
+            "HOME=" + home.root.path, "XDG_CONFIG_HOME=" + home.url("config").path, "git", "-C", notes.root.path,
+            "ls-files", "--others", "--ignored", "--exclude-standard",
+        ]).output
         #expect(String(decoding: ignored, as: UTF8.self) == "b.md\nd.md\n")
     }
 
@@ -146,8 +149,10 @@ import Testing
 
     @Test("no command runs a program named in the folder's .git/config")
     func noCommandRunsProgramsFromGitConfig() throws {
-        let notes = try NotesFixture(["inbox.md": "- [ ] one\n- [ ] two\n- [ ] three\n- [ ] four\n", "other.md": "# Other\n",
-                                      ".gitattributes": "* filter=evil diff=evil\n", "ignored/x.md": "", ".gitignore": "ignored/\n"])
+        let notes = try NotesFixture([
+            "inbox.md": "- [ ] one\n- [ ] two\n- [ ] three\n- [ ] four\n", "other.md": "# Other\n",
+            ".gitattributes": "* filter=evil diff=evil\n", "ignored/x.md": "", ".gitignore": "ignored/\n",
+        ])
         #expect(try Self.git(["-C", notes.root.path, "init", "-q"]).status == 0)
         let marker = notes.root.path + "-marker"
         defer { try? FileManager.default.removeItem(atPath: marker) }
@@ -156,25 +161,31 @@ import Testing
         try FileManager.default.createDirectory(atPath: hooks, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: hooks) }
         for hook in ["pre-commit", "post-checkout", "post-index-change", "fsmonitor-watchman", "pre-auto-gc", "reference-transaction"] {
-            _ = FileManager.default.createFile(atPath: hooks + "/" + hook, contents: Data("#!/bin/sh\n\(command)\n".utf8),
-                                           attributes: [.posixPermissions: 0o755])
+            _ = FileManager.default.createFile(
+                atPath: hooks + "/" + hook, contents: Data("#!/bin/sh\n\(command)\n".utf8),
+                attributes: [.posixPermissions: 0o755])
         }
-        for (key, value) in [("core.fsmonitor", command), ("core.hooksPath", hooks), ("diff.external", command),
-                             ("filter.evil.clean", command), ("filter.evil.smudge", command), ("filter.evil.process", command),
-                             ("diff.evil.textconv", command), ("core.pager", command), ("core.editor", command),
-                             ("core.sshCommand", command), ("gc.auto", "1")] {
+        for (key, value) in [
+            ("core.fsmonitor", command), ("core.hooksPath", hooks), ("diff.external", command),
+            ("filter.evil.clean", command), ("filter.evil.smudge", command), ("filter.evil.process", command),
+            ("diff.evil.textconv", command), ("core.pager", command), ("core.editor", command),
+            ("core.sshCommand", command), ("gc.auto", "1"),
+        ] {
             #expect(try Self.git(["-C", notes.root.path, "config", key, value]).status == 0)
         }
-        let commands: [[String]] = HostileFolderTests.readCommands + [
-            ["show", "inbox"], ["check"], ["scheduled"], ["overdue"], ["completed"], ["export", "--format", "csv"],
-            ["done", "inbox.md:1"], ["reopen", "inbox.md:1"], ["cancel", "inbox.md:2"], ["add", "inbox", "five"],
-            ["edit", "inbox.md:3", "--due", "2026-12-01"], ["mv", "inbox.md:4", "other"], ["rm", "inbox.md:1"],
-            ["sort", "inbox", "--by", "title"], ["archive", "inbox"], ["new", "Fresh"],
-        ]
+        let commands: [[String]] =
+            HostileFolderTests.readCommands + [
+                ["show", "inbox"], ["check"], ["scheduled"], ["overdue"], ["completed"], ["export", "--format", "csv"],
+                ["done", "inbox.md:1"], ["reopen", "inbox.md:1"], ["cancel", "inbox.md:2"], ["add", "inbox", "five"],
+                ["edit", "inbox.md:3", "--due", "2026-12-01"], ["mv", "inbox.md:4", "other"], ["rm", "inbox.md:1"],
+                ["sort", "inbox", "--by", "title"], ["archive", "inbox"], ["new", "Fresh"],
+            ]
         for arguments in commands {
             let result = try notes.tick(arguments)
             #expect(result.status == 0, "tick \(arguments): exit \(result.status): \(result.stderr)")
-            #expect(!FileManager.default.fileExists(atPath: marker), "tick \(arguments) ran a program from .git/config (exit \(result.status): \(result.stderr))")
+            #expect(
+                !FileManager.default.fileExists(atPath: marker),
+                "tick \(arguments) ran a program from .git/config (exit \(result.status): \(result.stderr))")
             try? FileManager.default.removeItem(atPath: marker)
         }
         // The ignore rules still held meanwhile.

@@ -42,7 +42,7 @@ import TickKit
         let result = groups(.tag)
         #expect(result.map(\.0) == ["#errand", "#home", "#work", "#work/finance", "No tag"])
         #expect(result[1].1 == ["z1", "a1", "b5"])
-        #expect(result[2].1 == ["a6", "b1"])   // #work and #Work
+        #expect(result[2].1 == ["a6", "b1"]) // #work and #Work
     }
 
     @Test func statusGroupsAreOpenInProgressDoneCancelled() {

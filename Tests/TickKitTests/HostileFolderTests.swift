@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Hostile input through the command line: queries carry on (a warning on
@@ -9,21 +10,26 @@ import Glibc
 /// SPEC §7's codes; nothing crashes and nothing is written where it should
 /// not be. The parser-level cases are in HostileInputTests.
 @Suite struct HostileFolderTests {
-    static let readCommands: [[String]] = [[], ["all"], ["today"], ["lists"], ["query", "open or done"], ["all", "--json"],
-                                           ["export", "--format", "ics"]]
+    static let readCommands: [[String]] = [
+        [], ["all"], ["today"], ["lists"], ["query", "open or done"], ["all", "--json"],
+        ["export", "--format", "ics"],
+    ]
 
     /// Runs every read command; each must exit 0 and crash nowhere. Returns
     /// the `all --json` output.
     @discardableResult
-    static func readEverything(_ notes: NotesFixture, expectWarning: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    static func readEverything(_ notes: NotesFixture, expectWarning: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> String
+    {
         let before = snapshot(notes)
         var json = ""
         for command in readCommands {
             let result = try TickProcess.run(command + ["--dir", notes.root.path, "--today", "2026-11-21"])
             #expect(result.status == 0, "tick \(command): exit \(result.status): \(result.stderr)", sourceLocation: sourceLocation)
             if let expectWarning {
-                #expect(result.stderr.contains("warning:") && result.stderr.contains(expectWarning),
-                        "tick \(command): stderr \(result.stderr.debugDescription)", sourceLocation: sourceLocation)
+                #expect(
+                    result.stderr.contains("warning:") && result.stderr.contains(expectWarning),
+                    "tick \(command): stderr \(result.stderr.debugDescription)", sourceLocation: sourceLocation)
             }
             if command == ["all", "--json"] { json = result.stdout }
         }
@@ -46,23 +52,28 @@ import Glibc
     }
 
     /// Runs a change command that must refuse with `code`, leaving every file as it was.
-    static func expectRefusal(_ notes: NotesFixture, _ arguments: [String], code: Int32, wrapper: [String] = [],
-                              sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectRefusal(
+        _ notes: NotesFixture, _ arguments: [String], code: Int32, wrapper: [String] = [],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let before = snapshot(notes)
         let result = try TickProcess.run(arguments + ["--dir", notes.root.path, "--today", "2026-11-21"], wrapper: wrapper)
         #expect(result.status == code, "tick \(arguments): exit \(result.status), expected \(code): \(result.stderr)", sourceLocation: sourceLocation)
         // One line of error, perhaps after warnings about what the scan skipped.
         let lines = result.stderr.split(separator: "\n")
-        #expect(lines.allSatisfy { $0.hasPrefix("tick: ") } && lines.filter { !$0.hasPrefix("tick: warning:") }.count == 1,
-                "tick \(arguments): not one line of error: \(result.stderr.debugDescription)", sourceLocation: sourceLocation)
+        #expect(
+            lines.allSatisfy { $0.hasPrefix("tick: ") } && lines.filter { !$0.hasPrefix("tick: warning:") }.count == 1,
+            "tick \(arguments): not one line of error: \(result.stderr.debugDescription)", sourceLocation: sourceLocation)
         #expect(snapshot(notes) == before, "tick \(arguments) changed files while refusing", sourceLocation: sourceLocation)
     }
 
     static let nobody = geteuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
 
     @Test func emptyFileAndFrontMatterOnly() throws {
-        let notes = try NotesFixture(["empty.md": "", "front.md": "---\ntitle: Only front matter\ncolor: red\n---\n",
-                                      "ok.md": "- [ ] Real item\n"])
+        let notes = try NotesFixture([
+            "empty.md": "", "front.md": "---\ntitle: Only front matter\ncolor: red\n---\n",
+            "ok.md": "- [ ] Real item\n",
+        ])
         let json = try Self.readEverything(notes)
         #expect(json.contains("Real item"))
         let lists = try notes.tick("lists")
@@ -212,8 +223,11 @@ import Glibc
         #expect(count.stdout.components(separatedBy: "\"status\"").count - 1 == 10_000)
         let done = try notes.tick("done", "many.md:50002")
         #expect(done.status == 0)
-        #expect(try notes.text("many.md") == text.replacingOccurrences(of: "- [ ] Item 50000 due:2026-11-10 #t0\n",
-                                                                        with: "- [x] Item 50000 due:2026-11-10 #t0 done:2026-11-21\n"))
+        #expect(
+            try notes.text("many.md")
+                == text.replacingOccurrences(
+                    of: "- [ ] Item 50000 due:2026-11-10 #t0\n",
+                    with: "- [x] Item 50000 due:2026-11-10 #t0 done:2026-11-21\n"))
     }
 
     @Test(.enabled(if: SlowTests.enabled, "set TICK_SLOW_TESTS=1"))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TickKit
 
 /// No input crashes the parser, and odd bytes keep exact positions.
@@ -72,8 +73,10 @@ struct HostileInputTests {
             let stem = path.split(separator: "/").last.map(String.init) ?? path
             return stem.hasSuffix(".markdown") ? String(stem.dropLast(9)) : (stem.hasSuffix(".md") ? String(stem.dropLast(3)) : stem)
         }
-        for path in ["inbox.md", "a/b/c.md", "a/b/", "a//b.markdown", "/", "", "x", "dir/ü.md", "dir/\u{301}x.md",
-                     "dir\u{301}/x.md", "é/\u{301}", "a/.md", "a/b.md/", "tab\t/x.md", "cr\r\n/x.md"] {
+        for path in [
+            "inbox.md", "a/b/c.md", "a/b/", "a//b.markdown", "/", "", "x", "dir/ü.md", "dir/\u{301}x.md",
+            "dir\u{301}/x.md", "é/\u{301}", "a/.md", "a/b.md/", "tab\t/x.md", "cr\r\n/x.md",
+        ] {
             #expect(parse("", path: path).name == expected(path), "\(path.debugDescription)")
         }
     }
@@ -101,7 +104,9 @@ struct HostileInputTests {
             for item in document.items {
                 #expect(item.blockRange.upperBound <= bytes.count)
                 #expect(item.boxRange.upperBound <= item.titleRange.lowerBound)
-                for run in item.runs { #expect(run.range.lowerBound >= item.titleRange.lowerBound && run.range.upperBound <= item.titleRange.upperBound) }
+                for run in item.runs {
+                    #expect(run.range.lowerBound >= item.titleRange.lowerBound && run.range.upperBound <= item.titleRange.upperBound)
+                }
             }
         }
     }

@@ -3,9 +3,11 @@ import TickKit
 
 /// The JSON documents of SPEC §6: keys, their order, and absent values.
 @Suite struct JSONShapeTests {
-    static let itemKeys = ["path", "line", "list", "section", "status", "title", "text", "priority", "due", "scheduled",
-                           "start", "created", "done", "cancelled", "every", "tags", "color", "icon", "id", "fields",
-                           "parent", "depth", "notes", "listColor", "listIcon", "dependsOn", "blocked", "urgency"]
+    static let itemKeys = [
+        "path", "line", "list", "section", "status", "title", "text", "priority", "due", "scheduled",
+        "start", "created", "done", "cancelled", "every", "tags", "color", "icon", "id", "fields",
+        "parent", "depth", "notes", "listColor", "listIcon", "dependsOn", "blocked", "urgency",
+    ]
     static let context = ItemContext(today: Fixture.today, dependencies: .none)
 
     func keys(_ value: JSONValue?) -> [String] {
@@ -15,21 +17,21 @@ import TickKit
 
     let folder = workspace([
         "groceries.md": """
-            ---
-            title: Groceries
-            color: green
-            icon: cart
-            aisle: 4
-            ---
+        ---
+        title: Groceries
+        color: green
+        icon: cart
+        aisle: 4
+        ---
 
-            # Groceries
+        # Groceries
 
-            ## Dairy
-            - [ ] Buy **milk** !high due:2026-11-24 #errand
-              Semi-skimmed, two bottles.
-              - [ ] Check the fridge first
-            - [x] Eggs done:2026-11-20 store:corner
-            """,
+        ## Dairy
+        - [ ] Buy **milk** !high due:2026-11-24 #errand
+          Semi-skimmed, two bottles.
+          - [ ] Check the fridge first
+        - [x] Eggs done:2026-11-20 store:corner
+        """,
         "plain.md": "- [ ] Lonely\n",
     ])
 
@@ -37,9 +39,10 @@ import TickKit
         let milk = folder.items.first { $0.title.string == "Buy milk" }!
         let json = ItemJSON.item(milk, context: Self.context)
         #expect(keys(json) == Self.itemKeys)
-        #expect(json.serialized() == #"""
-            {"path":"groceries.md","line":11,"list":"Groceries","section":"Dairy","status":"open","title":"Buy milk","text":"Buy **milk** !high due:2026-11-24 #errand","priority":"high","due":"2026-11-24","scheduled":null,"start":null,"created":null,"done":null,"cancelled":null,"every":null,"tags":["errand"],"color":null,"icon":null,"id":null,"fields":{},"parent":null,"depth":0,"notes":"Semi-skimmed, two bottles.","listColor":"green","listIcon":"cart","dependsOn":[],"blocked":false,"urgency":13.42857}
-            """#)
+        #expect(
+            json.serialized() == #"""
+                {"path":"groceries.md","line":11,"list":"Groceries","section":"Dairy","status":"open","title":"Buy milk","text":"Buy **milk** !high due:2026-11-24 #errand","priority":"high","due":"2026-11-24","scheduled":null,"start":null,"created":null,"done":null,"cancelled":null,"every":null,"tags":["errand"],"color":null,"icon":null,"id":null,"fields":{},"parent":null,"depth":0,"notes":"Semi-skimmed, two bottles.","listColor":"green","listIcon":"cart","dependsOn":[],"blocked":false,"urgency":13.42857}
+                """#)
     }
 
     @Test func subtasksNameTheirParentAndDefaultsAreReported() {
@@ -63,7 +66,10 @@ import TickKit
         #expect(flat["today"] == .string("2026-11-21"))
         let grouped = ItemJSON.groups(Grouping.group(folder.items, by: .status, today: Fixture.today), context: Self.context)
         #expect(keys(grouped) == ["today", "groups"])
-        guard case .array(let groups)? = grouped["groups"] else { Issue.record("no groups"); return }
+        guard case .array(let groups)? = grouped["groups"] else {
+            Issue.record("no groups")
+            return
+        }
         #expect(groups.map(keys) == [["name", "items"], ["name", "items"]])
         #expect(groups.map { $0["name"] } == [.string("open"), .string("done")])
     }
@@ -71,7 +77,10 @@ import TickKit
     @Test func listsAndHomeDocuments() {
         let lists = ItemJSON.lists(folder, today: Fixture.today)
         #expect(keys(lists) == ["today", "lists"])
-        guard case .array(let entries)? = lists["lists"] else { Issue.record("no lists"); return }
+        guard case .array(let entries)? = lists["lists"] else {
+            Issue.record("no lists")
+            return
+        }
         #expect(Array(keys(entries[0]).prefix(6)) == ["name", "path", "color", "icon", "open", "done"])
         #expect(entries[0]["frontMatter"] == .object([("aisle", .int(4))]))
         #expect(entries[0]["open"] == .int(2))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TickKit
 
 /// `tick lsp` (SPEC §10, docs/EDITORS.md), spoken to over pipes as an editor
@@ -21,18 +22,21 @@ import Testing
 
         """
     /// The Obsidian Tasks dialect with CRLF endings, tabs and emoji in titles.
-    static let emojiList = "# Tasks 📋\r\n\r\n- [ ] 🎉 Party\tprep ⏫ 📅 2026-11-23 #fun\r\n"
+    static let emojiList =
+        "# Tasks 📋\r\n\r\n- [ ] 🎉 Party\tprep ⏫ 📅 2026-11-23 #fun\r\n"
         + "\t- [ ] Balloons 🎈 🔁 every month on the last 📅 2026-11-30\r\n"
         + "- [x] Done thing ✅ 2026-11-20\r\n- [ ] No dates here 🙂\r\n"
-    static let dataviewList = "- [ ] Water plants [priority:: high] [repeat:: every week] [due:: 2026-11-21]\n"
+    static let dataviewList =
+        "- [ ] Water plants [priority:: high] [repeat:: every week] [due:: 2026-11-21]\n"
         + "- [ ] Call mum [due:: 2026-11-25]\n"
 
     static func uri(_ notes: NotesFixture, _ path: String) -> String { notes.url(path).absoluteString }
 
     // MARK: Initialize
 
-    @Test("initialize answers utf-8 when the client offers it, else utf-16, with the capabilities tick has",
-          arguments: [(["utf-8", "utf-16"] as [String]?, "utf-8"), (["utf-16"], "utf-16"), (nil, "utf-16"), (["utf-32", "utf-8"], "utf-8")])
+    @Test(
+        "initialize answers utf-8 when the client offers it, else utf-16, with the capabilities tick has",
+        arguments: [(["utf-8", "utf-16"] as [String]?, "utf-8"), (["utf-16"], "utf-16"), (nil, "utf-16"), (["utf-32", "utf-8"], "utf-8")])
     func initializeNegotiatesThePositionEncoding(offered: [String]?, expected: String) throws {
         let notes = try NotesFixture(["a.md": "- [ ] a\n"])
         let client = try LSPClient()
@@ -62,15 +66,18 @@ import Testing
     static func ranges(_ diagnostics: [[String: Any]]) -> [[Int]] {
         diagnostics.map { diagnostic in
             let range = diagnostic["range"] as! [String: Any]
-            let start = range["start"] as! [String: Any], end = range["end"] as! [String: Any]
+            let start = range["start"] as! [String: Any]
+            let end = range["end"] as! [String: Any]
             return [start["line"] as! Int, start["character"] as! Int, end["line"] as! Int, end["character"] as! Int]
         }
     }
 
-    @Test("didOpen and every didChange publish tick check's diagnostics for the unsaved text, with exact ranges",
-          arguments: ["utf-8", "utf-16"])
+    @Test(
+        "didOpen and every didChange publish tick check's diagnostics for the unsaved text, with exact ranges",
+        arguments: ["utf-8", "utf-16"])
     func diagnosticsFollowTheEditorsText(encoding: String) throws {
-        let text = "# Läst\r\n\r\n- [ ] 🎉 fête\tdue:2026-02-30 !hgih\r\n- [ ] x 📅 2026-13-01\r\n\t- [ ] ok [due:: 2026-11-31]\r\n"
+        let text =
+            "# Läst\r\n\r\n- [ ] 🎉 fête\tdue:2026-02-30 !hgih\r\n- [ ] x 📅 2026-13-01\r\n\t- [ ] ok [due:: 2026-11-31]\r\n"
             + "- [ ] 🔁 every fortnight 📅 2026-11-24\r\n"
         // On disk the file is clean: the server must read the editor's text, not the file.
         let notes = try NotesFixture(["a.md": "- [ ] clean\n", "copy.md": text])
@@ -93,13 +100,14 @@ import Testing
         if encoding == "utf-8" {
             #expect(Self.ranges(diagnostics).map { [$0[0] + 1, $0[1] + 1] } == reported.map { [$0["line"] as! Int, $0["column"] as! Int] })
         }
-        #expect(Self.ranges(diagnostics) == [
-            Self.expectedRange(of: "2026-02-30", line: 2, in: text, encoding: encoding),
-            Self.expectedRange(of: "!hgih", line: 2, in: text, encoding: encoding),
-            Self.expectedRange(of: "📅 2026-13-01", line: 3, in: text, encoding: encoding),
-            Self.expectedRange(of: "2026-11-31", line: 4, in: text, encoding: encoding),
-            Self.expectedRange(of: "every fortnight", line: 5, in: text, encoding: encoding),
-        ])
+        #expect(
+            Self.ranges(diagnostics) == [
+                Self.expectedRange(of: "2026-02-30", line: 2, in: text, encoding: encoding),
+                Self.expectedRange(of: "!hgih", line: 2, in: text, encoding: encoding),
+                Self.expectedRange(of: "📅 2026-13-01", line: 3, in: text, encoding: encoding),
+                Self.expectedRange(of: "2026-11-31", line: 4, in: text, encoding: encoding),
+                Self.expectedRange(of: "every fortnight", line: 5, in: text, encoding: encoding),
+            ])
         #expect(diagnostics.allSatisfy { $0["severity"] as? Int == 2 && $0["source"] as? String == "tick" })
 
         let fixed = text.replacingOccurrences(of: "!hgih", with: "!high").replacingOccurrences(of: "2026-13-01", with: "2026-12-01")
@@ -107,11 +115,12 @@ import Testing
         let changed = try #require(try client.notification("textDocument/publishDiagnostics")["params"] as? [String: Any])
         #expect(changed["version"] as? Int == 2)
         let remaining = try #require(changed["diagnostics"] as? [[String: Any]])
-        #expect(Self.ranges(remaining) == [
-            Self.expectedRange(of: "2026-02-30", line: 2, in: fixed, encoding: encoding),
-            Self.expectedRange(of: "2026-11-31", line: 4, in: fixed, encoding: encoding),
-            Self.expectedRange(of: "every fortnight", line: 5, in: fixed, encoding: encoding),
-        ])
+        #expect(
+            Self.ranges(remaining) == [
+                Self.expectedRange(of: "2026-02-30", line: 2, in: fixed, encoding: encoding),
+                Self.expectedRange(of: "2026-11-31", line: 4, in: fixed, encoding: encoding),
+                Self.expectedRange(of: "every fortnight", line: 5, in: fixed, encoding: encoding),
+            ])
         client.change(uri, "- [ ] clean\n", version: 3)
         let clean = try #require(try client.notification("textDocument/publishDiagnostics")["params"] as? [String: Any])
         #expect((clean["diagnostics"] as? [Any])?.isEmpty == true)
@@ -174,7 +183,13 @@ import Testing
         ]
         let notes = try NotesFixture(Dictionary(uniqueKeysWithValues: lists))
         /// An action's result: where, which, and the bytes its edit gives.
-        struct Applied { var path: String; var line: Int; var title: String; var encoding: String; var bytes: [UInt8] }
+        struct Applied {
+            var path: String
+            var line: Int
+            var title: String
+            var encoding: String
+            var bytes: [UInt8]
+        }
         var applied: [Applied] = []
         var titles: [String: [String]] = [:]
         for encoding in ["utf-8", "utf-16"] {
@@ -188,11 +203,13 @@ import Testing
                 _ = try client.notification("textDocument/publishDiagnostics")
                 _ = try client.notification("textDocument/publishDiagnostics")
                 for item in DocumentParser.parse(bytes, path: path).items {
-                    let response = try client.request("textDocument/codeAction", [
-                        "textDocument": ["uri": uri],
-                        "range": ["start": ["line": item.line - 1, "character": 2], "end": ["line": item.line - 1, "character": 2]],
-                        "context": ["diagnostics": [Any]()],
-                    ])
+                    let response = try client.request(
+                        "textDocument/codeAction",
+                        [
+                            "textDocument": ["uri": uri],
+                            "range": ["start": ["line": item.line - 1, "character": 2], "end": ["line": item.line - 1, "character": 2]],
+                            "context": ["diagnostics": [Any]()],
+                        ])
                     let actions = try #require(response["result"] as? [[String: Any]], "\(response)")
                     titles["\(path):\(item.line)"] = actions.map { $0["title"] as! String }
                     for action in actions {
@@ -203,8 +220,10 @@ import Testing
                         #expect(identifier["uri"] as? String == uri)
                         #expect(identifier["version"] as? Int == 7)
                         let edits = try #require(changes[0]["edits"] as? [[String: Any]])
-                        applied.append(Applied(path: path, line: item.line, title: action["title"] as! String, encoding: encoding,
-                                               bytes: TextEdits.apply(edits, to: bytes, encoding: encoding)))
+                        applied.append(
+                            Applied(
+                                path: path, line: item.line, title: action["title"] as! String, encoding: encoding,
+                                bytes: TextEdits.apply(edits, to: bytes, encoding: encoding)))
                     }
                 }
             }
@@ -219,22 +238,31 @@ import Testing
             let parts = keys[index].split(separator: "\t", maxSplits: 1).map(String.init)
             let path = String(parts[0].split(separator: ":")[0])
             guard let arguments = Self.command(for: parts[1], address: parts[0]),
-                  let bytes = try? Self.commandResult(arguments, path: path, bytes: originals[path]!) else { return }
-            lock.lock(); expected[index] = bytes; lock.unlock()
+                let bytes = try? Self.commandResult(arguments, path: path, bytes: originals[path]!)
+            else { return }
+            lock.lock()
+            expected[index] = bytes
+            lock.unlock()
         }
         for result in applied {
             let index = keys.firstIndex(of: "\(result.path):\(result.line)\t\(result.title)")!
             let wanted = try #require(expected[index], "no command for \(result.title)")
-            #expect(result.bytes == wanted, "\(result.path):\(result.line) \(result.title) (\(result.encoding)): \(String(decoding: result.bytes, as: UTF8.self).debugDescription) != \(String(decoding: wanted, as: UTF8.self).debugDescription)")
+            #expect(
+                result.bytes == wanted,
+                "\(result.path):\(result.line) \(result.title) (\(result.encoding)): \(String(decoding: result.bytes, as: UTF8.self).debugDescription) != \(String(decoding: wanted, as: UTF8.self).debugDescription)"
+            )
         }
         #expect(applied.count > 80)
         // What each item is offered.
-        #expect(titles["t.md:7"] == ["Mark done", "Start (in progress)", "Cancel", "Priority up: urgent", "Priority down: medium",
-                                     "Postpone to tomorrow (2026-11-22, Sun)", "Postpone to next week (2026-11-23, Mon)",
-                                     "Clear the due date"])
+        #expect(
+            titles["t.md:7"] == [
+                "Mark done", "Start (in progress)", "Cancel", "Priority up: urgent", "Priority down: medium",
+                "Postpone to tomorrow (2026-11-22, Sun)", "Postpone to next week (2026-11-23, Mon)",
+                "Clear the due date",
+            ])
         #expect(titles["t.md:8"]?.contains("Reopen") == true && titles["t.md:8"]?.contains("Mark done") == false)
         #expect(titles["t.md:9"]?.first == "Mark done (adds the next occurrence above)")
-        #expect(titles["t.md:11"]?.contains("Priority up: urgent") == false)   // already urgent
+        #expect(titles["t.md:11"]?.contains("Priority up: urgent") == false) // already urgent
         #expect(titles["t.md:10"]?.contains("Priority down: lowest") == false)
         #expect(titles["e.md:6"]?.contains("Clear the due date") == false)
         #expect(titles["r.md:2"]?.contains("Reopen (removes the next occurrence done added)") == true)
@@ -248,10 +276,12 @@ import Testing
         let uri = Self.uri(notes, "a.md")
         client.open(uri, "# Head\n- [ ] item\n<<<<<<< ours\n- [ ] x\n=======\n- [ ] y\n>>>>>>> theirs\n")
         func actions(line: Int) throws -> [Any] {
-            let response = try client.request("textDocument/codeAction", [
-                "textDocument": ["uri": uri], "range": ["start": ["line": line, "character": 0], "end": ["line": line, "character": 0]],
-                "context": ["diagnostics": [Any]()],
-            ])
+            let response = try client.request(
+                "textDocument/codeAction",
+                [
+                    "textDocument": ["uri": uri], "range": ["start": ["line": line, "character": 0], "end": ["line": line, "character": 0]],
+                    "context": ["diagnostics": [Any]()],
+                ])
             return try #require(response["result"] as? [Any], "\(response)")
         }
         #expect(try actions(line: 1).isEmpty)
@@ -265,14 +295,18 @@ import Testing
     // MARK: Completion
 
     /// The completion items at the end of `line` (0-based) of `text`, opened as `path`.
-    static func completions(_ client: LSPClient, _ notes: NotesFixture, _ path: String, _ text: String,
-                            line: Int, character: Int) throws -> [[String: Any]] {
+    static func completions(
+        _ client: LSPClient, _ notes: NotesFixture, _ path: String, _ text: String,
+        line: Int, character: Int
+    ) throws -> [[String: Any]] {
         let uri = uri(notes, path)
         client.open(uri, text, version: 1)
         _ = try client.notification("textDocument/publishDiagnostics")
-        let response = try client.request("textDocument/completion", [
-            "textDocument": ["uri": uri], "position": ["line": line, "character": character],
-        ])
+        let response = try client.request(
+            "textDocument/completion",
+            [
+                "textDocument": ["uri": uri], "position": ["line": line, "character": character],
+            ])
         return try #require(response["result"] as? [[String: Any]], "\(response)")
     }
 
@@ -355,8 +389,9 @@ import Testing
         #expect(value.contains("- list: Groceries (`g.md`)"))
         #expect(value.contains("- section: Dairy"))
         let overdue = try client.request("textDocument/hover", ["textDocument": ["uri": uri], "position": ["line": 8, "character": 0]])
-        #expect((((overdue["result"] as? [String: Any])?["contents"] as? [String: Any])?["value"] as? String)?
-            .contains("- due: 2026-11-20 (Fri), 1 day overdue") == true)
+        #expect(
+            (((overdue["result"] as? [String: Any])?["contents"] as? [String: Any])?["value"] as? String)?
+                .contains("- due: 2026-11-20 (Fri), 1 day overdue") == true)
         let none = try client.request("textDocument/hover", ["textDocument": ["uri": uri], "position": ["line": 3, "character": 0]])
         #expect(none["result"] is NSNull)
         #expect(try client.shutDown() == 0)
@@ -418,7 +453,7 @@ import Testing
     func malformedInputGetsProtocolErrors() throws {
         let client = try LSPClient()
         let early = try client.request("workspace/symbol", ["query": ""])
-        #expect(Self.errorCode(early) == -32002)   // not initialized yet
+        #expect(Self.errorCode(early) == -32002) // not initialized yet
         try client.initialize(root: nil)
         client.sendFramed(Array("{\"jsonrpc\": \"2.0\", \"id\": 5, \"method\"".utf8))
         let notJSON = try client.nextMessage()
@@ -429,7 +464,7 @@ import Testing
         #expect(Self.errorCode(try client.nextMessage()) == -32700)
         client.sendFramed(Array("[1, 2]".utf8))
         #expect(Self.errorCode(try client.nextMessage()) == -32600)
-        client.sendFramed(Array("{\"id\": 9, \"method\": \"shutdown\"}".utf8))   // no jsonrpc
+        client.sendFramed(Array("{\"id\": 9, \"method\": \"shutdown\"}".utf8)) // no jsonrpc
         let noVersion = try client.nextMessage()
         #expect(Self.errorCode(noVersion) == -32600 && noVersion["id"] as? Int == 9)
         client.sendFramed(Array("{\"jsonrpc\": \"2.0\", \"id\": {\"a\": 1}, \"method\": \"x\"}".utf8))
@@ -442,10 +477,12 @@ import Testing
         // Positions far outside the document are clamped, not looped over.
         client.open("file:///tmp/far.md", "- [ ] far\n")
         _ = try client.notification("textDocument/publishDiagnostics")
-        let far = try client.request("textDocument/codeAction", [
-            "textDocument": ["uri": "file:///tmp/far.md"],
-            "range": ["start": ["line": -5, "character": -1], "end": ["line": 1_000_000_000_000_000, "character": 7]],
-        ])
+        let far = try client.request(
+            "textDocument/codeAction",
+            [
+                "textDocument": ["uri": "file:///tmp/far.md"],
+                "range": ["start": ["line": -5, "character": -1], "end": ["line": 1_000_000_000_000_000, "character": 7]],
+            ])
         #expect((far["result"] as? [Any])?.count == 7)
         let unknown = try client.request("textDocument/frobnicate", ["x": 1])
         #expect(Self.errorCode(unknown) == -32601)
@@ -457,7 +494,8 @@ import Testing
         client.notify("textDocument/didChange", ["nonsense": true])
         client.notify("textDocument/didOpen", ["textDocument": ["uri": 42]])
         client.notify("$/cancelRequest", ["id": 1])
-        let hoverOnUnknown = try client.request("textDocument/hover", ["textDocument": ["uri": "file:///nowhere.md"], "position": ["line": 0, "character": 0]])
+        let hoverOnUnknown = try client.request(
+            "textDocument/hover", ["textDocument": ["uri": "file:///nowhere.md"], "position": ["line": 0, "character": 0]])
         #expect(Self.errorCode(hoverOnUnknown) == -32803)
         let badParams = try client.request("textDocument/completion", ["textDocument": ["uri": "file:///nowhere.md"]])
         #expect(Self.errorCode(badParams) != nil)

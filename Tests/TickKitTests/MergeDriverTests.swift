@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TickKit
 
 /// `tick merge` (SPEC §8): the fixture corpus, one case per rule, and
@@ -22,7 +23,8 @@ import Testing
         DocumentParser.parse(bytes, path: "list.md").items.map { item in
             let m = item.metadata
             let dates = MetadataField.dateFields.map { m.date($0)?.isoString ?? "-" }.joined(separator: ",")
-            return "\(item.status) \(item.title) [\(dates)] \(m.hasPriority ? m.priority.name : "-") \(m.tags.sorted()) \(m.every ?? "-") \((item.notes ?? "").split(separator: "\n").sorted())"
+            return
+                "\(item.status) \(item.title) [\(dates)] \(m.hasPriority ? m.priority.name : "-") \(m.tags.sorted()) \(m.every ?? "-") \((item.notes ?? "").split(separator: "\n").sorted())"
         }.sorted()
     }
 
@@ -37,8 +39,9 @@ import Testing
         let scratch = try TemporaryFolder()
         let ours = scratch.url.appendingPathComponent("ours.md")
         try Data(try Self.bytes(folder + "/ours.md")).write(to: ours)
-        let run = try TickRunner.run(["merge", folder + "/base.md", ours.path, folder + "/theirs.md", name + ".md"],
-                                     environment: ["TICK_TODAY": Self.today])
+        let run = try TickRunner.run(
+            ["merge", folder + "/base.md", ours.path, folder + "/theirs.md", name + ".md"],
+            environment: ["TICK_TODAY": Self.today])
         let expected = try Self.bytes(folder + "/expected.md")
         let merged = try Self.bytes(ours.path)
         #expect(String(decoding: merged, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
@@ -52,7 +55,8 @@ import Testing
     func swappedSides(_ name: String) throws {
         let folder = Self.corpusRoot + "/" + name
         let (base, ours, theirs) = (try Self.bytes(folder + "/base.md"), try Self.bytes(folder + "/ours.md"), try Self.bytes(folder + "/theirs.md"))
-        let forward = try Self.merge(base, ours, theirs), backward = try Self.merge(base, theirs, ours)
+        let forward = try Self.merge(base, ours, theirs)
+        let backward = try Self.merge(base, theirs, ours)
         #expect(forward.conflicts == backward.conflicts)
         if forward.conflicts == 0 { #expect(Self.items(forward.bytes) == Self.items(backward.bytes)) }
     }
@@ -71,9 +75,10 @@ import Testing
     @Test("a larger marker size (git's %L) makes longer markers")
     func markerSize() throws {
         let folder = Self.corpusRoot + "/same-field-changed-on-both-sides-conflicts"
-        let outcome = try ListMerge.merge(base: try Self.bytes(folder + "/base.md"), ours: try Self.bytes(folder + "/ours.md"),
-                                          theirs: try Self.bytes(folder + "/theirs.md"), path: "list.md", today: date(Self.today),
-                                          markers: ListMerge.Markers(size: 9), lineMerge: GitProcess.mergeFile)
+        let outcome = try ListMerge.merge(
+            base: try Self.bytes(folder + "/base.md"), ours: try Self.bytes(folder + "/ours.md"),
+            theirs: try Self.bytes(folder + "/theirs.md"), path: "list.md", today: date(Self.today),
+            markers: ListMerge.Markers(size: 9), lineMerge: GitProcess.mergeFile)
         let text = String(decoding: outcome.bytes, as: UTF8.self)
         #expect(text.contains("<<<<<<<<< ours\n") && text.contains("\n=========\n") && text.contains(">>>>>>>>> theirs\n"))
     }
@@ -84,8 +89,10 @@ import Testing
     struct Generator {
         var random: SeededGenerator
         var counter = 0
-        static let words = ["apples", "bread", "call", "dentist", "email", "fix", "garden", "haircut", "invoice", "jacket",
-                            "kettle", "lamp", "movie", "notes", "oven", "paint", "quiz", "rent", "shoes", "taxes"]
+        static let words = [
+            "apples", "bread", "call", "dentist", "email", "fix", "garden", "haircut", "invoice", "jacket",
+            "kettle", "lamp", "movie", "notes", "oven", "paint", "quiz", "rent", "shoes", "taxes",
+        ]
 
         mutating func title() -> String {
             counter += 1
@@ -118,8 +125,10 @@ import Testing
                 guard let item = top.randomElement(using: &random) else { break }
                 var splices: [Splice]
                 switch Int.random(in: 0..<7, using: &random) {
-                case 0: splices = StatusEdit.splices(.done(date: TaskDate(year: 2026, month: 11, day: Int.random(in: 20...23, using: &random))),
-                                                     item: item, in: document, today: date(MergeDriverTests.today))
+                case 0:
+                    splices = StatusEdit.splices(
+                        .done(date: TaskDate(year: 2026, month: 11, day: Int.random(in: 20...23, using: &random))),
+                        item: item, in: document, today: date(MergeDriverTests.today))
                 case 1: splices = TokenEdit.splices([.setDate(.due, day())], item: item, in: document)
                 case 2: splices = TokenEdit.splices([.addTag(Self.words.randomElement(using: &random)!)], item: item, in: document)
                 case 3: splices = TokenEdit.splices([.replaceText(title())], item: item, in: document)
@@ -139,15 +148,19 @@ import Testing
         Set(DocumentParser.parse(bytes, path: "list.md").items.map(\.title))
     }
 
-    @Test("generated lists: a side merged with itself or with an unchanged side is that side byte for byte; swapping sides keeps the items; no item is lost")
+    @Test(
+        "generated lists: a side merged with itself or with an unchanged side is that side byte for byte; swapping sides keeps the items; no item is lost"
+    )
     func properties() throws {
         var generator = Generator(random: SeededGenerator(seed: 17_2026))
         var clean = 0
         for round in 0..<50 {
             let dialect: MetadataDialect = [.tick, .emoji, .dataview][round % 3]
             let base = generator.list(dialect)
-            let ours = generator.edit(base), theirs = generator.edit(base)
-            let context = "round \(round)\nBASE\n\(String(decoding: base, as: UTF8.self))OURS\n\(String(decoding: ours, as: UTF8.self))THEIRS\n\(String(decoding: theirs, as: UTF8.self))"
+            let ours = generator.edit(base)
+            let theirs = generator.edit(base)
+            let context =
+                "round \(round)\nBASE\n\(String(decoding: base, as: UTF8.self))OURS\n\(String(decoding: ours, as: UTF8.self))THEIRS\n\(String(decoding: theirs, as: UTF8.self))"
 
             #expect(try Self.merge(base, ours, ours) == ListMerge.Outcome(bytes: ours, conflicts: 0), "\(context)")
             #expect(try Self.merge(base, ours, base) == ListMerge.Outcome(bytes: ours, conflicts: 0), "\(context)")

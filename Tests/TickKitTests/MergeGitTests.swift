@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TickKit
 
 /// `tick merge` under real git (Debian's git 2.39 in CI), set up by
@@ -25,12 +26,14 @@ import Testing
         /// status and what it printed (both streams).
         @discardableResult
         func sh(_ script: String, in folder: String = ".", today: String = "2026-11-21") throws -> (status: Int32, output: String) {
-            let run = try TickRunner.run(["-c", "set -e\n" + script], environment: [
-                "PATH": binFolder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
-                "HOME": root.path + "/home", "GIT_CONFIG_NOSYSTEM": "1", "TICK_TODAY": today,
-                "GIT_AUTHOR_NAME": "Tick Test", "GIT_AUTHOR_EMAIL": "test@example.com",
-                "GIT_COMMITTER_NAME": "Tick Test", "GIT_COMMITTER_EMAIL": "test@example.com",
-            ], in: URL(fileURLWithPath: root.path + "/" + folder), program: URL(fileURLWithPath: "/bin/bash"))
+            let run = try TickRunner.run(
+                ["-c", "set -e\n" + script],
+                environment: [
+                    "PATH": binFolder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+                    "HOME": root.path + "/home", "GIT_CONFIG_NOSYSTEM": "1", "TICK_TODAY": today,
+                    "GIT_AUTHOR_NAME": "Tick Test", "GIT_AUTHOR_EMAIL": "test@example.com",
+                    "GIT_COMMITTER_NAME": "Tick Test", "GIT_COMMITTER_EMAIL": "test@example.com",
+                ], in: URL(fileURLWithPath: root.path + "/" + folder), program: URL(fileURLWithPath: "/bin/bash"))
             return (run.status, run.stdout + run.stderr)
         }
 
@@ -66,25 +69,33 @@ import Testing
     }
 
     static let situations: [Situation] = [
-        Situation(name: "both add an item at the end", base: "- [ ] Milk DUE(2026-11-30)\n",
-                  onA: "tick add list Eggs", onB: "tick add list Butter",
-                  expected: ["open Milk 2026-11-30 -", "open Butter - -", "open Eggs - -"], ordered: false),
-        Situation(name: "one marks done, the other changes the due date", base: "- [ ] Pay rent DUE(2026-11-30)\n- [ ] Call mom\n",
-                  onA: "tick done 'Pay rent' --today 2026-11-21", onB: "tick edit 'Pay rent' --due 2026-12-01",
-                  expected: ["done Pay rent 2026-12-01 2026-11-21", "open Call mom - -"], ordered: true),
-        Situation(name: "both mark the same item done on different days", base: "- [ ] Pay rent DUE(2026-11-30)\n",
-                  onA: "tick done 'Pay rent' --today 2026-11-22", onB: "tick done 'Pay rent' --today 2026-11-21",
-                  expected: ["done Pay rent 2026-11-30 2026-11-21"], ordered: true),
-        Situation(name: "one moves an item to another section, the other edits it",
-                  base: "# List\n\n## Today\n\n- [ ] Call mom\n- [ ] Pay rent\n\n## Later\n\n- [ ] Fix bike DUE(2026-12-05)\n",
-                  onA: "tick mv 'Call mom' list --section Later", onB: "tick edit 'Call mom' --due 2026-11-26",
-                  expected: ["open Pay rent - -", "open Fix bike 2026-12-05 -", "open Call mom 2026-11-26 -"], ordered: true),
-        Situation(name: "both complete the same recurring item", base: "- [ ] Water plants DUE(2026-11-20) EVERY\n",
-                  onA: "tick done 'Water plants' --today 2026-11-22", onB: "tick done 'Water plants' --today 2026-11-21",
-                  expected: ["open Water plants 2026-11-27 -", "done Water plants 2026-11-20 2026-11-21"], ordered: true),
+        Situation(
+            name: "both add an item at the end", base: "- [ ] Milk DUE(2026-11-30)\n",
+            onA: "tick add list Eggs", onB: "tick add list Butter",
+            expected: ["open Milk 2026-11-30 -", "open Butter - -", "open Eggs - -"], ordered: false),
+        Situation(
+            name: "one marks done, the other changes the due date", base: "- [ ] Pay rent DUE(2026-11-30)\n- [ ] Call mom\n",
+            onA: "tick done 'Pay rent' --today 2026-11-21", onB: "tick edit 'Pay rent' --due 2026-12-01",
+            expected: ["done Pay rent 2026-12-01 2026-11-21", "open Call mom - -"], ordered: true),
+        Situation(
+            name: "both mark the same item done on different days", base: "- [ ] Pay rent DUE(2026-11-30)\n",
+            onA: "tick done 'Pay rent' --today 2026-11-22", onB: "tick done 'Pay rent' --today 2026-11-21",
+            expected: ["done Pay rent 2026-11-30 2026-11-21"], ordered: true),
+        Situation(
+            name: "one moves an item to another section, the other edits it",
+            base: "# List\n\n## Today\n\n- [ ] Call mom\n- [ ] Pay rent\n\n## Later\n\n- [ ] Fix bike DUE(2026-12-05)\n",
+            onA: "tick mv 'Call mom' list --section Later", onB: "tick edit 'Call mom' --due 2026-11-26",
+            expected: ["open Pay rent - -", "open Fix bike 2026-12-05 -", "open Call mom 2026-11-26 -"], ordered: true),
+        Situation(
+            name: "both complete the same recurring item", base: "- [ ] Water plants DUE(2026-11-20) EVERY\n",
+            onA: "tick done 'Water plants' --today 2026-11-22", onB: "tick done 'Water plants' --today 2026-11-21",
+            expected: ["open Water plants 2026-11-27 -", "done Water plants 2026-11-20 2026-11-21"], ordered: true),
     ]
 
-    enum Integration: String, CaseIterable, Sendable { case merge, rebase, cherryPick = "cherry-pick" }
+    enum Integration: String, CaseIterable, Sendable {
+        case merge, rebase
+        case cherryPick = "cherry-pick"
+    }
 
     /// `base` with DUE(d) and EVERY written in `dialect`, with CRLF and a BOM when asked.
     static func text(_ base: String, _ dialect: MetadataDialect, crlf: Bool) -> [UInt8] {
@@ -116,11 +127,12 @@ import Testing
         let a = try repos.sh(situation.onA + " >/dev/null && git commit -qam 'on A'", in: "a")
         let b = try repos.sh(situation.onB + " >/dev/null && git commit -qam 'on B'", in: "b")
         #expect(a.status == 0 && b.status == 0, "\(a.output)\(b.output)")
-        let command = switch integration {
-        case .merge: "git pull -q --no-rebase --no-edit"
-        case .rebase: "git pull -q --rebase"
-        case .cherryPick: "git fetch -q && git cherry-pick --keep-redundant-commits origin/main >/dev/null"
-        }
+        let command =
+            switch integration {
+            case .merge: "git pull -q --no-rebase --no-edit"
+            case .rebase: "git pull -q --rebase"
+            case .cherryPick: "git fetch -q && git cherry-pick --keep-redundant-commits origin/main >/dev/null"
+            }
         let pulled = try repos.sh(command + " && git status --porcelain", in: "b")
         #expect(pulled.status == 0, "\(pulled.output)")
         #expect(!pulled.output.contains("CONFLICT") && !pulled.output.contains("UU "), "\(pulled.output)")
@@ -156,17 +168,18 @@ import Testing
         #expect(pulled.status != 0)
         #expect(pulled.output.contains("CONFLICT"), "\(pulled.output)")
         let text = String(decoding: try repos.bytes("b/list.md"), as: UTF8.self)
-        #expect(text == """
-            - [ ] Milk
-            <<<<<<< ours
-            - [ ] Pay rent due:2026-12-02
-            =======
-            - [ ] Pay rent due:2026-12-01
-            >>>>>>> theirs
-            - [ ] Bread
-            - [ ] Eggs
+        #expect(
+            text == """
+                - [ ] Milk
+                <<<<<<< ours
+                - [ ] Pay rent due:2026-12-02
+                =======
+                - [ ] Pay rent due:2026-12-01
+                >>>>>>> theirs
+                - [ ] Bread
+                - [ ] Eggs
 
-            """)
+                """)
         // tick sees the conflict: check reports it, an edit refuses the file.
         let check = try repos.sh("tick check", in: "b")
         #expect(check.status == 1 && check.output.contains("list.md:2:1"), "\(check.output)")
@@ -207,12 +220,16 @@ import Testing
         try repos.write("a/notes/.gitattributes", Array("*.png binary".utf8))
         let first = try repos.sh("git init -q -b main . && cd notes && tick git setup", in: "a")
         #expect(first.status == 0, "\(first.output)")
-        #expect(first.output.contains("added '*.md merge=tick'") && first.output.contains("set merge.tick.driver = tick merge --marker-size %L %O %A %B %P"),
-                "\(first.output)")
-        #expect(String(decoding: try repos.bytes("a/notes/.gitattributes"), as: UTF8.self) == "*.png binary\n*.md merge=tick\n*.markdown merge=tick\n")
+        #expect(
+            first.output.contains("added '*.md merge=tick'")
+                && first.output.contains("set merge.tick.driver = tick merge --marker-size %L %O %A %B %P"),
+            "\(first.output)")
+        #expect(
+            String(decoding: try repos.bytes("a/notes/.gitattributes"), as: UTF8.self) == "*.png binary\n*.md merge=tick\n*.markdown merge=tick\n")
         let second = try repos.sh("cd notes && tick git setup", in: "a")
         #expect(second.status == 0 && second.output.contains("Nothing changed"), "\(second.output)")
-        #expect(String(decoding: try repos.bytes("a/notes/.gitattributes"), as: UTF8.self) == "*.png binary\n*.md merge=tick\n*.markdown merge=tick\n")
+        #expect(
+            String(decoding: try repos.bytes("a/notes/.gitattributes"), as: UTF8.self) == "*.png binary\n*.md merge=tick\n*.markdown merge=tick\n")
         let attribute = try repos.sh("git check-attr merge notes/list.md", in: "a")
         #expect(attribute.output.contains("merge: tick"), "\(attribute.output)")
         // Outside a work tree: one line, exit 66.
@@ -225,7 +242,10 @@ import Testing
     func readmeScenario() throws {
         let readme = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         guard let start = readme.range(of: "```bash\n"), let end = readme.range(of: "\n```", range: start.upperBound..<readme.endIndex)
-        else { Issue.record("README.md has no bash block with the scenario"); return }
+        else {
+            Issue.record("README.md has no bash block with the scenario")
+            return
+        }
         let script = String(readme[start.upperBound..<end.lowerBound])
         #expect(script.contains("git pull"))
         let repos = try Repositories()
@@ -233,6 +253,7 @@ import Testing
         #expect(run.status == 0, "\(run.output)")
         #expect(!run.output.contains("CONFLICT"), "\(run.output)")
         let summary = Self.summary(try repos.bytes("laptop/home.md"))
-        #expect(summary.sorted() == ["done Pay rent 2026-12-01 2026-11-21", "open Milk - -", "open Eggs - -", "open Butter - -"].sorted(), "\(summary)")
+        #expect(
+            summary.sorted() == ["done Pay rent 2026-12-01 2026-11-21", "open Milk - -", "open Eggs - -", "open Butter - -"].sorted(), "\(summary)")
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TickKit
 
 /// Metadata tokens in the three dialects (SPEC §3.2).
@@ -8,7 +9,10 @@ struct MetadataTokenTests {
 
     @Test("each dialect's due date gives the same date, and the value range covers only the date")
     func dueInThreeDialects() {
-        for title in ["a due:2026-11-24", "a 📅 2026-11-24", "a 📅2026-11-24", "a 📅\u{FE0F} 2026-11-24", "a [due:: 2026-11-24]", "a 📆 2026-11-24", "a 🗓 2026-11-24"] {
+        for title in [
+            "a due:2026-11-24", "a 📅 2026-11-24", "a 📅2026-11-24", "a 📅\u{FE0F} 2026-11-24", "a [due:: 2026-11-24]", "a 📆 2026-11-24",
+            "a 🗓 2026-11-24",
+        ] {
             let document = parse("- [ ] " + title)
             let token = document.items[0].runs.tokens[0]
             #expect(token.field == .due, "\(title)")

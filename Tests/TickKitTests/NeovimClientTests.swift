@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TickKit
 
 /// A real editor as the client: Neovim (Debian's `neovim`, which `make
@@ -13,7 +14,8 @@ import Testing
             let candidate = "\(folder)/nvim"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
-        FileHandle.standardError.write(Data("warning: skipping the Neovim client tests: nvim is not installed (make test-deps installs Debian's neovim)\n".utf8))
+        FileHandle.standardError.write(
+            Data("warning: skipping the Neovim client tests: nvim is not installed (make test-deps installs Debian's neovim)\n".utf8))
         return nil
     }()
 
@@ -90,18 +92,26 @@ import Testing
         try process.run()
         let deadline = Date(timeIntervalSinceNow: 60)
         while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
         return (try? String(contentsOf: report, encoding: .utf8)) ?? "(no report)"
     }
 
-    @Test(.enabled(if: neovim != nil, "needs Neovim (nvim); make test-deps installs Debian's neovim"),
-          arguments: [
-              // (file, text, 0-based line, action title, tick command)
-              ("e.md", "# Tasks 📋\r\n\r\n- [ ] 🎉 Party\tprep !hgih ⏫ 📅 2026-11-23\r\n\t- [ ] Balloons 🎈 🔁 every month on the last 📅 2026-11-30\r\n",
-               3, "Mark done (adds the next occurrence above)", ["done", "e.md:4"]),
-              ("t.md", "# Week\n\n- [ ] Café 🍰 due:2026-02-30\n- [ ] Write the report 📝\tdue:2026-11-24 !high\n",
-               3, "Postpone to next week (2026-11-23, Mon)", ["edit", "t.md:4", "--due", "next week"]),
-          ])
+    @Test(
+        .enabled(if: neovim != nil, "needs Neovim (nvim); make test-deps installs Debian's neovim"),
+        arguments: [
+            // (file, text, 0-based line, action title, tick command)
+            (
+                "e.md", "# Tasks 📋\r\n\r\n- [ ] 🎉 Party\tprep !hgih ⏫ 📅 2026-11-23\r\n\t- [ ] Balloons 🎈 🔁 every month on the last 📅 2026-11-30\r\n",
+                3, "Mark done (adds the next occurrence above)", ["done", "e.md:4"]
+            ),
+            (
+                "t.md", "# Week\n\n- [ ] Café 🍰 due:2026-02-30\n- [ ] Write the report 📝\tdue:2026-11-24 !high\n",
+                3, "Postpone to next week (2026-11-23, Mon)", ["edit", "t.md:4", "--due", "next week"]
+            ),
+        ])
     func neovimAppliesACodeAction(path: String, text: String, line: Int, title: String, command: [String]) throws {
         let neovim = try #require(Self.neovim)
         let notes = try NotesFixture([path: text])
@@ -118,11 +128,15 @@ import Testing
         let report = try Self.runNeovim(neovim, root: notes.root, file: notes.url(path), line: line, title: title)
         #expect(report.contains("written"), "\(report)")
         #expect(!report.contains("error "), "\(report)")
-        let written = try notes.bytes(path), wanted = try copy.bytes(path)
-        #expect(written == wanted, "\(String(decoding: written, as: UTF8.self).debugDescription) != \(String(decoding: wanted, as: UTF8.self).debugDescription)")
+        let written = try notes.bytes(path)
+        let wanted = try copy.bytes(path)
+        #expect(
+            written == wanted,
+            "\(String(decoding: written, as: UTF8.self).debugDescription) != \(String(decoding: wanted, as: UTF8.self).debugDescription)")
         // Neovim shows the diagnostic where tick check puts it (Neovim counts columns in bytes).
         for diagnostic in diagnostics {
-            let line = diagnostic["line"] as! Int, column = diagnostic["column"] as! Int
+            let line = diagnostic["line"] as! Int
+            let column = diagnostic["column"] as! Int
             #expect(report.contains("diagnostic \(line - 1):\(column - 1)-"), "\(report)")
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import tick
+
 @testable import TickKit
+@testable import tick
 
 /// What a new user trips over (issue 14): mistyped commands, addresses after
 /// a change, and the smaller refusals, run through the built binary on
@@ -86,8 +87,9 @@ struct NewUserTests {
         return process.terminationStatus
     }
 
-    @Test("a --dry-run diff of a path with a space or a quote applies with patch -p0 and git apply as the edit would",
-          arguments: ["my list.md", "sub folder/shop list.md", "odd \"quoted\" list.md"])
+    @Test(
+        "a --dry-run diff of a path with a space or a quote applies with patch -p0 and git apply as the edit would",
+        arguments: ["my list.md", "sub folder/shop list.md", "odd \"quoted\" list.md"])
     func dryRunDiffAppliesToAPathWithASpace(_ name: String) throws {
         let groceries = try String(contentsOf: TestPaths.examples.appendingPathComponent("groceries.md"), encoding: .utf8)
         let edited = try TemporaryFolder([name: groceries])
@@ -179,8 +181,10 @@ struct NewUserTests {
 
     @Test("archive writes ## Done in the file's own style: a blank line under it when the headings have one")
     func archiveCopiesTheBlankLineUnderHeadings() throws {
-        let folder = try TemporaryFolder(["spaced.md": "# L\n\n## A\n\n- [ ] a\n- [x] b\n\n## B\n\n- [ ] c\n",
-                                          "tight.md": "# L\n\n## A\n- [ ] a\n- [x] b\n\n## B\n- [ ] c\n"])
+        let folder = try TemporaryFolder([
+            "spaced.md": "# L\n\n## A\n\n- [ ] a\n- [x] b\n\n## B\n\n- [ ] c\n",
+            "tight.md": "# L\n\n## A\n- [ ] a\n- [x] b\n\n## B\n- [ ] c\n",
+        ])
         #expect(try tick(["archive", "spaced"], folder).status == 0)
         #expect(try read("spaced.md", folder) == "# L\n\n## A\n\n- [ ] a\n\n## B\n\n- [ ] c\n\n## Done\n\n- [x] b\n")
         #expect(try tick(["archive", "tight"], folder).status == 0)
@@ -211,13 +215,14 @@ struct NewUserTests {
         let folder = try examples()
         let run = try tick(["done", "work.md:22", "status update", "^q4plan"], folder)
         #expect(run.status == 0)
-        #expect(run.stdout == """
-            done work.md:23  Migrate the staging database
-            done work.md:17  Post the weekly status update
-              its next occurrence was added above it as work.md:16
-            done work.md:7  Write the Q4 planning doc
+        #expect(
+            run.stdout == """
+                done work.md:23  Migrate the staging database
+                done work.md:17  Post the weekly status update
+                  its next occurrence was added above it as work.md:16
+                done work.md:7  Write the Q4 planning doc
 
-            """)
+                """)
         let lines = try read("work.md", folder).split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines[15] == "- [ ] Post the weekly status update every:week due:2026-12-01")
         #expect(lines[16] == "- [x] Post the weekly status update every:week due:2026-11-24 done:2026-11-21")
@@ -233,11 +238,12 @@ struct NewUserTests {
         let run = try tick(["reopen", "status update"], folder)
         #expect(run.status == 0)
         #expect(run.stderr == "")
-        #expect(run.stdout == """
-            reopened work.md:16  Post the weekly status update
-              removed its next occurrence, which done had added above it: - [ ] Post the weekly status update every:week due:2026-12-01
+        #expect(
+            run.stdout == """
+                reopened work.md:16  Post the weekly status update
+                  removed its next occurrence, which done had added above it: - [ ] Post the weekly status update every:week due:2026-12-01
 
-            """)
+                """)
         #expect(try read("work.md", folder) == original)
         // Nothing done is left to reopen: the open item is left as it is.
         let again = try tick(["reopen", "status update"], folder)
@@ -266,7 +272,10 @@ struct NewUserTests {
         let run = try tick(["reopen", "status update"], folder)
         #expect(run.status == 0)
         #expect(run.stdout == "reopened work.md:17  Post the weekly status update\n")
-        #expect(run.stderr == "tick: note: work.md:16 above it is an open copy that changed since done added it; left as it is (`tick rm work.md:16` removes it)\n")
+        #expect(
+            run.stderr
+                == "tick: note: work.md:16 above it is an open copy that changed since done added it; left as it is (`tick rm work.md:16` removes it)\n"
+        )
         let lines = try read("work.md", folder).split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines[15] == "- [ ] Post the weekly status update every:week due:2026-12-01 !high")
         #expect(lines[16] == "- [ ] Post the weekly status update every:week due:2026-11-24")
@@ -327,14 +336,17 @@ struct NewUserTests {
     @Test("the USAGE line breaks between arguments, lined up under the first")
     func usageLineWraps() {
         let usage = "USAGE: tick done [--dir <dir>] [--today <date>] [--dry-run] [--list <list>] [<items> ...] [--no-date]"
-        #expect(Tick.wrappingUsage("x\n" + usage + "\ny", width: 80) == """
-            x
-            USAGE: tick done [--dir <dir>] [--today <date>] [--dry-run] [--list <list>]
-                             [<items> ...] [--no-date]
-            y
-            """)
+        #expect(
+            Tick.wrappingUsage("x\n" + usage + "\ny", width: 80) == """
+                x
+                USAGE: tick done [--dir <dir>] [--today <date>] [--dry-run] [--list <list>]
+                                 [<items> ...] [--no-date]
+                y
+                """)
         #expect(Tick.wrappingUsage(usage, width: 200) == usage)
         #expect(Tick.wrappingUsage("USAGE: tick query <expr> ... [--json]", width: 36) == "USAGE: tick query <expr> ...\n                  [--json]")
-        #expect(Tick.wrappingUsage("USAGE: tick query [--dir <dir>] <expr> ...", width: 36) == "USAGE: tick query [--dir <dir>]\n                  <expr> ...")
+        #expect(
+            Tick.wrappingUsage("USAGE: tick query [--dir <dir>] <expr> ...", width: 36)
+                == "USAGE: tick query [--dir <dir>]\n                  <expr> ...")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TickKit
 
 /// `tick start` and `tick note` (SPEC §5): the box becomes `[/]`; a note
@@ -23,17 +24,19 @@ import Testing
         #expect(json.stdout.contains("\"status\": \"in-progress\""), "\(json.stdout)")
     }
 
-    @Test("a note goes after the item's notes and before its subtasks, with their indentation", arguments: [
-        // (file, item, note, expected)
-        ("- [ ] a\n  first note\n  - [ ] sub\n- [ ] b\n", "a.md:1", "second", "- [ ] a\n  first note\n  second\n  - [ ] sub\n- [ ] b\n"),
-        ("- [ ] a\n  - [ ] sub\n", "a.md:1", "a note", "- [ ] a\n  a note\n  - [ ] sub\n"),
-        ("1. [ ] first\n2. [ ] second\n", "a.md:1", "x", "1. [ ] first\n   x\n2. [ ] second\n"),
-        ("> - [ ] quoted\n> - [ ] other\n", "a.md:1", "hello", "> - [ ] quoted\n>   hello\n> - [ ] other\n"),
-        ("- [ ] a\r\n- [ ] b\r\n", "a.md:2", "crlf", "- [ ] a\r\n- [ ] b\r\n  crlf\r\n"),
-        ("- [ ] last", "a.md:1", "no final newline", "- [ ] last\n  no final newline"),
-        ("- [ ] a\n\t\tdeep note\n", "a.md:1", "same tabs", "- [ ] a\n\t\tdeep note\n\t\tsame tabs\n"),
-        ("  * [ ] nested bullet\n", "a.md:1", "n", "  * [ ] nested bullet\n    n\n"),
-    ])
+    @Test(
+        "a note goes after the item's notes and before its subtasks, with their indentation",
+        arguments: [
+            // (file, item, note, expected)
+            ("- [ ] a\n  first note\n  - [ ] sub\n- [ ] b\n", "a.md:1", "second", "- [ ] a\n  first note\n  second\n  - [ ] sub\n- [ ] b\n"),
+            ("- [ ] a\n  - [ ] sub\n", "a.md:1", "a note", "- [ ] a\n  a note\n  - [ ] sub\n"),
+            ("1. [ ] first\n2. [ ] second\n", "a.md:1", "x", "1. [ ] first\n   x\n2. [ ] second\n"),
+            ("> - [ ] quoted\n> - [ ] other\n", "a.md:1", "hello", "> - [ ] quoted\n>   hello\n> - [ ] other\n"),
+            ("- [ ] a\r\n- [ ] b\r\n", "a.md:2", "crlf", "- [ ] a\r\n- [ ] b\r\n  crlf\r\n"),
+            ("- [ ] last", "a.md:1", "no final newline", "- [ ] last\n  no final newline"),
+            ("- [ ] a\n\t\tdeep note\n", "a.md:1", "same tabs", "- [ ] a\n\t\tdeep note\n\t\tsame tabs\n"),
+            ("  * [ ] nested bullet\n", "a.md:1", "n", "  * [ ] nested bullet\n    n\n"),
+        ])
     func notePlacement(file: String, item: String, note: String, expected: String) throws {
         let notes = try NotesFixture(["a.md": file])
         let result = try run(notes, ["note", item, note])
@@ -44,9 +47,11 @@ import Testing
         #expect(target?.notes?.split(separator: "\n").contains { $0.drop { $0 == "\t" } == Substring(note) } == true)
     }
 
-    @Test("a note that would not stay a note, or holds a line break, is refused and nothing is written", arguments: [
-        ["a.md:1", "--", "- [ ] sneaky task"], ["a.md:1", "two\nlines"], ["a.md:1"], ["a.md:1", "  "],
-    ])
+    @Test(
+        "a note that would not stay a note, or holds a line break, is refused and nothing is written",
+        arguments: [
+            ["a.md:1", "--", "- [ ] sneaky task"], ["a.md:1", "two\nlines"], ["a.md:1"], ["a.md:1", "  "],
+        ])
     func badNotesAreRefused(arguments: [String]) throws {
         let notes = try NotesFixture(["a.md": "- [ ] a\n- [ ] b\n"])
         // The options first: after `--` every word is TEXT.

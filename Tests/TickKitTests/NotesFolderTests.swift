@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TickKit
 
 /// The folder scan of SPEC §1.
@@ -22,8 +23,10 @@ import Testing
     }
 
     @Test func gitIgnoredFilesAreSkippedInsideAWorkTree() throws {
-        let folder = try TemporaryFolder(["kept.md": "", "build/out.md": "", "drafts/secret.md": "", "drafts/public.md": "",
-                                          ".gitignore": "build/\ndrafts/secret.md\n"])
+        let folder = try TemporaryFolder([
+            "kept.md": "", "build/out.md": "", "drafts/secret.md": "", "drafts/public.md": "",
+            ".gitignore": "build/\ndrafts/secret.md\n",
+        ])
         let git = try PythonICalendar.run(["git", "-C", folder.path, "init", "-q"], input: nil)
         #expect(git.status == 0)
         #expect(try scan(folder).paths == ["drafts/public.md", "kept.md"])
@@ -92,4 +95,3 @@ import Testing
         }
     }
 }
-

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TickKit
 
 /// Numbers from files and from typed dates are bounded: no overflow trap,

@@ -22,8 +22,9 @@ struct OutputWriteErrorTests {
     func expectWriteFailure(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
         let result = try runToFullDevice(arguments)
         #expect(result.status == 73, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
-        #expect(result.stderr == "tick: cannot write the output to standard output: No space left on device\n",
-                sourceLocation: sourceLocation)
+        #expect(
+            result.stderr == "tick: cannot write the output to standard output: No space left on device\n",
+            sourceLocation: sourceLocation)
     }
 
     @Test("text output to a full device is exit 73 with one line on standard error")
@@ -51,8 +52,9 @@ struct OutputWriteErrorTests {
 
     @Test("a command with nothing to print still succeeds with standard output on a full device")
     func nothingPrinted() throws {
-        let result = try TickProcess.run(["check", notes.url("small.md").path, "--dir", notes.root.path],
-                                         shellPrefix: "exec >/dev/full")
+        let result = try TickProcess.run(
+            ["check", notes.url("small.md").path, "--dir", notes.root.path],
+            shellPrefix: "exec >/dev/full")
         #expect(result.status == 0, "\(result.stderr)")
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TickKit
 
 /// cmark-gfm allocates from a per-parse arena (`ParseArena`): blocks that
@@ -25,7 +26,8 @@ struct ParseArenaTests {
         // A paragraph of many lines grows its buffer past a chunk; a long line is a large block.
         texts.append("# Head\n\n- [ ] item\n" + String(repeating: "  continued line of the item\n", count: 5_000))
         texts.append("- [ ] " + String(repeating: "x", count: 200_000) + "\n- [x] next\n")
-        texts.append((0..<2_000).map { "\($0 % 7 == 0 ? "## Section \($0)" : "\(String(repeating: "  ", count: $0 % 4))- [ ] task \($0)")\n" }.joined())
+        texts.append(
+            (0..<2_000).map { "\($0 % 7 == 0 ? "## Section \($0)" : "\(String(repeating: "  ", count: $0 % 4))- [ ] task \($0)")\n" }.joined())
         texts.append("> - [ ] quoted\n>   > 1. [x] deeper\n\n| a | b |\n| - | - |\n| 1 | 2 |\n")
         let expected = texts.map { describe(outline($0, useArena: false)) }
         #expect(expected[0].hasPrefix("3:1-5003 "))

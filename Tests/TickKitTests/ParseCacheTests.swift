@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TickKit
 
 /// The parse cache gives the same answers as parsing, is checked per file,
@@ -14,8 +15,12 @@ struct ParseCacheTests {
         parts += document.diagnostics.map { "\($0.line):\($0.column) \($0.message)" }
         for (item, listed) in zip(document.items, list.items()) {
             parts.append(ItemJSON.item(listed, context: ItemContext(today: Fixture.today, dependencies: .none)).serialized())
-            parts.append("\(item.index) \(item.lastLine) \(item.markerRange) \(item.boxRange) \(item.titleRange) \(item.blockRange) \(item.children) \(item.quoteDepth) \(item.noteLines)")
-            parts.append(item.runs.map { "\($0.text)|\($0.range)|\($0.styles.rawValue)|\($0.url ?? "")|\(String(describing: $0.token))" }.joined(separator: ";"))
+            parts.append(
+                "\(item.index) \(item.lastLine) \(item.markerRange) \(item.boxRange) \(item.titleRange) \(item.blockRange) \(item.children) \(item.quoteDepth) \(item.noteLines)"
+            )
+            parts.append(
+                item.runs.map { "\($0.text)|\($0.range)|\($0.styles.rawValue)|\($0.url ?? "")|\(String(describing: $0.token))" }.joined(
+                    separator: ";"))
             parts.append("\(item.metadata == ItemMetadata(tokens: item.runs.tokens))")
         }
         return parts.joined(separator: "\n")
@@ -66,15 +71,19 @@ struct ParseCacheTests {
 
         /// The parse cache of `folder` kept here.
         func parseCache(of folder: TemporaryFolder) throws -> ParseCache {
-            try #require(ParseCache(root: NotesFolder(path: folder.path).root,
-                                    environment: ["XDG_CACHE_HOME": path, "TICK_TEST_TIMESTAMP_GRANULARITY_MS": TickRunner.timestampGranularity]))
+            try #require(
+                ParseCache(
+                    root: NotesFolder(path: folder.path).root,
+                    environment: ["XDG_CACHE_HOME": path, "TICK_TEST_TIMESTAMP_GRANULARITY_MS": TickRunner.timestampGranularity]))
         }
     }
 
     @Test("a change to one list appends its encoding and a new index; the bytes already in the cache stay where they are")
     func changeAppends() throws {
         var files: [String: String] = [:]
-        for number in 0..<40 { files["n\(number).md"] = "# Note \(number)\n" + (0..<20).map { "- [ ] task \(number)-\($0) due:2026-11-2\($0 % 9)\n" }.joined() }
+        for number in 0..<40 {
+            files["n\(number).md"] = "# Note \(number)\n" + (0..<20).map { "- [ ] task \(number)-\($0) due:2026-11-2\($0 % 9)\n" }.joined()
+        }
         let folder = try TemporaryFolder(files)
         let cache = CacheFolder()
         _ = try run(["query", "open", "--json"], folder, cache: cache)
@@ -87,7 +96,8 @@ struct ParseCacheTests {
         #expect(grown.count > before.count && grown.prefix(before.count) == before, "not appended")
         #expect(grown.count - before.count < before.count / 4, "appended \(grown.count - before.count) bytes to \(before.count)")
         // The next run takes every list from the grown file, and answers as without a cache.
-        let uncached = try TickRunner.run(["query", "open", "--json", "--dir", folder.path, "--today", "2026-11-21"], environment: ["TICK_NO_CACHE": "1"])
+        let uncached = try TickRunner.run(
+            ["query", "open", "--json", "--dir", folder.path, "--today", "2026-11-21"], environment: ["TICK_NO_CACHE": "1"])
         let warm = try run(["query", "open", "--json"], folder, cache: cache)
         #expect(warm.stdoutBytes == uncached.stdoutBytes)
         #expect(try Data(contentsOf: URL(fileURLWithPath: cacheFile)) == grown, "an unchanged folder rewrote its cache")
@@ -120,10 +130,11 @@ struct ParseCacheTests {
         let cache = CacheFolder()
         _ = try run(["query", "open", "--json"], folder, cache: cache)
         try folder.write("a.md", "- [ ] alpha two\n")
-        _ = try run(["query", "open", "--json"], folder, cache: cache)   // appends
+        _ = try run(["query", "open", "--json"], folder, cache: cache) // appends
         let cacheFile = try cache.parseCache(of: folder).path
         let appended = try Data(contentsOf: URL(fileURLWithPath: cacheFile))
-        let uncached = try TickRunner.run(["query", "open", "--json", "--dir", folder.path, "--today", "2026-11-21"], environment: ["TICK_NO_CACHE": "1"])
+        let uncached = try TickRunner.run(
+            ["query", "open", "--json", "--dir", folder.path, "--today", "2026-11-21"], environment: ["TICK_NO_CACHE": "1"])
         for damage in [appended.dropLast(5), appended + Data(repeating: 0x41, count: 300), appended.dropLast(24) + Data(count: 24)] {
             try Data(damage).write(to: URL(fileURLWithPath: cacheFile))
             #expect(try cache.parseCache(of: folder).load() == nil)
@@ -147,7 +158,8 @@ struct ParseCacheTests {
         DispatchQueue.concurrentPerform(iterations: 8) { _ in _ = try? TickRunner.run(arguments, environment: environment) }
         let contents = try #require(try cache.parseCache(of: folder).load())
         #expect(contents.entries.count == 12)
-        let uncached = try TickRunner.run(["query", "open", "--json", "--dir", folder.path, "--today", "2026-11-21"], environment: ["TICK_NO_CACHE": "1"])
+        let uncached = try TickRunner.run(
+            ["query", "open", "--json", "--dir", folder.path, "--today", "2026-11-21"], environment: ["TICK_NO_CACHE": "1"])
         let warm = try run(["query", "open", "--json"], folder, cache: cache)
         #expect(warm.stdoutBytes == uncached.stdoutBytes)
     }
@@ -186,7 +198,7 @@ struct ParseCacheTests {
         let folder = try TemporaryFolder(["a.md": "- [ ] text\n"])
         let notes = try NotesFolder(path: folder.path)
         let cacheFolder = CacheFolder()
-        let cache = try cacheFolder.parseCache(of: folder)   // granularity 0: settled once older than the scan
+        let cache = try cacheFolder.parseCache(of: folder) // granularity 0: settled once older than the scan
         let stamp = try #require(notes.listFileEntries().files.first?.stamp)
         let old = try #require(ParseCache.Payload(encoding: parse("- [ ] stale\n", path: "a.md")))
         cache.save([("a.md", stamp, .fresh(old))], scanStarted: stamp.latestTime, keptIn: nil)
@@ -231,7 +243,7 @@ struct ParseCacheTests {
         let folder = try TemporaryFolder(["a.md": "- [ ] alpha due:2026-11-21\n", "b.md": "- [ ] beta due:2026-11-21\n"])
         let cache = CacheFolder()
         #expect(try run(["today", "--json"], folder, cache: cache).stdout.contains("alpha"))
-        try folder.write("a.md", "- [ ] gamma due:2026-11-21\n")   // same size, new content
+        try folder.write("a.md", "- [ ] gamma due:2026-11-21\n") // same size, new content
         let after = try run(["today", "--json"], folder, cache: cache)
         #expect(after.stdout.contains("gamma"))
         #expect(!after.stdout.contains("alpha"))
@@ -302,10 +314,14 @@ struct ParseCacheTests {
         #expect(warm.pathsInListOrder == changed.pathsInListOrder)
     }
 
-    @Test("a damaged or half-written cache file is ignored and rebuilt, a damaged list repaired", arguments: [["all", "--json"], ["query", "open", "--json"]])
+    @Test(
+        "a damaged or half-written cache file is ignored and rebuilt, a damaged list repaired",
+        arguments: [["all", "--json"], ["query", "open", "--json"]])
     func damagedCacheIsRebuilt(command: [String]) throws {
-        let folder = try TemporaryFolder(["a.md": "# A\n- [ ] alpha due:2026-11-21 #x\n- [x] done one\n",
-                                          "b.md": "---\ntitle: Bee\n---\n- [ ] beta\n  a note\n"])
+        let folder = try TemporaryFolder([
+            "a.md": "# A\n- [ ] alpha due:2026-11-21 #x\n- [x] done one\n",
+            "b.md": "---\ntitle: Bee\n---\n- [ ] beta\n  a note\n",
+        ])
         let cache = CacheFolder()
         let expected = try run(command, folder, cache: cache)
         let cacheFile = try cache.parseCache(of: folder).path
@@ -364,7 +380,9 @@ struct ParseCacheTests {
                 bytes[alpha] ^= 0x01
                 stamp = FileStamp(info)
             }
-            return (entry.path, stamp, ParseCache.Payload(copying: bytes.withUnsafeBufferPointer { $0 }, checksum: entry.checksum, summary: entry.summary))
+            return (
+                entry.path, stamp, ParseCache.Payload(copying: bytes.withUnsafeBufferPointer { $0 }, checksum: entry.checksum, summary: entry.summary)
+            )
         }
         parseCache.save(entries.map { ($0.0, $0.1, .fresh($0.2)) }, scanStarted: Posix.nanosecondsNow(), keptIn: nil)
         let damaged = try run(["query", "open", "--json"], folder, cache: cache)
@@ -381,14 +399,16 @@ struct ParseCacheTests {
     func uncheckedPayloadIsCheckedBeforeUse() throws {
         let document = parse("---\ntitle: T\n---\n# T\n## S\n- [ ] a due:2026-11-24 #x k:v\n  note\n  - [x] b\n")
         let payload = try #require(ParseCache.Payload(encoding: document))
-        let expected = ItemJSON.itemsDocumentBytes(EncodedWorkspace(documents: [try EncodedDocument(payload.buffer, owner: payload.storage)]).items,
-                                                   context: ItemContext(today: Fixture.today, dependencies: .none))
+        let expected = ItemJSON.itemsDocumentBytes(
+            EncodedWorkspace(documents: [try EncodedDocument(payload.buffer, owner: payload.storage)]).items,
+            context: ItemContext(today: Fixture.today, dependencies: .none))
         for position in [nil, 0, payload.buffer.count / 2, payload.buffer.count - 1] {
             var bytes = Array(payload.buffer)
             if let position { bytes[position] ^= 0x01 }
             let storage = ParseCache.OwnedBytes(copying: bytes.withUnsafeBufferPointer { $0 })
-            let unchecked = EncodedDocument(unchecked: UnsafeBufferPointer(storage.buffer), owner: storage, checksum: payload.checksum,
-                                            path: document.path, summary: payload.summary)
+            let unchecked = EncodedDocument(
+                unchecked: UnsafeBufferPointer(storage.buffer), owner: storage, checksum: payload.checksum,
+                path: document.path, summary: payload.summary)
             #expect(!unchecked.isComplete)
             #expect(unchecked.itemCount == 2, "before it is read, the count comes from the index")
             var repaired = false
@@ -401,7 +421,9 @@ struct ParseCacheTests {
             }
             #expect(unchecked.isComplete)
             #expect(repaired == (position != nil), "only a damaged payload is parsed again")
-            #expect(ItemJSON.itemsDocumentBytes(EncodedWorkspace(documents: [unchecked]).items, context: ItemContext(today: Fixture.today, dependencies: .none)) == expected)
+            #expect(
+                ItemJSON.itemsDocumentBytes(
+                    EncodedWorkspace(documents: [unchecked]).items, context: ItemContext(today: Fixture.today, dependencies: .none)) == expected)
         }
     }
 
@@ -411,8 +433,10 @@ struct ParseCacheTests {
     func queryStatus(_ folder: TemporaryFolder, cache: CacheFolder, into pipe: String, savingAfter delay: Int) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", "\"$0\" \"$@\" \(pipe); echo \"${PIPESTATUS[0]}\"", TickProcess.executable.path,
-                             "query", "open", "--json", "--dir", folder.path, "--today", "2026-11-21"]
+        process.arguments = [
+            "-c", "\"$0\" \"$@\" \(pipe); echo \"${PIPESTATUS[0]}\"", TickProcess.executable.path,
+            "query", "open", "--json", "--dir", folder.path, "--today", "2026-11-21",
+        ]
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CACHE_HOME"] = cache.path
         environment["TICK_TEST_SLOW_CACHE_SAVE"] = String(delay)
@@ -440,8 +464,9 @@ struct ParseCacheTests {
         let cacheFile = try cache.parseCache(of: folder)
         #expect(cacheFile.load()?.entries.count == 20, "the cache was saved whole before the process ended")
         let fromCache = try run(["query", "open", "--json"], folder, cache: cache)
-        let withoutCache = try TickRunner.run(["query", "open", "--json", "--dir", folder.path, "--today", "2026-11-21"],
-                                              environment: ["TICK_NO_CACHE": "1"])
+        let withoutCache = try TickRunner.run(
+            ["query", "open", "--json", "--dir", folder.path, "--today", "2026-11-21"],
+            environment: ["TICK_NO_CACHE": "1"])
         #expect(fromCache.stdoutBytes == withoutCache.stdoutBytes)
         #expect(fromCache.stdoutBytes.count > 100_000)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TickKit
 
 /// Each fixture in Fixtures/parser is a small file for one rule of SPEC §2–§3,
@@ -26,9 +27,12 @@ struct ParserFixtureTests {
         if let icon = expected["icon"] as? String { #expect(document.icon == icon, "list icon") }
 
         let expectedItems = try #require(expected["items"] as? [[String: Any]])
-        let actualItems = readModel(document).items().map { foundationObject(ItemJSON.item($0, context: ItemContext(today: Fixture.today, dependencies: .none))) as! [String: Any] }
-        #expect(actualItems.count == expectedItems.count,
-                "item count: got lines \(document.items.map(\.line)), expected \(expectedItems.compactMap { $0["line"] })")
+        let actualItems = readModel(document).items().map {
+            foundationObject(ItemJSON.item($0, context: ItemContext(today: Fixture.today, dependencies: .none))) as! [String: Any]
+        }
+        #expect(
+            actualItems.count == expectedItems.count,
+            "item count: got lines \(document.items.map(\.line)), expected \(expectedItems.compactMap { $0["line"] })")
         for (expectedItem, actualItem) in zip(expectedItems, actualItems) {
             for (key, value) in expectedItem {
                 let actual = actualItem[key] ?? NSNull()
@@ -37,8 +41,9 @@ struct ParserFixtureTests {
         }
 
         if let expectedDiagnostics = expected["diagnostics"] as? [[String: Any]] {
-            #expect(document.diagnostics.count == expectedDiagnostics.count,
-                    "diagnostics: \(document.diagnostics.map { "\($0.line): \($0.message)" })")
+            #expect(
+                document.diagnostics.count == expectedDiagnostics.count,
+                "diagnostics: \(document.diagnostics.map { "\($0.line): \($0.message)" })")
             for (want, got) in zip(expectedDiagnostics, document.diagnostics) {
                 if let line = want["line"] as? Int { #expect(got.line == line, "diagnostic line") }
                 if let fragment = want["message_contains"] as? String {

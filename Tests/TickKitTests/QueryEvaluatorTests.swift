@@ -5,24 +5,24 @@ import TickKit
 @Suite struct QueryEvaluatorTests {
     let folder = workspace([
         "groceries.md": """
-            ---
-            title: Groceries
-            order: 1
-            ---
-            ## Dairy
-            - [ ] Buy **milk** !high due:2026-11-21 #errand
-              Semi-skimmed, two bottles.
-            - [x] Eggs done:2026-11-20 created:2026-11-01
-            ## Next up
-            - [-] Cream cancelled:2026-11-19
-            - [/] Butter due:2026-11-25 scheduled:2026-11-24 ^butter1
-            """,
+        ---
+        title: Groceries
+        order: 1
+        ---
+        ## Dairy
+        - [ ] Buy **milk** !high due:2026-11-21 #errand
+          Semi-skimmed, two bottles.
+        - [x] Eggs done:2026-11-20 created:2026-11-01
+        ## Next up
+        - [-] Cream cancelled:2026-11-19
+        - [/] Butter due:2026-11-25 scheduled:2026-11-24 ^butter1
+        """,
         "projects/garden.md": """
-            # Garden
-            - [ ] Plant bulbs !urgent due:2026-11-19 start:2026-11-14 #work/finance
-              - [ ] Soak the bulbs
-            - [ ] Rake leaves every:week #workshop !low
-            """,
+        # Garden
+        - [ ] Plant bulbs !urgent due:2026-11-19 start:2026-11-14 #work/finance
+          - [ ] Soak the bulbs
+        - [ ] Rake leaves every:week #workshop !low
+        """,
     ])
 
     func matching(_ query: String) throws -> [String] {
@@ -41,7 +41,7 @@ import TickKit
         #expect(try matching("due < today") == ["Plant bulbs"])
         #expect(try matching("due <= today") == ["Buy milk", "Plant bulbs"])
         #expect(try matching("due = today") == ["Buy milk"])
-        #expect(try matching("due != today") == ["Butter", "Plant bulbs"])   // no due date never matches
+        #expect(try matching("due != today") == ["Butter", "Plant bulbs"]) // no due date never matches
         #expect(try matching("due >= today") == ["Buy milk", "Butter"])
         #expect(try matching("due > today") == ["Butter"])
         #expect(try matching("due <= +7d") == ["Buy milk", "Butter", "Plant bulbs"])
@@ -97,7 +97,7 @@ import TickKit
         #expect(try matching("\"MILK\"") == ["Buy milk"])
         #expect(try matching("\"bulbs\"") == ["Plant bulbs", "Soak the bulbs"])
         #expect(try matching("title ~ \"/^But/\"") == ["Butter"])
-        #expect(try matching("title ~ \"/^but/\"") == [])   // a regex without i minds case
+        #expect(try matching("title ~ \"/^but/\"") == []) // a regex without i minds case
         #expect(try matching("title ~ \"/^bu/i\"") == ["Buy milk", "Butter"])
         #expect(try matching("title = eggs") == ["Eggs"])
         #expect(try matching("title !~ bulbs") == ["Buy milk", "Eggs", "Cream", "Butter", "Rake leaves"])

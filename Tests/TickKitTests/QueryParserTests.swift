@@ -3,7 +3,7 @@ import TickKit
 
 /// The query grammar: precedence, juxtaposition, values, and errors with columns.
 @Suite struct QueryParserTests {
-    let today = Fixture.today   // Saturday 2026-11-21
+    let today = Fixture.today // Saturday 2026-11-21
 
     func parse(_ query: String) throws -> QueryExpression { try QueryParser.parse(query, today: today) }
 
@@ -103,7 +103,7 @@ import TickKit
     }
 
     @Test func errorsPointAtTheOffendingColumn() {
-        #expect(error("open and (done or every")?.column == 10)   // the unclosed (
+        #expect(error("open and (done or every")?.column == 10) // the unclosed (
         #expect(error("open )")?.column == 6)
         #expect(error("open and")?.column == 9)
         #expect(error("priority >= hgih")?.column == 13)
@@ -155,7 +155,7 @@ import TickKit
         let depth = QueryParser.maximumNesting
         let parenthesised = String(repeating: "(", count: depth) + "open" + String(repeating: ")", count: depth)
         #expect(try shape(parenthesised) == (try shape("open")))
-        let negated = String(repeating: "not ", count: depth) + "open"   // an even number of nots
+        let negated = String(repeating: "not ", count: depth) + "open" // an even number of nots
         #expect(try shape(negated).hasPrefix("not(not("))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TickKit
 
 /// Every read command prints the same bytes whether tick parsed the files
@@ -29,8 +30,9 @@ import Testing
     }
 
     func run(_ notes: NotesFixture, _ arguments: [String], cache: String) throws -> String {
-        let result = try TickProcess.run(arguments + ["--dir", notes.root.path, "--today", "2026-11-21"],
-                                         environment: ["XDG_CACHE_HOME": cache])
+        let result = try TickProcess.run(
+            arguments + ["--dir", notes.root.path, "--today", "2026-11-21"],
+            environment: ["XDG_CACHE_HOME": cache])
         return "exit \(result.status)\n\(result.stdout)\n--- stderr\n\(result.stderr)"
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TickKit
 
 /// Hostile files on the read path (issue 13): inputs built to make a parser
@@ -15,8 +16,9 @@ import Testing
     static func bounded(_ notes: NotesFixture, _ arguments: [String], memoryKiB: Int? = nil) throws -> TickProcess.Result {
         let underSanitizer = ProcessInfo.processInfo.environment["TICK_SANITIZER"] != nil
         let limit = underSanitizer ? "" : memoryKiB.map { "ulimit -v \($0); " } ?? ""
-        return try TickProcess.run(arguments + ["--dir", notes.root.path, "--today", "2026-11-21"],
-                                   wrapper: ["/bin/sh", "-c", limit + "exec timeout 60 \"$@\"", "sh"])
+        return try TickProcess.run(
+            arguments + ["--dir", notes.root.path, "--today", "2026-11-21"],
+            wrapper: ["/bin/sh", "-c", limit + "exec timeout 60 \"$@\"", "sh"])
     }
 
     /// 16 levels of `x: &x [*w, *w, ...]`: 9^16 values once expanded, in under a kilobyte.
@@ -34,7 +36,7 @@ import Testing
     @Test("a YAML alias bomb in front matter is a warning; reads and edits still work, in bounded memory")
     func aliasBombIsAWarning() throws {
         let notes = try NotesFixture(["bomb.md": Self.aliasBomb, "other.md": "- [ ] other item\n"])
-        let memory = 2_000_000   // 2 GB of address space: the bomb wanted 24 GB
+        let memory = 2_000_000 // 2 GB of address space: the bomb wanted 24 GB
         for command in HostileFolderTests.readCommands {
             let result = try Self.bounded(notes, command, memoryKiB: memory)
             #expect(result.status == 0, "tick \(command): exit \(result.status): \(result.stderr.prefix(300))")
@@ -62,10 +64,14 @@ import Testing
         }
         #expect(values.map(\.key) == ["base", "copy"])
         #expect(values[1].value == .array([.int(1), .int(2)]))
-        #expect(AliasBudget.lineExceedingBudget("a: &a [" + Array(repeating: "x", count: 100).joined(separator: ",") + "]\n"
-            + (0..<99).map { "k\($0): *a" }.joined(separator: "\n")) == nil)
-        #expect(AliasBudget.lineExceedingBudget("a: &a [" + Array(repeating: "x", count: 100).joined(separator: ",") + "]\n"
-            + (0..<101).map { "k\($0): *a" }.joined(separator: "\n")) == 101)
+        #expect(
+            AliasBudget.lineExceedingBudget(
+                "a: &a [" + Array(repeating: "x", count: 100).joined(separator: ",") + "]\n"
+                    + (0..<99).map { "k\($0): *a" }.joined(separator: "\n")) == nil)
+        #expect(
+            AliasBudget.lineExceedingBudget(
+                "a: &a [" + Array(repeating: "x", count: 100).joined(separator: ",") + "]\n"
+                    + (0..<101).map { "k\($0): *a" }.joined(separator: "\n")) == 101)
     }
 }
 
@@ -78,8 +84,9 @@ import Testing
         let header = "|" + (0..<columns).map { "h\($0)" }.joined(separator: "|") + "|"
         let delimiter = "|" + Array(repeating: "---", count: columns).joined(separator: "|") + "|"
         let body = (0..<rows).map { _ in "|" + Array(repeating: "c", count: columns).joined(separator: "|") + "|" }
-        return (["- [ ] before the table due:2026-11-25", "", header, delimiter] + body
-                + ["- [ ] right after the table", "", "- [ ] after the table", ""]).joined(separator: "\n")
+        return
+            (["- [ ] before the table due:2026-11-25", "", header, delimiter] + body
+            + ["- [ ] right after the table", "", "- [ ] after the table", ""]).joined(separator: "\n")
     }
 
     @Test("a table of 20 rows of 60,000 cells is read in linear time; the items around it are found and editable")
@@ -120,12 +127,16 @@ import Testing
         for header in [20, 21, 22, 23, 40] {
             for delimiter in [19, 20, 21, 22, 40] {
                 for (leading, trailing) in [(true, true), (false, false), (true, false), (false, true)] {
-                    cases.append([row(header, "h"), row(delimiter, "---", leading: leading, trailing: trailing),
-                                  row(30, "c"), "- [ ] item", ""].joined(separator: "\n"))
+                    cases.append(
+                        [
+                            row(header, "h"), row(delimiter, "---", leading: leading, trailing: trailing),
+                            row(30, "c"), "- [ ] item", "",
+                        ].joined(separator: "\n"))
                 }
             }
         }
-        cases.append([row(30, "h"), row(30, ":-:"), row(30, "-"), row(29, "--"), "", "> " + row(25, "q"), "> " + row(25, "-"), ""].joined(separator: "\n"))
+        cases.append(
+            [row(30, "h"), row(30, ":-:"), row(30, "-"), row(29, "--"), "", "> " + row(25, "q"), "> " + row(25, "-"), ""].joined(separator: "\n"))
         cases.append(["- " + row(24, "h"), "  " + row(24, "-"), "  " + row(40, "x"), "- [ ] next", ""].joined(separator: "\n"))
         cases.append([row(30, "a\\|b"), row(30, "---"), ""].joined(separator: "\n"))
         var tables = 0
@@ -143,7 +154,8 @@ import Testing
         var random = SeededGenerator(seed: 13_12)
         let cells = ["a", "", " b ", "---", ":--", "--:", ":-:", "-", "\\|", "a\\\\", "`x|y`", " "]
         let prefixes = ["", "", "", "", "", "", "> ", "- ", "  ", "- [ ] ", "1. ", "    ", "# "]
-        var tables = 0, narrowedTables = 0
+        var tables = 0
+        var narrowedTables = 0
         for round in 0..<1500 {
             var lines: [String] = []
             for _ in 0..<Int.random(in: 1...8, using: &random) {
@@ -155,8 +167,11 @@ import Testing
                     let count = Int.random(in: 0...24, using: &random)
                     let delimiterRow = Bool.random(using: &random)
                     var row = prefixes.randomElement(using: &random)! + (Bool.random(using: &random) ? "|" : "")
-                    row += (0..<count).map { _ in delimiterRow ? ["---", ":-", "-:", " - "].randomElement(using: &random)!
-                                                               : cells.randomElement(using: &random)! }.joined(separator: "|")
+                    row += (0..<count).map { _ in
+                        delimiterRow
+                            ? ["---", ":-", "-:", " - "].randomElement(using: &random)!
+                            : cells.randomElement(using: &random)!
+                    }.joined(separator: "|")
                     if Bool.random(using: &random) { row += "|" }
                     lines.append(row)
                     // Often the same row shape twice: a header and its delimiter.
@@ -169,11 +184,15 @@ import Testing
             let text = lines.joined(separator: ["\n", "\r\n"].randomElement(using: &random)!) + "\n"
             let base = Int.random(in: 2...4, using: &random)
             let (plain, narrowed, changed) = Self.skeletons(text, keeping: base)
-            if plain.contains(where: { $0.hasPrefix("table ") }) { tables += 1; if changed { narrowedTables += 1 } }
+            if plain.contains(where: { $0.hasPrefix("table ") }) {
+                tables += 1
+                if changed { narrowedTables += 1 }
+            }
             #expect(plain == narrowed, "round \(round), keeping \(base): \(text.debugDescription)")
         }
-        #expect(tables > 150 && narrowedTables > 50,
-                "only \(tables) inputs made a table, \(narrowedTables) of them narrowed: the generator does not test much")
+        #expect(
+            tables > 150 && narrowedTables > 50,
+            "only \(tables) inputs made a table, \(narrowedTables) of them narrowed: the generator does not test much")
     }
 }
 

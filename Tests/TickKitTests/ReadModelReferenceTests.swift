@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TickKit
 
 /// The read model (`EncodedDocument`, `EncodedListedItem`: what every read
@@ -79,8 +80,9 @@ struct ReadModelReferenceTests {
         }
     }
 
-    @Test("every list of every fixture reads as its Document: name, color, icon, order, sections, diagnostics, front matter",
-          arguments: TestPaths.allMarkdownFiles())
+    @Test(
+        "every list of every fixture reads as its Document: name, color, icon, order, sections, diagnostics, front matter",
+        arguments: TestPaths.allMarkdownFiles())
     func listsAgreeWithReference(file: URL) throws {
         let document = DocumentParser.parse(try FileIO.read(file.path), path: file.lastPathComponent)
         let list = try #require(EncodedDocument(encoding: document))
@@ -104,8 +106,10 @@ struct ReadModelReferenceTests {
         let workspace = EncodedWorkspace(documents: parsed.map(readModel))
         let today = Self.today
         #expect(workspace.items.count > 200, "enough items for many runs and batches")
-        let queries = ["open", "done", "due <= +7d", "#work", "has notes", "\"milk\"", "title ~ /^[A-Z]/", "has parent",
-                       "(open and due <= +30d) or #errand", "id = no-such-id", "open or not open"]
+        let queries = [
+            "open", "done", "due <= +7d", "#work", "has notes", "\"milk\"", "title ~ /^[A-Z]/", "has parent",
+            "(open and due <= +30d) or #errand", "id = no-such-id", "open or not open",
+        ]
         for text in queries {
             let query = try QueryParser.parse(text, today: today)
             // Filtered first, then serialised as one JSONValue.
@@ -116,8 +120,10 @@ struct ReadModelReferenceTests {
             // is dropped).
             for (runSize, inFlight) in [(1024, 6), (7, 3), (1, 1)] {
                 var written: [UInt8] = []
-                ItemJSON.writeItemsDocument(matching: query, in: workspace, context: ItemContext(today: today, dependencies: .none),
-                                            runSize: runSize, inFlight: inFlight) {
+                ItemJSON.writeItemsDocument(
+                    matching: query, in: workspace, context: ItemContext(today: today, dependencies: .none),
+                    runSize: runSize, inFlight: inFlight
+                ) {
                     written.append(contentsOf: $0)
                 }
                 #expect(written == expected, "\(text), runs of \(runSize), \(inFlight) in flight")
@@ -128,8 +134,9 @@ struct ReadModelReferenceTests {
 
 @Suite("Looking items up by title in the read model")
 struct ReadModelTitleLookupTests {
-    @Test("the read model's byte comparison of titles answers as lowercasing and comparing Strings does, on every fixture item",
-          arguments: TestPaths.allMarkdownFiles())
+    @Test(
+        "the read model's byte comparison of titles answers as lowercasing and comparing Strings does, on every fixture item",
+        arguments: TestPaths.allMarkdownFiles())
     func titleSearchAgreesWithStrings(file: URL) throws {
         let document = DocumentParser.parse(try FileIO.read(file.path), path: file.lastPathComponent)
         let list = try #require(EncodedDocument(encoding: document))
@@ -138,8 +145,9 @@ struct ReadModelTitleLookupTests {
         needles += document.items.prefix(20).map { String($0.title.lowercased().prefix(6)) }
         for needle in needles {
             for item in document.items.indices {
-                #expect(list.title(of: item, lowercasedContains: needle) == document.title(of: item, lowercasedContains: needle),
-                        "\(document.path):\(document.items[item].line) '\(needle)'")
+                #expect(
+                    list.title(of: item, lowercasedContains: needle) == document.title(of: item, lowercasedContains: needle),
+                    "\(document.path):\(document.items[item].line) '\(needle)'")
             }
         }
     }
@@ -157,6 +165,6 @@ struct ReadModelTitleLookupTests {
         #expect(contains("anything", ""))
         #expect(!contains("Mil", "milk"))
         #expect(!contains("Buy Milk", "milky"))
-        #expect(!contains("[", "{"))   // 0x5B folds to nothing: only A-Z are letters
+        #expect(!contains("[", "{")) // 0x5B folds to nothing: only A-Z are letters
     }
 }

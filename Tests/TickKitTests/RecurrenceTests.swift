@@ -51,8 +51,9 @@ struct RecurrenceGrammarTests {
         ("april,december-on-the-1st,24th", Rule(frequency: .yearly, monthDays: [1, 24], months: [4, 12])),
     ]
 
-    @Test("each documented rule reads as its frequency, interval, weekdays, days and months",
-          arguments: documented.indices)
+    @Test(
+        "each documented rule reads as its frequency, interval, weekdays, days and months",
+        arguments: documented.indices)
     func documentedRuleReads(_ index: Int) throws {
         let (text, expected) = Self.documented[index]
         let rule = try RecurrenceRule.parse(text).get()
@@ -66,8 +67,9 @@ struct RecurrenceGrammarTests {
         #expect(RecurrenceRule(rule.english.replacingOccurrences(of: " ", with: "-")) == rule, "tick dialect of \(rule.english)")
     }
 
-    @Test("rules tick cannot read are refused with the reason",
-          arguments: [
+    @Test(
+        "rules tick cannot read are refused with the reason",
+        arguments: [
             ("invalid rule", "'invalid'"), ("every", "after 'every'"), ("every week on", "found the end"),
             ("every 0 days", "'0'"), ("every 1001 days", "between 1 and 1000"), ("every month on the 32nd", "32nd"),
             ("every month on the 6th Friday", "6th Friday"), ("every day at 9", "'at' is not supported"),
@@ -75,7 +77,7 @@ struct RecurrenceGrammarTests {
             ("every 2 weeks for 3 times", "'for' is not supported"), ("every day on Monday", "unexpected"),
             ("every week Monday", "unexpected 'Monday'"), ("every week when", "'when' must be followed by 'done'"),
             ("fortnightly", "'fortnightly'"), ("", "empty"),
-          ])
+        ])
     func unreadableRulesAreRefused(_ text: String, _ reason: String) {
         guard case .failure(let error) = RecurrenceRule.parse(text) else {
             Issue.record("'\(text)' was read")
@@ -148,8 +150,9 @@ struct RecurrenceNextDateTests {
         #expect(RecurrenceRule("every month on the 2nd Wednesday")?.next(after: date("2021-09-08")) == date("2021-10-13"))
     }
 
-    @Test("rules with days agree with RFC 5545 as python-dateutil computes it, from many reference dates",
-          .enabled(if: PythonICalendar.isAvailable, "needs Python's dateutil (installed with icalendar)"))
+    @Test(
+        "rules with days agree with RFC 5545 as python-dateutil computes it, from many reference dates",
+        .enabled(if: PythonICalendar.isAvailable, "needs Python's dateutil (installed with icalendar)"))
     func agreesWithDateutil() throws {
         let rules = [
             "every week on Tuesday, Friday", "every 2 weeks on Sunday", "every 3 weeks on Monday and Saturday", "every weekday",
@@ -172,7 +175,8 @@ struct RecurrenceNextDateTests {
         for text in rules {
             let rule = try RecurrenceRule.parse(text).get()
             requests.append([
-                "freq": ["DAILY", "WEEKLY", "MONTHLY", "YEARLY"][[RecurrenceRule.Frequency.daily, .weekly, .monthly, .yearly].firstIndex(of: rule.frequency)!],
+                "freq": ["DAILY", "WEEKLY", "MONTHLY", "YEARLY"][
+                    [RecurrenceRule.Frequency.daily, .weekly, .monthly, .yearly].firstIndex(of: rule.frequency)!],
                 "interval": rule.interval,
                 "byweekday": rule.weekdays.map { [codes[$0.day - 1], $0.ordinal ?? 0] },
                 "bymonthday": rule.monthDays, "bymonth": rule.months,
@@ -180,23 +184,23 @@ struct RecurrenceNextDateTests {
             ])
         }
         let script = #"""
-        import sys, json, datetime
-        from dateutil import rrule
-        out = []
-        for r in json.load(sys.stdin):
-            days = [getattr(rrule, c)(n) if n else getattr(rrule, c) for c, n in r["byweekday"]]
-            answers = []
-            for d in r["dates"]:
-                start = datetime.datetime.fromisoformat(d)
-                kw = dict(dtstart=start, interval=r["interval"], wkst=rrule.MO)
-                if days: kw["byweekday"] = days
-                if r["bymonthday"]: kw["bymonthday"] = r["bymonthday"]
-                if r["bymonth"]: kw["bymonth"] = r["bymonth"]
-                nxt = rrule.rrule(getattr(rrule, r["freq"]), **kw).after(start)
-                answers.append(nxt.date().isoformat() if nxt else None)
-            out.append(answers)
-        print(json.dumps(out))
-        """#
+            import sys, json, datetime
+            from dateutil import rrule
+            out = []
+            for r in json.load(sys.stdin):
+                days = [getattr(rrule, c)(n) if n else getattr(rrule, c) for c, n in r["byweekday"]]
+                answers = []
+                for d in r["dates"]:
+                    start = datetime.datetime.fromisoformat(d)
+                    kw = dict(dtstart=start, interval=r["interval"], wkst=rrule.MO)
+                    if days: kw["byweekday"] = days
+                    if r["bymonthday"]: kw["bymonthday"] = r["bymonthday"]
+                    if r["bymonth"]: kw["bymonth"] = r["bymonth"]
+                    nxt = rrule.rrule(getattr(rrule, r["freq"]), **kw).after(start)
+                    answers.append(nxt.date().isoformat() if nxt else None)
+                out.append(answers)
+            print(json.dumps(out))
+            """#
         let input = try JSONSerialization.data(withJSONObject: requests)
         let result = try PythonICalendar.run(["python3", "-c", script], input: input)
         #expect(result.status == 0, "\(String(decoding: result.error, as: UTF8.self))")
@@ -223,34 +227,40 @@ struct NextOccurrenceTests {
 
     @Test("🔁 every Sunday ⏳ 2021-04-20 📅 2021-04-25 gives ⏳ 2021-04-27 📅 2021-05-02: the scheduled date keeps its distance from the due date")
     func otherDatesKeepTheirDistance() throws {
-        #expect(try next("- [ ] take out the trash 🔁 every Sunday ⏳ 2021-04-20 📅 2021-04-25")
+        #expect(
+            try next("- [ ] take out the trash 🔁 every Sunday ⏳ 2021-04-20 📅 2021-04-25")
                 == "- [ ] take out the trash 🔁 every Sunday ⏳ 2021-04-27 📅 2021-05-02\n")
     }
 
     @Test("every 2 weeks with a scheduled date two days before the due date keeps the two days")
     func mowTheLawn() throws {
-        #expect(try next("- [ ] Mow the lawn 🔁 every 2 weeks ⏳ 2021-10-28 📅 2021-10-30")
+        #expect(
+            try next("- [ ] Mow the lawn 🔁 every 2 weeks ⏳ 2021-10-28 📅 2021-10-30")
                 == "- [ ] Mow the lawn 🔁 every 2 weeks ⏳ 2021-11-11 📅 2021-11-13\n")
     }
 
     @Test("without when done the next date counts from the old date, however late it is done")
     func countsFromTheOldDate() throws {
-        #expect(try next("- [ ] sweep the floors 🔁 every week ⏳ 2021-02-06")
+        #expect(
+            try next("- [ ] sweep the floors 🔁 every week ⏳ 2021-02-06")
                 == "- [ ] sweep the floors 🔁 every week ⏳ 2021-02-13\n")
     }
 
     @Test("with when done the next date counts from the completion date")
     func whenDoneCountsFromToday() throws {
-        #expect(try next("- [ ] sweep the floors 🔁 every week when done ⏳ 2021-02-06")
+        #expect(
+            try next("- [ ] sweep the floors 🔁 every week when done ⏳ 2021-02-06")
                 == "- [ ] sweep the floors 🔁 every week when done ⏳ 2022-02-20\n")
         // The other dates keep their distance from the new reference date.
-        #expect(try next("- [ ] file 🔁 every month on the 1st when done 🛫 2021-01-25 📅 2021-02-01")
+        #expect(
+            try next("- [ ] file 🔁 every month on the 1st when done 🛫 2021-01-25 📅 2021-02-01")
                 == "- [ ] file 🔁 every month on the 1st when done 🛫 2022-02-22 📅 2022-03-01\n")
     }
 
     @Test("the reference date is due, else scheduled, else start")
     func referenceDate() throws {
-        #expect(try next("- [ ] a 🔁 every month on the last 🛫 2022-01-20 ⏳ 2022-01-31")
+        #expect(
+            try next("- [ ] a 🔁 every month on the last 🛫 2022-01-20 ⏳ 2022-01-31")
                 == "- [ ] a 🔁 every month on the last 🛫 2022-02-17 ⏳ 2022-02-28\n")
         #expect(try next("- [ ] b 🔁 every month 🛫 2022-01-31") == "- [ ] b 🔁 every month 🛫 2022-02-28\n")
     }
@@ -283,8 +293,9 @@ struct RecurrenceTokenTests {
         #expect(NextOccurrence.unreadableRule(of: document.items[0], in: document) != nil)
     }
 
-    @Test("unreadable rules in the tick and Dataview dialects are diagnostics too, and the item is not recurring",
-          arguments: ["- [ ] a every:fortnight", "- [ ] a [repeat:: every week on Mondya]", "- [ ] a (repeat:: every 0 days)"])
+    @Test(
+        "unreadable rules in the tick and Dataview dialects are diagnostics too, and the item is not recurring",
+        arguments: ["- [ ] a every:fortnight", "- [ ] a [repeat:: every week on Mondya]", "- [ ] a (repeat:: every 0 days)"])
     func invalidRulesInOtherDialects(_ line: String) {
         let document = DocumentParser.parse(line + "\n", path: "x.md")
         #expect(document.items[0].metadata.every == nil)
@@ -332,8 +343,9 @@ struct RecurrenceTokenTests {
 
 @Suite("RRULE in the iCalendar export")
 struct RecurrenceICalendarTests {
-    @Test("each rule becomes its RRULE: FREQ, INTERVAL, BYDAY with ordinals, BYMONTHDAY and BYMONTH",
-          arguments: [
+    @Test(
+        "each rule becomes its RRULE: FREQ, INTERVAL, BYDAY with ordinals, BYMONTHDAY and BYMONTH",
+        arguments: [
             ("every 2 weeks on Sunday", "FREQ=WEEKLY;INTERVAL=2;BYDAY=SU"),
             ("every weekday", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"),
             ("every month on the 2nd last Friday", "FREQ=MONTHLY;BYDAY=-2FR"),
@@ -341,33 +353,39 @@ struct RecurrenceICalendarTests {
             ("every month on the last", "FREQ=MONTHLY;BYMONTHDAY=-1"),
             ("every April and December on the 1st and 24th", "FREQ=YEARLY;BYMONTHDAY=1,24;BYMONTH=4,12"),
             ("every 3 days", "FREQ=DAILY;INTERVAL=3"),
-          ])
+        ])
     func rruleText(_ text: String, _ expected: String) {
         #expect(RecurrenceRule(text)?.rrule == expected)
     }
 
-    @Test("a real iCalendar parser reads the exported RRULEs back with the same parts",
-          .enabled(if: PythonICalendar.isAvailable, "needs Python's icalendar; pip could not install it"))
+    @Test(
+        "a real iCalendar parser reads the exported RRULEs back with the same parts",
+        .enabled(if: PythonICalendar.isAvailable, "needs Python's icalendar; pip could not install it"))
     func icalendarReadsTheRRULEs() throws {
-        let folder = workspace(["chores.md": """
+        let folder = workspace([
+            "chores.md": """
             - [ ] Swim 🔁 every week on Tuesday, Friday 🛫 2024-03-05 📅 2024-03-05
             - [ ] Meet 🔁 every month on the 2nd last Friday 🛫 2024-03-22
             - [ ] Cards 🔁 every April and December on the 1st and 24th 🛫 2024-04-01
             - [ ] Books [repeat:: every 3 months on the last] [start:: 2024-03-31]
-            """])
+            """
+        ])
         let calendar = ICalendarWriter.write(folder.items, stamp: "20261121T000000Z")
         let script = #"""
-        import sys
-        from icalendar import Calendar
-        cal = Calendar.from_ical(sys.stdin.buffer.read())
-        for todo in cal.walk("VTODO"):
-            print(todo["RRULE"].to_ical().decode())
-        """#
+            import sys
+            from icalendar import Calendar
+            cal = Calendar.from_ical(sys.stdin.buffer.read())
+            for todo in cal.walk("VTODO"):
+                print(todo["RRULE"].to_ical().decode())
+            """#
         let result = try PythonICalendar.run(["python3", "-c", script], input: Data(calendar.utf8))
         #expect(result.status == 0, "\(String(decoding: result.error, as: UTF8.self))")
         let lines = String(decoding: result.output, as: UTF8.self).split(separator: "\n").map(String.init)
-        #expect(lines == ["FREQ=WEEKLY;BYDAY=TU,FR", "FREQ=MONTHLY;BYDAY=-2FR", "FREQ=YEARLY;BYMONTHDAY=1,24;BYMONTH=4,12",
-                          "FREQ=MONTHLY;INTERVAL=3;BYMONTHDAY=-1"])
+        #expect(
+            lines == [
+                "FREQ=WEEKLY;BYDAY=TU,FR", "FREQ=MONTHLY;BYDAY=-2FR", "FREQ=YEARLY;BYMONTHDAY=1,24;BYMONTH=4,12",
+                "FREQ=MONTHLY;INTERVAL=3;BYMONTHDAY=-1",
+            ])
     }
 }
 
@@ -375,15 +393,20 @@ struct RecurrenceICalendarTests {
 struct RecurrenceCommandTests {
     @Test("tick check reports a rule it cannot read, with its line and column")
     func checkReportsUnreadableRule() throws {
-        let notes = try NotesFixture(["chores.md": "# Chores\n\n- [ ] Chore 🔁 every week on Mondya 📅 2021-01-01\n- [ ] Other [repeat:: every fortnight]\n"])
+        let notes = try NotesFixture([
+            "chores.md": "# Chores\n\n- [ ] Chore 🔁 every week on Mondya 📅 2021-01-01\n- [ ] Other [repeat:: every fortnight]\n"
+        ])
         let result = try notes.tick("check")
         #expect(result.stdout.contains("chores.md:3:18: warning: cannot read the recurrence rule 'every week on Mondya'"), "\(result.stdout)")
         #expect(result.stdout.contains("chores.md:4:23: warning: cannot read the recurrence rule 'every fortnight'"), "\(result.stdout)")
     }
 
-    @Test("tick done on an item whose rule it cannot read exits 65, writes nothing and names --no-repeat",
-          arguments: ["- [ ] Chore 🔁 invalid rule 📅 2021-01-01\n", "- [ ] Chore every:fortnight due:2021-01-01\n",
-                      "- [ ] Chore [repeat:: every day at 9] [due:: 2021-01-01]\n", "- [ ] Chore 🔁 every 1000 years 📅 9000-01-01\n"])
+    @Test(
+        "tick done on an item whose rule it cannot read exits 65, writes nothing and names --no-repeat",
+        arguments: [
+            "- [ ] Chore 🔁 invalid rule 📅 2021-01-01\n", "- [ ] Chore every:fortnight due:2021-01-01\n",
+            "- [ ] Chore [repeat:: every day at 9] [due:: 2021-01-01]\n", "- [ ] Chore 🔁 every 1000 years 📅 9000-01-01\n",
+        ])
     func doneRefusesAnUnreadableRule(_ text: String) throws {
         let notes = try NotesFixture(["chores.md": text])
         let result = try notes.tick("done", "chores.md:1")
@@ -399,7 +422,8 @@ struct RecurrenceCommandTests {
         let notes = try NotesFixture(["chores.md": "- [ ] Chore 🔁 invalid rule 📅 2021-01-01\n- [ ] Walk 🔁 every day 📅 2021-01-01\n"])
         let result = try notes.tick("done", "chores.md:1", "chores.md:2", "--no-repeat")
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(try notes.text("chores.md")
+        #expect(
+            try notes.text("chores.md")
                 == "- [x] Chore 🔁 invalid rule 📅 2021-01-01 ✅ 2026-11-21\n- [x] Walk 🔁 every day 📅 2021-01-01 ✅ 2026-11-21\n")
     }
 

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 import TickKit
+
 @testable import tick
 
 /// The pieces of human output: relative dates, widths, icons, styled titles, colors.
 @Suite struct RenderingTests {
-    let today = Fixture.today   // Saturday
+    let today = Fixture.today // Saturday
 
     func words(_ iso: String, open: Bool = true) -> String {
         RelativeDate.describe(date(iso), today: today, isOpen: open).text
@@ -62,7 +63,8 @@ import TickKit
     }
 
     @Test func styledTitlesReadExactlyLikeTheDisplayTitle() {
-        let document = DocumentParser.parse("""
+        let document = DocumentParser.parse(
+            """
             - [ ] Buy **milk**  and *fresh*   `eggs` !high due:2026-11-24 [shop](https://x.test) #errand
             - [ ] !low   spaced   out  ~~words~~
             - [-] Gone **for good**
@@ -77,8 +79,9 @@ import TickKit
         #expect(ItemStyle.title(items[2]).rendered(.ansi256).hasPrefix("\u{1B}[2;9mGone "))
     }
 
-    @Test("a plain title (no color) prints what the styled title prints without color, on every fixture item",
-          arguments: TestPaths.allMarkdownFiles())
+    @Test(
+        "a plain title (no color) prints what the styled title prints without color, on every fixture item",
+        arguments: TestPaths.allMarkdownFiles())
     func plainTitlesPrintAsStyledOnesWithoutColor(file: URL) throws {
         let document = DocumentParser.parse(try FileIO.read(file.path), path: file.lastPathComponent)
         guard let list = EncodedDocument(encoding: document) else { return }
@@ -111,19 +114,22 @@ import TickKit
             .row(ItemRow(prefix: StyledText("☐ "), title: StyledText("short"), due: StyledText("today"), list: StyledText("L"))),
             .row(ItemRow(prefix: StyledText("☐ "), title: StyledText("a longer title"), due: StyledText(), list: StyledText("List"))),
         ]
-        #expect(ItemTable.render(rows, width: nil, depth: .none) == [
-            "☐ short           today  L",
-            "☐ a longer title         List",
-        ])
+        #expect(
+            ItemTable.render(rows, width: nil, depth: .none) == [
+                "☐ short           today  L",
+                "☐ a longer title         List",
+            ])
         // Too narrow for everything: the list name gives way before the title.
-        #expect(ItemTable.render(rows, width: 24, depth: .none) == [
-            "☐ short           today",
-            "☐ a longer title",
-        ])
-        #expect(ItemTable.render(rows, width: 14, depth: .none) == [
-            "☐ short  today",
-            "☐ a lo…",
-        ])
+        #expect(
+            ItemTable.render(rows, width: 24, depth: .none) == [
+                "☐ short           today",
+                "☐ a longer title",
+            ])
+        #expect(
+            ItemTable.render(rows, width: 14, depth: .none) == [
+                "☐ short  today",
+                "☐ a lo…",
+            ])
     }
 
     @Test func aListingOfManyBlocksIsAlignedAcrossBlocksAndPrintedInOrder() {
@@ -142,12 +148,19 @@ import TickKit
         let mainWidth = 2 + "the widest title of them all".count + ItemTable.gap
         let dueWidth = "in 300 days".count + ItemTable.gap
         for (index, line) in lines.enumerated() {
-            if index % 1000 == 999 { #expect(line == ""); continue }
+            if index % 1000 == 999 {
+                #expect(line == "")
+                continue
+            }
             let title = index == count - 1 ? "the widest title of them all" : "row \(index)"
             let due = index == count - 2 ? "in 300 days" : "today"
-            let expected = ("☐ " + title).padding(toLength: mainWidth, withPad: " ", startingAt: 0)
+            let expected =
+                ("☐ " + title).padding(toLength: mainWidth, withPad: " ", startingAt: 0)
                 + due.padding(toLength: dueWidth, withPad: " ", startingAt: 0) + "L"
-            if line != expected { Issue.record("line \(index): \(line.debugDescription)"); break }
+            if line != expected {
+                Issue.record("line \(index): \(line.debugDescription)")
+                break
+            }
         }
     }
 }

@@ -20,20 +20,25 @@ import TickKit
     }
 
     @Test func scheduledIsOpenWithDueDateByDueThenManual() {
-        #expect(titles(SmartGroup.scheduled.members(of: items, today: today))
+        #expect(
+            titles(SmartGroup.scheduled.members(of: items, today: today))
                 == ["b1", "a2", "a4", "a1", "b2", "b5", "a6.1", "a7", "B6"])
     }
 
     @Test func scheduledIsGroupedByDay() {
         let members = SmartGroup.scheduled.members(of: items, today: today)
         let groups = Grouping.group(members, by: SmartGroup.scheduled.defaultGrouping!, today: today)
-        #expect(groups.map(\.name) == ["2026-11-10", "2026-11-19", "2026-11-20", "2026-11-21", "2026-11-22",
-                                       "2026-11-23", "2026-11-25", "2026-12-15"])
+        #expect(
+            groups.map(\.name) == [
+                "2026-11-10", "2026-11-19", "2026-11-20", "2026-11-21", "2026-11-22",
+                "2026-11-23", "2026-11-25", "2026-12-15",
+            ])
         #expect(titles(groups[3].items) == ["a1", "b2"])
     }
 
     @Test func allIsEveryOpenItemInManualOrder() {
-        #expect(titles(SmartGroup.all.members(of: items, today: today))
+        #expect(
+            titles(SmartGroup.all.members(of: items, today: today))
                 == ["z1", "a1", "a2", "a4", "a6", "a6.1", "a7", "b1", "b2", "b5", "B6"])
     }
 

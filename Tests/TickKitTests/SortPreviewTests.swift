@@ -25,9 +25,11 @@ import Testing
         try TickProcess.run(arguments + ["--dir", notes.root.path, "--today", "2026-11-21"])
     }
 
-    @Test("the sort preview is tick show of the list as --write leaves it, and writes nothing", arguments: [
-        ["due"], ["title"], ["due", "--reverse"], ["priority"],
-    ])
+    @Test(
+        "the sort preview is tick show of the list as --write leaves it, and writes nothing",
+        arguments: [
+            ["due"], ["title"], ["due", "--reverse"], ["priority"],
+        ])
     func previewIsWhatWriteWrites(key: [String]) throws {
         let notes = try NotesFixture(["work.md": Self.work])
         let preview = try Self.tick(notes, ["sort", "work", "--by"] + key)
@@ -57,7 +59,8 @@ import Testing
             guard let match = line.range(of: "[a-d](\\.[0-9])? (task|sub)", options: .regularExpression) else { return nil }
             return (line.hasPrefix("  ☐") ? "  " : "") + line[match]
         }
-        #expect(shown == ["• Work", "Alpha", "a task", "c task", "  c.1 sub", "  c.2 sub", "Beta", "d task", "  d.1 sub", "b task"],
-                "\(preview.stdout)")
+        #expect(
+            shown == ["• Work", "Alpha", "a task", "c task", "  c.1 sub", "  c.2 sub", "Beta", "d task", "  d.1 sub", "b task"],
+            "\(preview.stdout)")
     }
 }

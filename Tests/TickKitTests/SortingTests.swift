@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TickKit
 
 /// Every sort key on the `groups` fixture; ties always fall back to manual order.
@@ -56,15 +57,19 @@ import Testing
 
     @Test func listOrderComparesNamesAsStringsDoWhetherASCIIOrNot() {
         // Lists with an order first; then folded name, then path.
-        let ascii = [("b", nil, "b.md"), ("a", 2, "z.md"), ("a", nil, "y/a.md"), ("a", nil, "a.md"), ("c", 1, "c.md"),
-                     ("ab", nil, "ab.md"), ("a b", nil, "a b.md"), ("0", nil, "0.md")]
+        let ascii = [
+            ("b", nil, "b.md"), ("a", 2, "z.md"), ("a", nil, "y/a.md"), ("a", nil, "a.md"), ("c", 1, "c.md"),
+            ("ab", nil, "ab.md"), ("a b", nil, "a b.md"), ("0", nil, "0.md"),
+        ]
         // "e\u{301}" is "é" decomposed: String orders it as the composed one.
         let unicode = ascii + [("é", nil, "é.md"), ("e\u{301}", nil, "e.md"), ("日本", nil, "j.md"), ("ea", nil, "ea.md")]
         for lists in [ascii, unicode, ascii.reversed(), unicode.reversed()] {
-            let names = lists.map(\.0), orders: [Int?] = lists.map(\.1), paths = lists.map(\.2)
+            let names = lists.map(\.0)
+            let orders: [Int?] = lists.map(\.1)
+            let paths = lists.map(\.2)
             let expected = lists.indices.sorted { a, b in
                 switch (orders[a], orders[b]) {
-                case let (l?, r?) where l != r: return l < r
+                case (let l?, let r?) where l != r: return l < r
                 case (.some, nil): return true
                 case (nil, .some): return false
                 default: return names[a] != names[b] ? names[a] < names[b] : paths[a] < paths[b]
@@ -77,9 +82,15 @@ import Testing
     @Test("sort keys read one way for --sort, tick sort --by and the sort: setting, with the same message for a slip")
     func sortKeyListsReadOneWay() throws {
         #expect(try SortKey.list("priority, DUE,urgency").get() == [.priority, .due, .urgency])
-        guard case .failure(let slip) = SortKey.list("priority,duee") else { Issue.record("duee was read"); return }
+        guard case .failure(let slip) = SortKey.list("priority,duee") else {
+            Issue.record("duee was read")
+            return
+        }
         #expect(slip.message.hasPrefix("unknown sort key 'duee' (did you mean 'due'?); keys are manual, title"))
-        guard case .failure(let empty) = SortKey.list(" , ") else { Issue.record("an empty list was read"); return }
+        guard case .failure(let empty) = SortKey.list(" , ") else {
+            Issue.record("an empty list was read")
+            return
+        }
         #expect(empty.message == "give at least one sort key, e.g. priority,due")
         let notes = try NotesFixture(["a.md": "- [ ] a\n", ".tick.yml": "sort: priority,duee\n"])
         let query = try notes.tick("query", "open", "--sort", "priority,duee")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TickKit
 
 @Suite struct SpliceTests {

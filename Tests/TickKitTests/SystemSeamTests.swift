@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TickKit
 
 /// The system seam (`Sources/TickKit/System/`): the library's one door to
@@ -35,52 +36,53 @@ import Testing
     }
 
     #if canImport(Glibc)
-    /// A signal whose handler is installed without `SA_RESTART` makes a
-    /// blocked `read` fail with EINTR; the seam's read goes on reading.
-    @Test func pipeReadToItsEndIsNotCutShortBySignals() throws {
-        var previous = sigaction()
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in }
-        action.sa_flags = 0   // no SA_RESTART: interrupted calls fail with EINTR
-        sigemptyset(&action.sa_mask)
-        #expect(sigaction(SIGUSR2, &action, &previous) == 0)
-        defer { sigaction(SIGUSR2, &previous, nil) }
+        /// A signal whose handler is installed without `SA_RESTART` makes a
+        /// blocked `read` fail with EINTR; the seam's read goes on reading.
+        @Test func pipeReadToItsEndIsNotCutShortBySignals() throws {
+            var previous = sigaction()
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { _ in }
+            action.sa_flags = 0 // no SA_RESTART: interrupted calls fail with EINTR
+            sigemptyset(&action.sa_mask)
+            #expect(sigaction(SIGUSR2, &action, &previous) == 0)
+            defer { sigaction(SIGUSR2, &previous, nil) }
 
-        var ends: [Int32] = [0, 0]
-        #expect(pipe(&ends) == 0)
-        nonisolated(unsafe) var reader: pthread_t? = nil
-        nonisolated(unsafe) var received: [UInt8] = []
-        let started = DispatchSemaphore(value: 0), finished = DispatchSemaphore(value: 0)
-        let readEnd = ends[0]
-        let thread = Thread {
-            // Let the signal in, whatever mask the thread was started with.
-            var signals = sigset_t()
-            sigemptyset(&signals)
-            sigaddset(&signals, SIGUSR2)
-            pthread_sigmask(SIG_UNBLOCK, &signals, nil)
-            reader = pthread_self()
-            started.signal()
-            received = FileIO.readToEnd(readEnd)
-            finished.signal()
+            var ends: [Int32] = [0, 0]
+            #expect(pipe(&ends) == 0)
+            nonisolated(unsafe) var reader: pthread_t? = nil
+            nonisolated(unsafe) var received: [UInt8] = []
+            let started = DispatchSemaphore(value: 0)
+            let finished = DispatchSemaphore(value: 0)
+            let readEnd = ends[0]
+            let thread = Thread {
+                // Let the signal in, whatever mask the thread was started with.
+                var signals = sigset_t()
+                sigemptyset(&signals)
+                sigaddset(&signals, SIGUSR2)
+                pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+                reader = pthread_self()
+                started.signal()
+                received = FileIO.readToEnd(readEnd)
+                finished.signal()
+            }
+            thread.start()
+            started.wait()
+            var sent: [UInt8] = []
+            for round in 0..<20 {
+                // The reader is blocked in `read` on the empty pipe: interrupt it.
+                usleep(2_000)
+                pthread_kill(reader!, SIGUSR2)
+                usleep(2_000)
+                let chunk = [UInt8](repeating: UInt8(round), count: 100)
+                sent += chunk
+                #expect(chunk.withUnsafeBytes { Posix.writeAll($0, to: ends[1]) } == nil)
+            }
+            Posix.closeFile(ends[1])
+            finished.wait()
+            Posix.closeFile(readEnd)
+            #expect(received.count == sent.count)
+            #expect(received.elementsEqual(sent))
         }
-        thread.start()
-        started.wait()
-        var sent: [UInt8] = []
-        for round in 0..<20 {
-            // The reader is blocked in `read` on the empty pipe: interrupt it.
-            usleep(2_000)
-            pthread_kill(reader!, SIGUSR2)
-            usleep(2_000)
-            let chunk = [UInt8](repeating: UInt8(round), count: 100)
-            sent += chunk
-            #expect(chunk.withUnsafeBytes { Posix.writeAll($0, to: ends[1]) } == nil)
-        }
-        Posix.closeFile(ends[1])
-        finished.wait()
-        Posix.closeFile(readEnd)
-        #expect(received.count == sent.count)
-        #expect(received.elementsEqual(sent))
-    }
     #endif
 
     @Test func realPathResolvesASymbolicLinkToItsTarget() throws {
@@ -171,7 +173,10 @@ import Testing
         let folder = try TemporaryFolder(["l": ""])
         let first = Posix.openFile(folder.path + "/l", O_RDONLY | O_CLOEXEC)
         let second = Posix.openFile(folder.path + "/l", O_RDONLY | O_CLOEXEC)
-        defer { Posix.closeFile(first); Posix.closeFile(second) }
+        defer {
+            Posix.closeFile(first)
+            Posix.closeFile(second)
+        }
         #expect(Posix.lock(first, LOCK_EX))
         #expect(!Posix.tryLock(second, LOCK_SH))
         #expect(errno == EWOULDBLOCK)
@@ -204,9 +209,9 @@ import Testing
             var current = sigaction()
             sigaction(signal, nil, &current)
             #if canImport(Glibc)
-            return unsafeBitCast(current.__sigaction_handler.sa_handler, to: UInt.self)
+                return unsafeBitCast(current.__sigaction_handler.sa_handler, to: UInt.self)
             #else
-            return unsafeBitCast(current.__sigaction_u.__sa_handler, to: UInt.self)
+                return unsafeBitCast(current.__sigaction_u.__sa_handler, to: UInt.self)
             #endif
         }
         let before = (disposition(SIGPIPE), disposition(SIGXFSZ))

@@ -1,14 +1,17 @@
 import Testing
+
 @testable import TickKit
 
 /// Template placeholders after a date signifier (issue 18: `tick check`
 /// reports nothing Obsidian reads without complaint).
 @Suite struct TemplatePlaceholderTests {
-    @Test("a Templater or Templates placeholder after a date signifier is text, with no diagnostic", arguments: [
-        "- [ ] #task weekly review 🛫 <% tp.date.now(\"YYYY-MM-DD\", -9) %> 📅 <% tp.date.now() %>\n",
-        "- [ ] #task call back 📅 {{date}}\n",
-        "- [ ] #task call back ⏳ {{date:YYYY-MM-DD}} ➕ <%tp.file.creation_date()%>\n",
-    ])
+    @Test(
+        "a Templater or Templates placeholder after a date signifier is text, with no diagnostic",
+        arguments: [
+            "- [ ] #task weekly review 🛫 <% tp.date.now(\"YYYY-MM-DD\", -9) %> 📅 <% tp.date.now() %>\n",
+            "- [ ] #task call back 📅 {{date}}\n",
+            "- [ ] #task call back ⏳ {{date:YYYY-MM-DD}} ➕ <%tp.file.creation_date()%>\n",
+        ])
     func placeholdersAreText(line: String) {
         let document = parse(line)
         #expect(document.diagnostics.isEmpty, "\(document.diagnostics.map(\.message))")

@@ -20,17 +20,17 @@ import Testing
             "evil\(esc)[2J\u{9B}1m\u{07}.md": "- [ ] Item in a hostile file name due:2026-11-21\n",
             "front.md": front,
             "heading.md": """
-                # Heading \(h) list
+            # Heading \(h) list
 
-                ## Section \(h) here
+            ## Section \(h) here
 
-                - [ ] Task \(h) one due:2026-11-21 #tag\(esc)x #ok
-                  Note \(h) line
-                - [ ] Link [click](https://example.com/\u{9B}x) and [safe](https://example.com/a) \(h)
-                - [x] Finished \(h) done:2026-11-20
-                - [ ] Bad date due:\(esc)[2Jx for check
+            - [ ] Task \(h) one due:2026-11-21 #tag\(esc)x #ok
+              Note \(h) line
+            - [ ] Link [click](https://example.com/\u{9B}x) and [safe](https://example.com/a) \(h)
+            - [x] Finished \(h) done:2026-11-20
+            - [ ] Bad date due:\(esc)[2Jx for check
 
-                """,
+            """,
         ])
     }
 
@@ -50,8 +50,9 @@ import Testing
         var rest = text
         if colored {
             rest = rest.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
-            rest = rest.replacingOccurrences(of: "\u{1B}\\]8;;[^\\x00-\\x1F\\x7F-\\x9F]*\u{1B}\\\\", with: "",
-                                             options: .regularExpression)
+            rest = rest.replacingOccurrences(
+                of: "\u{1B}\\]8;;[^\\x00-\\x1F\\x7F-\\x9F]*\u{1B}\\\\", with: "",
+                options: .regularExpression)
         }
         return rest.unicodeScalars.filter { scalar in
             (scalar.value < 0x20 && scalar != "\n") || (0x7F...0x9F).contains(scalar.value)
@@ -65,9 +66,11 @@ import Testing
             for color in ["never", "always"] {
                 // `check` and edits print no colors and take no --color.
                 let colorOption = ["check", "done"].contains(command.first ?? "") ? [] : ["--color", color]
-                let result = try TickProcess.run(command + ["--dir", notes.root.path, "--today", "2026-11-21"] + colorOption,
-                                                 environment: ["COLUMNS": "200"])
-                let expected: Int32 = command == ["check"] ? 1 : command.first == "show" && command.last == "nosuch" || command.first == "done" ? 65 : 0
+                let result = try TickProcess.run(
+                    command + ["--dir", notes.root.path, "--today", "2026-11-21"] + colorOption,
+                    environment: ["COLUMNS": "200"])
+                let expected: Int32 =
+                    command == ["check"] ? 1 : command.first == "show" && command.last == "nosuch" || command.first == "done" ? 65 : 0
                 #expect(result.status == expected, "tick \(command): exit \(result.status): \(result.stderr)")
                 let out = Self.strayControls(result.stdout, colored: color == "always")
                 let err = Self.strayControls(result.stderr, colored: false)

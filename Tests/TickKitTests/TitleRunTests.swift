@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TickKit
 
 /// Inline styles become runs with exact byte ranges (SPEC §3.1).
@@ -94,17 +95,20 @@ struct TitleRunTests {
 /// The shortcut for titles without markup must give what the full scan gives.
 @Suite("Plain-title shortcut")
 struct PlainTitleShortcutTests {
-    @Test("titles with and without markup give the same runs either way", arguments: [
-        "Buy milk !high due:2026-11-24 #errand ^id1", "a 📅 2026-11-24 ⏫ [priority:: high]", "see https://x.example now",
-        "visit www.example.com", "a\\#b", "`code` due:2026-01-01", "x & y", "a_b*c~d", "[link](u)", "Café 东京 🛒",
-    ])
+    @Test(
+        "titles with and without markup give the same runs either way",
+        arguments: [
+            "Buy milk !high due:2026-11-24 #errand ^id1", "a 📅 2026-11-24 ⏫ [priority:: high]", "see https://x.example now",
+            "visit www.example.com", "a\\#b", "`code` due:2026-01-01", "x & y", "a_b*c~d", "[link](u)", "Café 东京 🛒",
+        ])
     func shortcutAgreesWithScanner(title: String) {
         let bytes = Array(title.utf8)
         bytes.withUnsafeBufferPointer { buffer in
             let range = 0..<buffer.count
             var scanner = InlineScanner(bytes: buffer, range: range)
             let pieces = scanner.scan().filter { $0.kind != .markup && !$0.range.isEmpty }
-            let onePlainPiece = pieces.count == 1 && pieces[0].styles.isEmpty && pieces[0].range == range
+            let onePlainPiece =
+                pieces.count == 1 && pieces[0].styles.isEmpty && pieces[0].range == range
                 && [InlineScanner.PieceKind.text, .delimiter, .bracket].contains(pieces[0].kind)
             // The shortcut may only be taken where the scanner finds one plain stretch.
             if TitleParser.isPlain(buffer, range) { #expect(onePlainPiece, "\(title)") }
@@ -117,11 +121,13 @@ struct PlainTitleShortcutTests {
     func shortcutSummaryAgreesWithWalk() {
         // Words that are, almost are, or are not tokens, in every dialect,
         // with markup now and then (then the shortcut must step aside).
-        let words = ["Buy", "milk", "due:2026-11-24", "due:2026-02-30", "due:", "x:y", "a:b:c", "http://x.example", "key:/v",
-                     "every:week", "every:sometimes", "color:red", "color:nope", "icon:cart", "priority:high", "#tag", "#1",
-                     "#a/b-c_d", "#", "!high", "!nope", "!", "^id-1", "^", "📅", "2026-11-24", "⏫", "🔼", "✅", "🛒", "Café",
-                     "东京", "[due:: 2026-11-24]", "[priority:: high]", "[x::", "a_b", "*em*", "`code`", "www.example.com",
-                     "a.b", "x/y", "&amp;", "<b>", "done:2026-11-20T14:30", "created:2026-1-1", "\t", "  ", "z", "foo:bar"]
+        let words = [
+            "Buy", "milk", "due:2026-11-24", "due:2026-02-30", "due:", "x:y", "a:b:c", "http://x.example", "key:/v",
+            "every:week", "every:sometimes", "color:red", "color:nope", "icon:cart", "priority:high", "#tag", "#1",
+            "#a/b-c_d", "#", "!high", "!nope", "!", "^id-1", "^", "📅", "2026-11-24", "⏫", "🔼", "✅", "🛒", "Café",
+            "东京", "[due:: 2026-11-24]", "[priority:: high]", "[x::", "a_b", "*em*", "`code`", "www.example.com",
+            "a.b", "x/y", "&amp;", "<b>", "done:2026-11-20T14:30", "created:2026-1-1", "\t", "  ", "z", "foo:bar",
+        ]
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<3000 {
             let count = Int.random(in: 1...8, using: &generator)

@@ -1,9 +1,10 @@
 import Testing
+
 @testable import TickKit
 
 /// Dates people type become ISO dates; new list files read back as written.
 @Suite struct TypedDateAndNewListTests {
-    static let today = TaskDate(year: 2026, month: 11, day: 21)   // a Saturday
+    static let today = TaskDate(year: 2026, month: 11, day: 21) // a Saturday
 
     @Test(arguments: [
         ("Buy bread due:tomorrow", "Buy bread due:2026-11-22"),

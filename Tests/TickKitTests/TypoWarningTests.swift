@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TickKit
 
 /// A token tick cannot read in added or edited text is written as typed,
@@ -15,7 +16,8 @@ struct TypoWarningTests {
         let warnings = result.stderr.split(separator: "\n")
         try #require(warnings.count == 2, "\(result.stderr)")
         #expect(warnings[0].hasPrefix("tick: warning: groceries.md:3:12: unknown priority '!hgih' (did you mean !high?)"))
-        #expect(warnings[1].hasPrefix("tick: warning: groceries.md:3:24: \(RecurrenceRule.diagnosticPrefix) 'fortnight'")
+        #expect(
+            warnings[1].hasPrefix("tick: warning: groceries.md:3:24: \(RecurrenceRule.diagnosticPrefix) 'fortnight'")
                 && warnings[1].contains("(did you mean every:2w?)"), "\(warnings[1])")
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TickKit
 
 /// `UTF8Check.scan` skips 32 and 8 ASCII bytes at a time; it must find the
@@ -7,12 +8,30 @@ import Testing
 struct UTF8CheckTests {
     /// The reference: every byte looked at alone.
     func slowScan(_ bytes: [UInt8]) -> (Int?, [UInt8]?) {
-        var copy = bytes, first: Int? = nil, changed = false, index = 0
+        var copy = bytes
+        var first: Int? = nil
+        var changed = false
+        var index = 0
         while index < bytes.count {
-            if bytes[index] == 0 { copy[index] = 0x3F; changed = true; index += 1; continue }
-            if bytes[index] < 0x80 { index += 1; continue }
+            if bytes[index] == 0 {
+                copy[index] = 0x3F
+                changed = true
+                index += 1
+                continue
+            }
+            if bytes[index] < 0x80 {
+                index += 1
+                continue
+            }
             let length = UTF8Check.sequenceLength(bytes, at: index)
-            if length == 0 { copy[index] = 0x3F; changed = true; if first == nil { first = index }; index += 1 } else { index += length }
+            if length == 0 {
+                copy[index] = 0x3F
+                changed = true
+                if first == nil { first = index }
+                index += 1
+            } else {
+                index += length
+            }
         }
         return (first, changed ? copy : nil)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TickKit
 
 /// `tick undo` and `tick redo` (SPEC §5.8): every change is journalled;
@@ -92,7 +93,7 @@ import Testing
         _ = try run(notes, ["undo"])
         let listed = try run(notes, ["undo", "--list"]).stdout.split(separator: "\n")
         #expect(listed.first?.contains("(undone) tick new Fresh") == true, "\(listed)")
-        _ = try run(notes, ["cancel", "three"])   // a new change
+        _ = try run(notes, ["cancel", "three"]) // a new change
         let noRedo = try run(notes, ["redo"])
         #expect(noRedo.stdout.contains("nothing to redo"), "\(noRedo.stdout)")
         let lines = try run(notes, ["undo", "--list"]).stdout.split(separator: "\n")

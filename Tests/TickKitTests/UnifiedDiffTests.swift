@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TickKit
 
 /// `--dry-run` diffs: what `diff -u` prints, and what `patch` applies.
@@ -72,9 +73,13 @@ import Testing
             let splices = SortList.splices(document, by: [.title], today: Fixture.today)
             let edited = (try? Splice.apply(splices, to: document.source.bytes)) ?? document.source.bytes
             let diff = UnifiedDiff.make(path: "list.md", old: document.source.bytes, new: edited)
-            if edited == document.source.bytes { #expect(diff.isEmpty); continue }
+            if edited == document.source.bytes {
+                #expect(diff.isEmpty)
+                continue
+            }
             let notes = try NotesFixture(["list.md": document.source.bytes, "change.diff": diff])
-            let (status, _) = try Self.run("/usr/bin/patch", ["-s", "--no-backup-if-mismatch", notes.url("list.md").path, notes.url("change.diff").path])
+            let (status, _) = try Self.run(
+                "/usr/bin/patch", ["-s", "--no-backup-if-mismatch", notes.url("list.md").path, notes.url("change.diff").path])
             #expect(status == 0)
             #expect(try notes.bytes("list.md") == edited, "seed \(seed)")
             checked += 1

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TickKit
 
 /// Urgency (Obsidian Tasks' "Urgency" page), `happens`, and `tick agenda`.
@@ -61,14 +62,16 @@ import Testing
 
     @Test("--sort urgency puts the most urgent first, from the cache and from the files; --explain shows the parts")
     func sortByUrgency() throws {
-        let notes = try NotesFixture(["a.md": """
+        let notes = try NotesFixture([
+            "a.md": """
             - [ ] later 📅 2026-12-30
             - [ ] medium today 🔼 📅 2026-11-21
             - [ ] high scheduled ⏫ ⏳ 2026-11-20 🛫 2026-11-20
             - [ ] not started ⏫ ⏳ 2026-11-22 🛫 2026-11-22
 
-            """])
-        let expected = ["medium today", "high scheduled", "later", "not started"]   // later: 2.4 + 1.95
+            """
+        ])
+        let expected = ["medium today", "high scheduled", "later", "not started"] // later: 2.4 + 1.95
         for extra in [["--json"], ["--json"], []] {
             let run = try TickProcess.run(["query", "open", "--sort", "urgency", "--dir", notes.root.path, "--today", "2026-11-21"] + extra)
             let titles: [String]

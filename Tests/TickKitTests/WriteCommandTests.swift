@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The change commands as a user runs them: output, exit codes (SPEC §7),
@@ -23,8 +24,10 @@ import Glibc
         #expect(result.status == 0)
         #expect(result.stdout == "done groceries.md:4  Buy milk\n")
         #expect(result.stderr == "")
-        #expect(try notes.text("groceries.md") == Self.list.replacingOccurrences(
-            of: "- [ ] Buy milk !high due:2026-11-24 #errand", with: "- [x] Buy milk !high due:2026-11-24 #errand done:2026-11-21"))
+        #expect(
+            try notes.text("groceries.md")
+                == Self.list.replacingOccurrences(
+                    of: "- [ ] Buy milk !high due:2026-11-24 #errand", with: "- [x] Buy milk !high due:2026-11-24 #errand done:2026-11-21"))
     }
 
     @Test func reopeningARecurringFirstItemAfterAByteOrderMarkGivesTheFileBackByteForByte() throws {
@@ -123,8 +126,10 @@ import Glibc
     // ThreadSanitizer's runtime itself dies of SIGBUS under `ulimit -f 0`
     // (`make sanitize-thread` sets TICK_SANITIZER=thread); the test runs
     // everywhere else, AddressSanitizer included.
-    @Test(.disabled(if: ProcessInfo.processInfo.environment["TICK_SANITIZER"] == "thread",
-                    "ThreadSanitizer's runtime cannot run under a file size limit of 0"))
+    @Test(
+        .disabled(
+            if: ProcessInfo.processInfo.environment["TICK_SANITIZER"] == "thread",
+            "ThreadSanitizer's runtime cannot run under a file size limit of 0"))
     func unwritableFileExits73AndLeavesItUntouched() throws {
         let notes = try NotesFixture(["groceries.md": Self.list])
         // A file size limit of 0 makes writing the temporary file fail, even for root.
@@ -137,7 +142,7 @@ import Glibc
 
     @Test func unwritableFolderExits73() throws {
         let notes = try NotesFixture(["groceries.md": Self.list])
-        chmod(notes.url("groceries.md").path, 0o666)   // the folder, not the file, is what stops tick
+        chmod(notes.url("groceries.md").path, 0o666) // the folder, not the file, is what stops tick
         chmod(notes.root.path, 0o555)
         defer { chmod(notes.root.path, 0o755) }
         // Root may write into any folder: run tick with nobody's rights then.
@@ -153,8 +158,9 @@ import Glibc
         let notes = try NotesFixture(["groceries.md": Self.list])
         let fifo = notes.root.path + "/.signal"
         #expect(mkfifo(fifo, 0o600) == 0)
-        let started = try TickProcess.start(["done", "groceries.md:4", "--dir", notes.root.path],
-                                            environment: ["TICK_TEST_WAIT_BEFORE_COMMIT": fifo])
+        let started = try TickProcess.start(
+            ["done", "groceries.md:4", "--dir", notes.root.path],
+            environment: ["TICK_TEST_WAIT_BEFORE_COMMIT": fifo])
         // Wait until tick has read the file and waits at the FIFO.
         var descriptor: Int32 = -1
         for _ in 0..<6000 where descriptor < 0 {
@@ -243,6 +249,8 @@ import Glibc
         let notes = try NotesFixture(["rent.md": "- [ ] Pay the rent every:month due:2026-01-31\n"])
         let result = try notes.tick("done", "rent")
         #expect(result.status == 0)
-        #expect(try notes.text("rent.md") == "- [ ] Pay the rent every:month due:2026-02-28\n- [x] Pay the rent every:month due:2026-01-31 done:2026-11-21\n")
+        #expect(
+            try notes.text("rent.md")
+                == "- [ ] Pay the rent every:month due:2026-02-28\n- [x] Pay the rent every:month due:2026-01-31 done:2026-11-21\n")
     }
 }

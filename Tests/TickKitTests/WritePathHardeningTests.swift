@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Issue 13's holes in the write path: races between resolving a name and
@@ -12,9 +13,11 @@ import Glibc
     /// Starts tick with the test seam `variable` naming a FIFO, waits until
     /// tick is paused there, runs `meanwhile`, lets tick go on and returns
     /// how it ended.
-    static func runPaused(_ arguments: [String], at variable: String, in notes: NotesFixture, dir: String? = nil,
-                          sourceLocation: SourceLocation = #_sourceLocation,
-                          meanwhile: @escaping () throws -> Void) throws -> TickProcess.Result {
+    static func runPaused(
+        _ arguments: [String], at variable: String, in notes: NotesFixture, dir: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation,
+        meanwhile: @escaping () throws -> Void
+    ) throws -> TickProcess.Result {
         try runPaused(arguments, at: [(variable, meanwhile)], in: notes, dir: dir, sourceLocation: sourceLocation)
     }
 
@@ -22,8 +25,10 @@ import Glibc
     /// for each in turn, waits until tick is paused there, runs its action
     /// and lets tick go on. When tick ends before a seam, the rest are
     /// skipped (`expectAll` says whether that is a failure).
-    static func runPaused(_ arguments: [String], at steps: [(String, () throws -> Void)], in notes: NotesFixture, dir: String? = nil,
-                          expectAll: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) throws -> TickProcess.Result {
+    static func runPaused(
+        _ arguments: [String], at steps: [(String, () throws -> Void)], in notes: NotesFixture, dir: String? = nil,
+        expectAll: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> TickProcess.Result {
         var environment: [String: String] = [:]
         var fifos: [String] = []
         for (variable, _) in steps {
@@ -33,8 +38,9 @@ import Glibc
             fifos.append(fifo)
         }
         defer { for fifo in fifos { unlink(fifo) } }
-        let started = try TickProcess.start(arguments + ["--dir", dir ?? notes.root.path, "--today", "2026-11-21"],
-                                            environment: environment)
+        let started = try TickProcess.start(
+            arguments + ["--dir", dir ?? notes.root.path, "--today", "2026-11-21"],
+            environment: environment)
         for (fifo, (variable, action)) in zip(fifos, steps) {
             var descriptor: Int32 = -1
             for _ in 0..<6000 where descriptor < 0 {
@@ -69,12 +75,15 @@ import Glibc
         #expect(symlink("real.md", notes.url("r/a.md").path) == 0)
         // The link flips out before the file is opened, back in while the
         // item is looked up under the lock, and out again before the rename.
-        let link = notes.url("r/a.md").path, outside = notes.url("outside/o.md").path
-        let result = try Self.runPaused(["done", "a.md:1"], at: [
-            ("TICK_TEST_WAIT_BEFORE_OPEN", { Self.swapLink(link, to: outside) }),
-            ("TICK_TEST_WAIT_AFTER_LOCK", { Self.swapLink(link, to: "real.md") }),
-            ("TICK_TEST_WAIT_BEFORE_COMMIT", { Self.swapLink(link, to: outside) }),
-        ], in: notes, dir: notes.url("r").path, expectAll: false)
+        let link = notes.url("r/a.md").path
+        let outside = notes.url("outside/o.md").path
+        let result = try Self.runPaused(
+            ["done", "a.md:1"],
+            at: [
+                ("TICK_TEST_WAIT_BEFORE_OPEN", { Self.swapLink(link, to: outside) }),
+                ("TICK_TEST_WAIT_AFTER_LOCK", { Self.swapLink(link, to: "real.md") }),
+                ("TICK_TEST_WAIT_BEFORE_COMMIT", { Self.swapLink(link, to: outside) }),
+            ], in: notes, dir: notes.url("r").path, expectAll: false)
         #expect([65, 75].contains(result.status), "exit \(result.status): \(result.stderr)")
         #expect(result.stderr.hasPrefix("tick: ") && result.stderr.contains("a.md"))
         #expect(try notes.text("outside/o.md") == "- [ ] outside\n")
@@ -95,8 +104,10 @@ import Glibc
     @Test func aFolderLinkSwappedToOutsideBeforeANewFileIsMadeLeavesTheOutsideAlone() throws {
         let notes = try NotesFixture(["r/list.md": "- [x] paid\n- [ ] open\n", "r/.real/keep.txt": "", "outside/keep.txt": ""])
         #expect(symlink(".real", notes.url("r/sub").path) == 0)
-        let result = try Self.runPaused(["archive", "list.md", "--to", "sub/new.md"], at: "TICK_TEST_WAIT_BEFORE_CREATE", in: notes,
-                                        dir: notes.url("r").path) {
+        let result = try Self.runPaused(
+            ["archive", "list.md", "--to", "sub/new.md"], at: "TICK_TEST_WAIT_BEFORE_CREATE", in: notes,
+            dir: notes.url("r").path
+        ) {
             Self.swapLink(notes.url("r/sub").path, to: notes.url("outside").path)
         }
         #expect([65, 75].contains(result.status), "exit \(result.status): \(result.stderr)")
@@ -212,7 +223,7 @@ import Glibc
     }
 
     @Test func aListTheUserMayNotWriteIsRefusedEvenInAFolderTheyMayWrite() throws {
-        guard geteuid() == 0 else { return }   // needs another user: runs as root in CI
+        guard geteuid() == 0 else { return } // needs another user: runs as root in CI
         let notes = try NotesFixture(["list.md": "- [ ] one\n"])
         chmod(notes.root.path, 0o777)
         chmod(notes.url("list.md").path, 0o644)
@@ -233,12 +244,13 @@ import Glibc
         let notes = try NotesFixture(["list.md": "- [ ] one\n"])
         let path = notes.url("list.md").path
         let set = try PythonICalendar.run(["python3", "-c", "import os, sys; os.setxattr(sys.argv[1], 'user.tag', b'red')", path], input: nil)
-        guard set.status == 0 else { return }   // a file system without user attributes
+        guard set.status == 0 else { return } // a file system without user attributes
         if geteuid() == 0 { chown(path, 65534, 65534) }
         let result = try notes.tick("done", "list.md:1")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try notes.text("list.md") == "- [x] one done:2026-11-21\n")
-        let get = try PythonICalendar.run(["python3", "-c", "import os, sys; print(os.getxattr(sys.argv[1], 'user.tag').decode())", path], input: nil)
+        let get = try PythonICalendar.run(
+            ["python3", "-c", "import os, sys; print(os.getxattr(sys.argv[1], 'user.tag').decode())", path], input: nil)
         #expect(String(decoding: get.output, as: UTF8.self) == "red\n")
         if geteuid() == 0 {
             #expect(Self.mode(path).st_uid == 65534 && Self.mode(path).st_gid == 65534)
@@ -274,7 +286,8 @@ import Glibc
         chmod(notes.url("a.md").path, 0)
         let result = try TickProcess.run(["check", "--dir", notes.root.path], wrapper: Self.asSomeoneElse)
         #expect(result.status == 1, "\(result.stderr)")
-        #expect(result.stdout == "a.md:1:1: error: cannot read it: Permission denied; not checked\n"
+        #expect(
+            result.stdout == "a.md:1:1: error: cannot read it: Permission denied; not checked\n"
                 + "bad.md:1:13: warning: invalid date '2026-02-30' for due; write YYYY-MM-DD, e.g. 2026-11-24\n", "\(result.stdout)")
     }
 
@@ -293,7 +306,10 @@ import Glibc
             let result = try notes.tick("done", item)
             #expect(result.status == 64, "\(item): \(result.stdout)")
             #expect(result.stdout.isEmpty)
-            #expect(result.stderr == "tick: '\(item)' begins with '-' and was read as options; to name a file or item that begins with '-', put it after --, as in: tick done -- \(item)\n")
+            #expect(
+                result.stderr
+                    == "tick: '\(item)' begins with '-' and was read as options; to name a file or item that begins with '-', put it after --, as in: tick done -- \(item)\n"
+            )
         }
         let after = try TickProcess.run(["--dir", notes.root.path, "--today", "2026-11-21", "done", "--", "-dash.md:1"])
         #expect(after.status == 0, "\(after.stderr)")
@@ -306,9 +322,9 @@ import Glibc
         let cacheHome = ScratchFolders.make("tick-stale-\(UUID().uuidString)").path
         let folder = cacheHome + "/tick"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let gone = folder + "/folder-1.cache.2147483646.tmp"   // no process has that PID
-        let old = folder + "/folder-2.cache.\(getpid()).tmp"     // alive, but an hour old
-        let fresh = folder + "/folder-3.cache.\(getpid()).tmp"   // a save under way
+        let gone = folder + "/folder-1.cache.2147483646.tmp" // no process has that PID
+        let old = folder + "/folder-2.cache.\(getpid()).tmp" // alive, but an hour old
+        let fresh = folder + "/folder-3.cache.\(getpid()).tmp" // a save under way
         let other = folder + "/notes.txt"
         for path in [gone, old, fresh, other] { #expect(FileManager.default.createFile(atPath: path, contents: Data("x".utf8))) }
         var times = [timespec(tv_sec: time(nil) - 3600, tv_nsec: 0), timespec(tv_sec: time(nil) - 3600, tv_nsec: 0)]

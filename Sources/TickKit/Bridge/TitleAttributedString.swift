@@ -73,14 +73,14 @@ extension AttributedString {
         piece.tick.inlineStyles = run.styles
         piece.tick.sourceRange = run.range
         #if canImport(Darwin)
-        // Foundation's presentation intents exist on Apple platforms only;
-        // on Linux the styles travel in `tick.inlineStyles`.
-        var intent: InlinePresentationIntent = []
-        if run.styles.contains(.emphasis) { intent.insert(.emphasized) }
-        if run.styles.contains(.strong) { intent.insert(.stronglyEmphasized) }
-        if run.styles.contains(.code) { intent.insert(.code) }
-        if run.styles.contains(.strikethrough) { intent.insert(.strikethrough) }
-        if !intent.isEmpty { piece.inlinePresentationIntent = intent }
+            // Foundation's presentation intents exist on Apple platforms only;
+            // on Linux the styles travel in `tick.inlineStyles`.
+            var intent: InlinePresentationIntent = []
+            if run.styles.contains(.emphasis) { intent.insert(.emphasized) }
+            if run.styles.contains(.strong) { intent.insert(.stronglyEmphasized) }
+            if run.styles.contains(.code) { intent.insert(.code) }
+            if run.styles.contains(.strikethrough) { intent.insert(.strikethrough) }
+            if !intent.isEmpty { piece.inlinePresentationIntent = intent }
         #endif
         if let url = run.url.flatMap(URL.init(string:)) { piece.link = url }
         if let token = run.token {

@@ -37,7 +37,8 @@ public enum AddNote {
         let ending = EditStyle.lineEnding(after: anchor, in: source)
         let hasEnding = source.rangeWithEnding(ofLine: anchor).upperBound > anchorRange.upperBound
         let line = prefix + Array(text.utf8)
-        let splice = hasEnding
+        let splice =
+            hasEnding
             ? Splice.insert(line + ending, at: source.rangeWithEnding(ofLine: anchor).upperBound)
             : Splice.insert(ending + line, at: anchorRange.upperBound)
 
@@ -45,9 +46,10 @@ public enum AddNote {
         guard let bytes = try? Splice.apply([splice], to: source.bytes) else { return nil }
         let written = DocumentParser.parse(bytes, path: document.path)
         guard written.items.count == document.items.count, written.sections.count == document.sections.count,
-              zip(written.items, document.items).allSatisfy({ $0.title == $1.title && $0.depth == $1.depth && $0.section == $1.section }),
-              written.items[item.index].noteLines.contains(anchor + 1),
-              written.items[item.index].notes?.split(separator: "\n").contains(where: { $0.drop(while: { $0 == " " || $0 == "\t" }) == text[...] }) == true
+            zip(written.items, document.items).allSatisfy({ $0.title == $1.title && $0.depth == $1.depth && $0.section == $1.section }),
+            written.items[item.index].noteLines.contains(anchor + 1),
+            written.items[item.index].notes?.split(separator: "\n").contains(where: { $0.drop(while: { $0 == " " || $0 == "\t" }) == text[...] })
+                == true
         else { return nil }
         return (splice, anchor + 1)
     }

@@ -25,15 +25,19 @@ public enum Archive {
         guard !moved.isEmpty else { return nil }
         let blocks = moved.map { ItemBlock(of: document.items[$0], in: document) }
         let removals = RemoveItem.splices(moved, in: document)
-        guard let (splices, created, _) = MoveItem.removeThenInsert(removals, blocks: blocks, in: document,
-                                                                  at: .section(doneSection)) else { return nil }
+        guard
+            let (splices, created, _) = MoveItem.removeThenInsert(
+                removals, blocks: blocks, in: document,
+                at: .section(doneSection))
+        else { return nil }
         return (splices, moved, created != nil)
     }
 
     /// Moves the candidates to the end of `destination`, another list, or into
     /// a new file's text when `destination` is nil (`title` names it).
     public static func splices(from document: Document, to destination: Document?, newFileTitle title: String)
-        -> (source: [Splice], destination: [Splice], newFile: [UInt8]?, moved: [Int])? {
+        -> (source: [Splice], destination: [Splice], newFile: [UInt8]?, moved: [Int])?
+    {
         let moved = candidates(in: document)
         guard !moved.isEmpty else { return nil }
         let blocks = moved.map { ItemBlock(of: document.items[$0], in: document) }

@@ -18,7 +18,9 @@ public enum EditStyle {
             if counts[dialect] == nil { order.append(dialect) }
             counts[dialect, default: 0] += 1
         }
-        return order.max { (counts[$0] ?? 0) < (counts[$1] ?? 0) || ((counts[$0] ?? 0) == (counts[$1] ?? 0) && order.firstIndex(of: $0)! > order.firstIndex(of: $1)!) } ?? .tick
+        return order.max {
+            (counts[$0] ?? 0) < (counts[$1] ?? 0) || ((counts[$0] ?? 0) == (counts[$1] ?? 0) && order.firstIndex(of: $0)! > order.firstIndex(of: $1)!)
+        } ?? .tick
     }
 
     /// Where line `line`'s text starts: after the byte-order mark on line 1,
@@ -109,8 +111,12 @@ struct ItemShape: Sendable {
         var end = 0
         var index = 0
         while index < prefix.count {
-            if prefix[index] == UInt8(ascii: ">") { end = index + 1; if end < prefix.count, prefix[end] == 0x20 { end += 1 } }
-            else if prefix[index] != 0x20 && prefix[index] != 0x09 { break }
+            if prefix[index] == UInt8(ascii: ">") {
+                end = index + 1
+                if end < prefix.count, prefix[end] == 0x20 { end += 1 }
+            } else if prefix[index] != 0x20 && prefix[index] != 0x09 {
+                break
+            }
             index += 1
         }
         return Array(prefix[..<end])

@@ -57,7 +57,10 @@ public struct ItemBlock: Sendable, Hashable {
         for _ in 0..<depth {
             var probe = position
             var spaces = 0
-            while probe < range.upperBound, bytes[probe] == 0x20, spaces < 3 { probe += 1; spaces += 1 }
+            while probe < range.upperBound, bytes[probe] == 0x20, spaces < 3 {
+                probe += 1
+                spaces += 1
+            }
             guard probe < range.upperBound, bytes[probe] == UInt8(ascii: ">") else { break }
             probe += 1
             if probe < range.upperBound, bytes[probe] == 0x20 { probe += 1 }
@@ -147,11 +150,14 @@ public enum InsertItem {
     /// `lineEnding` is the ending to use where the text has none to copy
     /// (by default the document's first, else LF); `mv` and `archive` pass
     /// the file's own, since what is left after removing blocks may have none.
-    public static func insert(_ blocks: [ItemBlock], into document: Document, at placement: Placement,
-                              excluding: Set<Int> = [], lineEnding: [UInt8]? = nil) -> Insertion {
+    public static func insert(
+        _ blocks: [ItemBlock], into document: Document, at placement: Placement,
+        excluding: Set<Int> = [], lineEnding: [UInt8]? = nil
+    ) -> Insertion {
         let site = site(for: placement, in: document, excluding: excluding, lineEnding: lineEnding)
-        return Insertion(splice: Splice.insert(site.text(for: blocks), at: site.offset),
-                         itemOffset: site.offset + site.lead.count, createdSection: site.createdSection)
+        return Insertion(
+            splice: Splice.insert(site.text(for: blocks), at: site.offset),
+            itemOffset: site.offset + site.lead.count, createdSection: site.createdSection)
     }
 
     /// Adds a new open item with title `text` (already in its final form).
@@ -170,7 +176,7 @@ public enum InsertItem {
         guard !changes.isEmpty else { return text }
         let line = DocumentParser.parse("- [ ] " + text, path: "")
         guard let item = line.items.first,
-              let edited = try? Splice.apply(TokenEdit.splices(changes, item: item, in: line, dialect: dialect), to: line.source.bytes)
+            let edited = try? Splice.apply(TokenEdit.splices(changes, item: item, in: line, dialect: dialect), to: line.source.bytes)
         else { return text }
         return String(decoding: edited.dropFirst(6), as: UTF8.self)
     }
@@ -186,8 +192,9 @@ public enum InsertItem {
             }
             return true
         }
-        let defaultShape = ItemShape(prefix: [], marker: EditStyle.defaultBullet(in: document), spacing: [0x20],
-                                     lineEnding: source.hasLineEnding ? Array(source.lineEnding.utf8) : (lineEnding ?? Array(source.lineEnding.utf8)))
+        let defaultShape = ItemShape(
+            prefix: [], marker: EditStyle.defaultBullet(in: document), spacing: [0x20],
+            lineEnding: source.hasLineEnding ? Array(source.lineEnding.utf8) : (lineEnding ?? Array(source.lineEnding.utf8)))
         switch placement {
         case .under(let parentIndex):
             let parent = items[parentIndex]
@@ -203,7 +210,8 @@ public enum InsertItem {
             if let anchor = (unquoted.isEmpty ? inSection : unquoted).last { return after(anchor, in: document, lineEnding: defaultShape.lineEnding) }
             let section = document.sections[sectionIndex]
             let headingLast = source.line(containing: max(section.range.lowerBound, section.range.upperBound - 1))
-            let end = sectionIndex + 1 < document.sections.count
+            let end =
+                sectionIndex + 1 < document.sections.count
                 ? source.line(containing: document.sections[sectionIndex + 1].range.lowerBound) - 1 : source.lineCount
             if headingLast < end, let last = (headingLast + 1...end).last(where: { !source.isBlank(line: $0) }) {
                 return afterLine(last, in: document, shape: defaultShape, blankLine: true)
@@ -212,25 +220,33 @@ public enum InsertItem {
         case .endOfList:
             let candidates = items.filter { $0.depth == 0 && live($0.index) }
             let unquoted = candidates.filter { $0.quoteDepth == 0 }
-            if let anchor = (unquoted.isEmpty ? candidates : unquoted).last { return after(anchor, in: document, lineEnding: defaultShape.lineEnding) }
+            if let anchor = (unquoted.isEmpty ? candidates : unquoted).last {
+                return after(anchor, in: document, lineEnding: defaultShape.lineEnding)
+            }
             let contentStart = source.hasByteOrderMark ? 3 : 0
-            guard let last = (1...source.lineCount).last(where: {
-                !source.isBlank(line: $0) && source.rangeWithEnding(ofLine: $0).upperBound > contentStart
-                    && !(source.range(ofLine: $0) == 0..<3 && source.hasByteOrderMark)
-            }) else {
+            guard
+                let last = (1...source.lineCount).last(where: {
+                    !source.isBlank(line: $0) && source.rangeWithEnding(ofLine: $0).upperBound > contentStart
+                        && !(source.range(ofLine: $0) == 0..<3 && source.hasByteOrderMark)
+                })
+            else {
                 // Only blank lines: the item goes at the end. After a last
                 // line of white space without a line ending (`\t`), it starts
                 // a line of its own (else the tab would make it code), and
                 // the file still ends without a line ending.
                 if source.bytes.count > contentStart, let last = source.bytes.last, last != 0x0A && last != 0x0D {
-                    return InsertionSite(offset: source.bytes.count, lead: defaultShape.lineEnding, shape: defaultShape,
-                                         endsWithLineEnding: false)
+                    return InsertionSite(
+                        offset: source.bytes.count, lead: defaultShape.lineEnding, shape: defaultShape,
+                        endsWithLineEnding: false)
                 }
-                return InsertionSite(offset: source.bytes.count > contentStart ? source.bytes.count : contentStart,
-                                     lead: [], shape: defaultShape, endsWithLineEnding: true)
+                return InsertionSite(
+                    offset: source.bytes.count > contentStart ? source.bytes.count : contentStart,
+                    lead: [], shape: defaultShape, endsWithLineEnding: true)
             }
-            let isSectionHeading = document.sections.contains { source.line(containing: $0.range.lowerBound) <= last
-                && source.line(containing: max($0.range.lowerBound, $0.range.upperBound - 1)) == last }
+            let isSectionHeading = document.sections.contains {
+                source.line(containing: $0.range.lowerBound) <= last
+                    && source.line(containing: max($0.range.lowerBound, $0.range.upperBound - 1)) == last
+            }
             return afterLine(last, in: document, shape: defaultShape, blankLine: !isSectionHeading)
         }
     }
@@ -261,7 +277,8 @@ public enum InsertItem {
     /// under them have a blank one: a new heading copies that style.
     static func blankLineUnderHeadings(in document: Document) -> Bool {
         let source = document.source
-        var blank = 0, text = 0
+        var blank = 0
+        var text = 0
         for section in document.sections {
             let under = source.line(containing: max(section.range.lowerBound, section.range.upperBound - 1)) + 1
             guard under <= source.lineCount, !source.rangeWithEnding(ofLine: under).isEmpty else { continue }
@@ -288,7 +305,8 @@ public enum InsertItem {
             if !source.isBlank(line: source.lineCount) || !lead.isEmpty { lead += ending }
         }
         lead += Array("## \(name)".utf8) + ending + (blankLineUnderHeadings(in: document) ? ending : [])
-        return InsertionSite(offset: bytes.count, lead: lead, shape: shape, endsWithLineEnding: endsWithLineEnding,
-                             createdSection: name)
+        return InsertionSite(
+            offset: bytes.count, lead: lead, shape: shape, endsWithLineEnding: endsWithLineEnding,
+            createdSection: name)
     }
 }

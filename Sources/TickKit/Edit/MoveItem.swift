@@ -32,19 +32,22 @@ public enum MoveItem {
     /// splice against the original bytes too. The result's bytes are those
     /// of inserting into what the removals leave, so the insertion's
     /// `itemOffset` (returned third) holds in them.
-    static func removeThenInsert(_ removals: [Splice], blocks: [ItemBlock], in document: Document,
-                                 at placement: InsertItem.Placement) -> ([Splice], String?, Int)? {
+    static func removeThenInsert(
+        _ removals: [Splice], blocks: [ItemBlock], in document: Document,
+        at placement: InsertItem.Placement
+    ) -> ([Splice], String?, Int)? {
         let bytes = document.source.bytes
         guard let remaining = try? Splice.apply(removals, to: bytes) else { return nil }
         let afterRemoval = DocumentParser.parse(remaining, path: document.path)
-        let insertion = InsertItem.insert(blocks, into: afterRemoval, at: placement,
-                                          lineEnding: Array(document.source.lineEnding.utf8))
+        let insertion = InsertItem.insert(
+            blocks, into: afterRemoval, at: placement,
+            lineEnding: Array(document.source.lineEnding.utf8))
         // Map the insertion offset back to the original bytes: before a
         // removal it is shifted by the removals before it; inside or at the
         // edge of what a removal leaves, it joins that removal's replacement.
         let offset = insertion.splice.range.lowerBound
         var splices = removals.sorted { $0.range.lowerBound < $1.range.lowerBound }
-        var shift = 0   // offset in `remaining` minus offset in `bytes`
+        var shift = 0 // offset in `remaining` minus offset in `bytes`
         for index in splices.indices {
             let startInRemaining = splices[index].range.lowerBound + shift
             let endInRemaining = startInRemaining + splices[index].replacement.count
@@ -65,7 +68,8 @@ public enum MoveItem {
     /// `destination`: the deletion in the one and the insertion in the other
     /// (`itemOffset`: where the item starts in the edited destination).
     public static func move(_ index: Int, from source: Document, to destination: Document, at placement: InsertItem.Placement)
-        -> (source: [Splice], destination: [Splice], createdSection: String?, itemOffset: Int) {
+        -> (source: [Splice], destination: [Splice], createdSection: String?, itemOffset: Int)
+    {
         let block = ItemBlock(of: source.items[index], in: source)
         let insertion = InsertItem.insert([block], into: destination, at: placement)
         return (RemoveItem.splices([index], in: source), [insertion.splice], insertion.createdSection, insertion.itemOffset)

@@ -16,14 +16,17 @@ public enum NewList {
     /// `text` as a plain YAML scalar when that reads back unchanged, else
     /// double-quoted with escapes.
     static func yamlScalar(_ text: String) -> String {
-        let plainSafe = !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
-            (scalar.properties.isAlphabetic || scalar.properties.numericType != nil || " _.-/".unicodeScalars.contains(scalar)
-                || scalar.properties.isEmojiPresentation) && scalar.value != 0x2028 && scalar.value != 0x2029
-        }
+        let plainSafe =
+            !text.isEmpty
+            && text.unicodeScalars.allSatisfy { scalar in
+                (scalar.properties.isAlphabetic || scalar.properties.numericType != nil || " _.-/".unicodeScalars.contains(scalar)
+                    || scalar.properties.isEmojiPresentation) && scalar.value != 0x2028 && scalar.value != 0x2029
+            }
         let reserved = ["true", "false", "yes", "no", "on", "off", "null", "~", "y", "n"]
         let numeric = Double(text) != nil || Int(text) != nil
         if plainSafe, !reserved.contains(text.lowercased()), !numeric, text.first != " ", text.last != " ",
-           text.first != "-", text.first != "." || text.count > 1 {
+            text.first != "-", text.first != "." || text.count > 1
+        {
             return text
         }
         var quoted = "\""

@@ -16,7 +16,10 @@ public enum RemoveItem {
             var ancestor = document.items[index].parent
             var covered = false
             while let at = ancestor {
-                if chosen.contains(at) { covered = true; break }
+                if chosen.contains(at) {
+                    covered = true
+                    break
+                }
                 ancestor = document.items[at].parent
             }
             if !covered { ranges.append(deletion(of: document.items[index], in: document)) }
@@ -36,7 +39,8 @@ public enum RemoveItem {
         let plain = ranges.map(Splice.delete)
         let bytes = document.source.bytes
         guard !ranges.isEmpty, let after = try? Splice.apply(plain, to: bytes),
-              !keepsOtherItems(after, removing: indices, from: document) else { return plain }
+            !keepsOtherItems(after, removing: indices, from: document)
+        else { return plain }
         let ending = Array(document.source.lineEnding.utf8)
         let spaced = ranges.map { range in
             // Not at the end, where nothing follows to join. At the top it
@@ -88,9 +92,11 @@ public enum RemoveItem {
         let afterIsBlank = hasAfter && EditStyle.isBlankOrQuoteOnly(lastLine + 1, in: source)
         // Right under a heading (or at the top), a blank line after the block
         // would be left dangling there: it goes with the block.
-        let beforeIsHeading = firstLine == 1 || document.sections.contains {
-            source.line(containing: max($0.range.lowerBound, $0.range.upperBound - 1)) == firstLine - 1
-        }
+        let beforeIsHeading =
+            firstLine == 1
+            || document.sections.contains {
+                source.line(containing: max($0.range.lowerBound, $0.range.upperBound - 1)) == firstLine - 1
+            }
         if (beforeIsBlank || beforeIsHeading) && afterIsBlank {
             end = source.rangeWithEnding(ofLine: lastLine + 1).upperBound
         } else if beforeIsBlank && !hasAfter {

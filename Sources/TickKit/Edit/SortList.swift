@@ -45,9 +45,11 @@ public enum SortList {
         }
 
         func belongTogether(_ first: Int, _ second: Int) -> Bool {
-            let a = document.items[first], b = document.items[second]
+            let a = document.items[first]
+            let b = document.items[second]
             guard a.quoteDepth == b.quoteDepth, a.section == b.section else { return false }
-            let markerA = bytes[a.markerRange], markerB = bytes[b.markerRange]
+            let markerA = bytes[a.markerRange]
+            let markerB = bytes[b.markerRange]
             guard markerA.count > 1 ? (markerB.count > 1 && markerA.last == markerB.last) : markerA == markerB else { return false }
             let gap = a.blockRange.upperBound..<start(b)
             guard !gap.isEmpty else { return true }

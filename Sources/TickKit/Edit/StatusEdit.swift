@@ -25,8 +25,10 @@ public enum StatusEdit {
     /// recurring item counts from when its rule says `when done` or it has
     /// no date. With `repeating` false a recurring item is completed without
     /// a next occurrence (`tick done --no-repeat`).
-    public static func splices(_ intent: Intent, item: TaskItem, in document: Document, today: TaskDate,
-                               repeating: Bool = true) -> [Splice] {
+    public static func splices(
+        _ intent: Intent, item: TaskItem, in document: Document, today: TaskDate,
+        repeating: Bool = true
+    ) -> [Splice] {
         let target: TaskStatus
         var changes: [TokenEdit.Change] = []
         switch intent {
@@ -170,8 +172,8 @@ public enum NextOccurrence {
         guard item.status == .done, item.metadata.every != nil else { return nil }
         let start = document.source.line(containing: StatusEdit.lineStart(of: item, in: document))
         guard start > 1, let above = document.items.last(where: { $0.line == start - 1 }),
-              above.status == .open, above.lastLine == above.line, above.children.isEmpty,
-              let expected = line(for: item, in: document, today: item.metadata.done?.dayOnly ?? today)
+            above.status == .open, above.lastLine == above.line, above.children.isEmpty,
+            let expected = line(for: item, in: document, today: item.metadata.done?.dayOnly ?? today)
         else { return nil }
         var written = Array(document.source.bytes[document.source.rangeWithEnding(ofLine: above.line)])
         // `done` inserts after a byte-order mark: the mark is not part of the line.

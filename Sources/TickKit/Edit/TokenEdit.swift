@@ -105,13 +105,15 @@ public enum TokenEdit {
 
     /// The splices that make `changes` to `item`'s title line. New tokens are
     /// written in `dialect` (by default the item's own, else the list's).
-    public static func splices(_ changes: [Change], item: TaskItem, in document: Document,
-                               dialect: MetadataDialect? = nil) -> [Splice] {
+    public static func splices(
+        _ changes: [Change], item: TaskItem, in document: Document,
+        dialect: MetadataDialect? = nil
+    ) -> [Splice] {
         let bytes = document.source.bytes
         let tokens = item.runs.tokens
         let dialect = dialect ?? EditStyle.dialect(of: item, in: document)
         var replacements: [Splice] = []
-        var removals: [Range<Int>] = []       // tokens or text stretches to remove with one space
+        var removals: [Range<Int>] = [] // tokens or text stretches to remove with one space
         var removed = Set<Range<Int>>()
         var appended: [String] = []
 
@@ -153,7 +155,10 @@ public enum TokenEdit {
                     var newValue = value
                     if field == .recurrence, token.dialect != .tick, !value.lowercased().hasPrefix("every") {
                         newValue = "every " + RecurrenceRule.english(value)
-                        if token.dialect == .emoji { replacements.append(Splice(token.valueRange, newValue)); continue }
+                        if token.dialect == .emoji {
+                            replacements.append(Splice(token.valueRange, newValue))
+                            continue
+                        }
                     }
                     replacements.append(Splice(token.valueRange, newValue))
                 } else {
@@ -169,10 +174,13 @@ public enum TokenEdit {
                 appended.removeAll { $0.lowercased() == "#" + wanted }
             case .replaceText(let text):
                 let stretches = textStretches(of: item, bytes: bytes)
-                let afterRule = stretches.first.map { first in
-                    tokens.contains { $0.field == .recurrence && $0.dialect == .emoji && $0.range.upperBound <= first.lowerBound
-                        && bytes[$0.range.upperBound..<first.lowerBound].allSatisfy { $0 == 0x20 || $0 == 0x09 } }
-                } ?? false
+                let afterRule =
+                    stretches.first.map { first in
+                        tokens.contains {
+                            $0.field == .recurrence && $0.dialect == .emoji && $0.range.upperBound <= first.lowerBound
+                                && bytes[$0.range.upperBound..<first.lowerBound].allSatisfy { $0 == 0x20 || $0 == 0x09 }
+                        }
+                    } ?? false
                 if afterRule {
                     // Words right after an emoji rule would read as part of it:
                     // the new text goes first, as Obsidian Tasks writes it.
@@ -202,7 +210,8 @@ public enum TokenEdit {
             if let id = trailingID {
                 splices.append(Splice.insert(joined + " ", at: id.range.lowerBound))
             } else if trailingRecurrenceSign(item, bytes: bytes, tokens: tokens) != nil,
-                      !splices.contains(where: { $0.range.lowerBound == item.titleRange.lowerBound }) {
+                !splices.contains(where: { $0.range.lowerBound == item.titleRange.lowerBound })
+            {
                 // A bare 🔁 at the end would read what follows as its rule
                 // (`🔁 !high` is a rule "!high"), and so would any other bare
                 // 🔁 before the new tokens: they go first in the title.
@@ -235,7 +244,8 @@ public enum TokenEdit {
         var stretches: [Range<Int>] = []
         var cursor = item.titleRange.lowerBound
         func add(_ range: Range<Int>) {
-            var start = range.lowerBound, end = range.upperBound
+            var start = range.lowerBound
+            var end = range.upperBound
             while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
             while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
             if start < end { stretches.append(start..<end) }
@@ -282,7 +292,8 @@ public enum TokenEdit {
                 continue
             }
             if let insertion = splices.first(where: { $0.range.isEmpty && $0.range.lowerBound == position }),
-               let last = insertion.replacement.last {
+                let last = insertion.replacement.last
+            {
                 return last
             }
             return bytes[position - 1]
@@ -323,7 +334,7 @@ extension TokenEdit {
             if let rewritten { splices.append(Splice(token.range, rewritten)) }
         }
         guard !splices.isEmpty, let bytes = try? Splice.apply(splices, to: document.source.bytes),
-              DocumentParser.parse(bytes, path: "").items.first?.metadata.due == item.metadata.due
+            DocumentParser.parse(bytes, path: "").items.first?.metadata.due == item.metadata.due
         else { return text }
         return String(decoding: bytes.dropFirst(6), as: UTF8.self)
     }

@@ -43,14 +43,16 @@ public enum TypedDates {
             let word = words[index]
             // key:value, the value perhaps of several words (due:next week)
             if let colon = word.firstIndex(of: ":"), keys.contains(String(word[..<colon])), word.index(after: colon) < word.endIndex,
-               word[word.index(after: colon)] != ":" {
+                word[word.index(after: colon)] != ":"
+            {
                 let value = String(word[word.index(after: colon)...])
                 let (date, extra) = try longest(value, after: index, shown: word)
                 words.replaceSubrange(index...(index + extra), with: [String(word[...colon]) + date])
             }
             // [key:: value], the value running to the first `]` (it may hold spaces: next week)
             else if word.hasPrefix("["), let marker = word.range(of: "::"),
-                    keys.contains(String(word[word.index(after: word.startIndex)..<marker.lowerBound]).lowercased()) {
+                keys.contains(String(word[word.index(after: word.startIndex)..<marker.lowerBound]).lowercased())
+            {
                 var last = index
                 while last < words.count, !words[last].hasSuffix("]") { last += 1 }
                 if last < words.count {

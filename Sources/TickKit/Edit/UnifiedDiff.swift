@@ -18,28 +18,43 @@ public enum UnifiedDiff {
 
         var output: [UInt8] = Array("--- \(old == nil ? "/dev/null" : header(path))\n+++ \(header(path))\n".utf8)
         // Walk the script, keeping the old and new line numbers of each step.
-        struct Step { var op: Op; var oldIndex: Int; var newIndex: Int }
+        struct Step {
+            var op: Op
+            var oldIndex: Int
+            var newIndex: Int
+        }
         var steps: [Step] = []
-        var oldIndex = 0, newIndex = 0
+        var oldIndex = 0
+        var newIndex = 0
         for op in script {
             steps.append(Step(op: op, oldIndex: oldIndex, newIndex: newIndex))
             switch op {
-            case .same: oldIndex += 1; newIndex += 1
+            case .same:
+                oldIndex += 1
+                newIndex += 1
             case .delete: oldIndex += 1
             case .insert: newIndex += 1
             }
         }
         // Group changes into hunks.
         let changed = steps.indices.filter { steps[$0].op != .same }
-        var hunks: [(Int, Int)] = []   // step index ranges, inclusive
-        var start = changed[0], end = changed[0]
+        var hunks: [(Int, Int)] = [] // step index ranges, inclusive
+        var start = changed[0]
+        var end = changed[0]
         for index in changed.dropFirst() {
-            if index - end - 1 <= 2 * context { end = index } else { hunks.append((start, end)); start = index; end = index }
+            if index - end - 1 <= 2 * context {
+                end = index
+            } else {
+                hunks.append((start, end))
+                start = index
+                end = index
+            }
         }
         hunks.append((start, end))
 
         for (first, last) in hunks {
-            let from = max(0, first - context), to = min(steps.count - 1, last + context)
+            let from = max(0, first - context)
+            let to = min(steps.count - 1, last + context)
             let slice = steps[from...to]
             let oldCount = slice.filter { $0.op != .insert }.count
             let newCount = slice.filter { $0.op != .delete }.count
@@ -108,14 +123,27 @@ public enum UnifiedDiff {
         while tail < a.count - head, tail < b.count - head, a[a.count - 1 - tail] == b[b.count - 1 - tail] { tail += 1 }
         // Compare lines by number: equal lines get equal numbers.
         var numbers: [ArraySlice<UInt8>: Int] = [:]
-        let x = a[head..<a.count - tail].map { line in numbers[line] ?? { numbers[line] = numbers.count; return numbers.count - 1 }() }
-        let y = b[head..<b.count - tail].map { line in numbers[line] ?? { numbers[line] = numbers.count; return numbers.count - 1 }() }
+        let x = a[head..<a.count - tail].map { line in
+            numbers[line]
+                ?? {
+                    numbers[line] = numbers.count
+                    return numbers.count - 1
+                }()
+        }
+        let y = b[head..<b.count - tail].map { line in
+            numbers[line]
+                ?? {
+                    numbers[line] = numbers.count
+                    return numbers.count - 1
+                }()
+        }
         let middle = myers(x, y)
         return [Op](repeating: .same, count: head) + middle + [Op](repeating: .same, count: tail)
     }
 
     static func myers(_ a: [Int], _ b: [Int]) -> [Op] {
-        let n = a.count, m = b.count
+        let n = a.count
+        let m = b.count
         if n == 0 { return [Op](repeating: .insert, count: m) }
         if m == 0 { return [Op](repeating: .delete, count: n) }
         let maximum = n + m
@@ -131,14 +159,18 @@ public enum UnifiedDiff {
                     x = v[k - 1 + maximum] + 1
                 }
                 var y = x - k
-                while x < n, y < m, a[x] == b[y] { x += 1; y += 1 }
+                while x < n, y < m, a[x] == b[y] {
+                    x += 1
+                    y += 1
+                }
                 v[k + maximum] = x
                 if x >= n && y >= m { break outer }
             }
         }
         // Backtrack.
         var ops: [Op] = []
-        var x = n, y = m
+        var x = n
+        var y = m
         for d in stride(from: trace.count - 1, through: 0, by: -1) {
             let v = trace[d]
             let k = x - y
@@ -146,19 +178,40 @@ public enum UnifiedDiff {
             if k == -d || (k != d && v[k - 1 + maximum] < v[k + 1 + maximum]) { previousK = k + 1 } else { previousK = k - 1 }
             let previousX = d == 0 ? 0 : v[previousK + maximum]
             let previousY = previousX - previousK
-            while x > previousX && y > previousY { ops.append(.same); x -= 1; y -= 1 }
-            if d > 0 {
-                if x == previousX { ops.append(.insert); y -= 1 } else { ops.append(.delete); x -= 1 }
+            while x > previousX && y > previousY {
+                ops.append(.same)
+                x -= 1
+                y -= 1
             }
-            if d == 0 { while x > 0 && y > 0 { ops.append(.same); x -= 1; y -= 1 } }
+            if d > 0 {
+                if x == previousX {
+                    ops.append(.insert)
+                    y -= 1
+                } else {
+                    ops.append(.delete)
+                    x -= 1
+                }
+            }
+            if d == 0 {
+                while x > 0 && y > 0 {
+                    ops.append(.same)
+                    x -= 1
+                    y -= 1
+                }
+            }
         }
         // Within each run of changes, list deletions before insertions, as diff does.
         ops.reverse()
         var result: [Op] = []
         var index = 0
         while index < ops.count {
-            if ops[index] == .same { result.append(.same); index += 1; continue }
-            var deletes = 0, inserts = 0
+            if ops[index] == .same {
+                result.append(.same)
+                index += 1
+                continue
+            }
+            var deletes = 0
+            var inserts = 0
             while index < ops.count, ops[index] != .same {
                 if ops[index] == .delete { deletes += 1 } else { inserts += 1 }
                 index += 1
@@ -169,7 +222,7 @@ public enum UnifiedDiff {
     }
 }
 
-private extension String {
+extension String {
     /// The string with zeros in front, to `width` characters.
-    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

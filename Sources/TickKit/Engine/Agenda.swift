@@ -30,8 +30,10 @@ public enum Agenda {
     }
 
     /// The overdue section (only when something is overdue) and `count` days from `today`.
-    public static func days(_ items: [EncodedListedItem], today: TaskDate, count: Int,
-                                                warningDays: Int = 14) -> [Day] {
+    public static func days(
+        _ items: [EncodedListedItem], today: TaskDate, count: Int,
+        warningDays: Int = 14
+    ) -> [Day] {
         let today = today.dayOnly
         let open = items.filter { $0.status.isOpen }
         let dates = (0..<max(count, 1)).map { today.adding($0, .day) }

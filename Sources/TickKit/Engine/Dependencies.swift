@@ -23,7 +23,8 @@ public struct DependencyIndex: Sendable, Equatable {
 
     /// The index of every item of a folder.
     public init<Records: Sequence>(_ records: Records) where Records.Element == EncodedListedItem {
-        var unfinished = Set<String>(), awaited = Set<String>()
+        var unfinished = Set<String>()
+        var awaited = Set<String>()
         for record in records where record.status.isOpen {
             if let id = record.id?.string { unfinished.insert(id) }
             if let ids = record.dependsOnText { awaited.formUnion(MetadataScanner.dependencyIDs(ids.string)) }
@@ -69,7 +70,8 @@ extension DependencyIndex {
         func problem(_ holder: Holder, _ field: MetadataField, _ message: String) {
             let source = holder.document.source
             let start = holder.item.runs.tokens.first { $0.field == field }?.range.lowerBound ?? holder.item.titleRange.lowerBound
-            let column = source.lineStarts.count >= holder.item.line && start <= source.bytes.count
+            let column =
+                source.lineStarts.count >= holder.item.line && start <= source.bytes.count
                 ? start - source.lineStarts[holder.item.line - 1] + 1 : 1
             problems.append(Problem(path: holder.document.path, line: holder.item.line, column: max(column, 1), message: message))
         }
@@ -82,18 +84,23 @@ extension DependencyIndex {
         }
         for holder in dependents {
             for id in holder.item.metadata.dependsOn where carriers[id] == nil {
-                problem(holder, .dependsOn, "depends on '\(id)', an id no item has; fix the id, or remove the dependency (tick edit \(holder.document.address(of: holder.item)) --no-after)")
+                problem(
+                    holder, .dependsOn,
+                    "depends on '\(id)', an id no item has; fix the id, or remove the dependency (tick edit \(holder.document.address(of: holder.item)) --no-after)"
+                )
             }
         }
         // Cycles: a depth-first walk over the "depends on" edges between ids.
-        var state: [String: Int] = [:]          // 1: on the current path, 2: done
+        var state: [String: Int] = [:] // 1: on the current path, 2: done
         var reported = Set<[String]>()
         func visit(_ id: String, path: [String]) {
             if state[id] == 2 { return }
             if state[id] == 1 {
                 let cycle = Array(path[(path.firstIndex(of: id) ?? 0)...]) + [id]
                 if reported.insert(Set(cycle).sorted()).inserted, let holder = carriers[id]?.first {
-                    problem(holder, .dependsOn, "dependency cycle \(cycle.joined(separator: " → ")): none of these items can start; remove one of the dependencies")
+                    problem(
+                        holder, .dependsOn,
+                        "dependency cycle \(cycle.joined(separator: " → ")): none of these items can start; remove one of the dependencies")
                 }
                 return
             }

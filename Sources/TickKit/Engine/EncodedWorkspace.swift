@@ -37,8 +37,9 @@ public struct EncodedWorkspace: Sendable {
             order = listOrder
             orderCameFromCache = true
         } else {
-            order = SortKey.listOrder(foldedNames: documents.map(\.foldedName), orders: documents.map(\.order),
-                                      paths: documents.map(\.path))
+            order = SortKey.listOrder(
+                foldedNames: documents.map(\.foldedName), orders: documents.map(\.order),
+                paths: documents.map(\.path))
             orderCameFromCache = false
         }
         ranked = order.enumerated().map { rank, index in (documents[index], rank) }
@@ -129,19 +130,19 @@ public struct EncodedWorkspace: Sendable {
 
     /// The items `include` accepts, in manual order, tested on every core.
     public func items(where include: (EncodedListedItem) -> Bool) -> [EncodedListedItem] {
-        withoutActuallyEscaping(include) { include in items(testedBy: { include }) }
+        withoutActuallyEscaping(include) { include in itemsAccepted(byTestsFrom: { include }) }
+    }
+
+    /// Which items of the folder are blocked or blocking.
+    public var dependencies: DependencyIndex {
+        DependencyIndex(itemsAccepted(byTestsFrom: { { $0.id != nil || $0.dependsOnText != nil } }))
     }
 
     /// The items accepted by the tests `makeTest` makes, one per task, so
     /// that a test can hold values of its own: a query tree shared by both
     /// cores would have its reference counts bounce between them on every
     /// item (that was a tenth of a repeated query's time).
-    /// Which items of the folder are blocked or blocking.
-    public var dependencies: DependencyIndex {
-        DependencyIndex(items(testedBy: { { $0.id != nil || $0.dependsOnText != nil } }))
-    }
-
-    func items(testedBy makeTest: () -> (EncodedListedItem) -> Bool) -> [EncodedListedItem] {
+    func itemsAccepted(byTestsFrom makeTest: () -> (EncodedListedItem) -> Bool) -> [EncodedListedItem] {
         let runs = listRuns(minimumSize: 1024)
         let found = Parallel.map(runs.count) { run in
             let include = makeTest()
@@ -162,7 +163,8 @@ public struct EncodedWorkspace: Sendable {
         let total = ranked.reduce(0) { $0 + $1.document.itemCount }
         let target = max(minimumSize, total / 64)
         var runs: [Range<Int>] = []
-        var start = 0, size = 0
+        var start = 0
+        var size = 0
         for (position, entry) in ranked.enumerated() {
             size += entry.document.itemCount
             if size >= target {
@@ -209,7 +211,7 @@ public struct EncodedWorkspace: Sendable {
 extension QueryEvaluator {
     /// The items of `workspace` that match `expression`, in manual order.
     public static func filter(_ workspace: EncodedWorkspace, _ expression: QueryExpression) -> [EncodedListedItem] {
-        workspace.items(testedBy: { test(expression) })
+        workspace.itemsAccepted(byTestsFrom: { test(expression) })
     }
 }
 
@@ -217,8 +219,9 @@ extension SmartGroup {
     /// The members of this group in `workspace`, among the items that match
     /// `expression` when one is given, in the group's own order.
     public func members(of workspace: EncodedWorkspace, matching expression: QueryExpression?, today: TaskDate)
-        -> [EncodedListedItem] {
-        let items = workspace.items(testedBy: {
+        -> [EncodedListedItem]
+    {
+        let items = workspace.itemsAccepted(byTestsFrom: {
             expression.map { QueryEvaluator.test($0) } ?? { _ in true }
         })
         return members(of: items, today: today)
@@ -235,9 +238,11 @@ extension ItemJSON {
     /// (`runSize` and `inFlight` are the smallest run of items one task
     /// takes, and how many runs may be held rendered before they are
     /// written; tests make them small.)
-    public static func writeItemsDocument(matching expression: QueryExpression, in workspace: EncodedWorkspace, context: ItemContext,
-                                          runSize: Int = 1024, inFlight: Int = 6,
-                                          to write: (UnsafeBufferPointer<UInt8>) -> Void) {
+    public static func writeItemsDocument(
+        matching expression: QueryExpression, in workspace: EncodedWorkspace, context: ItemContext,
+        runSize: Int = 1024, inFlight: Int = 6,
+        to write: (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
         let runs = workspace.listRuns(minimumSize: runSize)
         writeItemsDocument(today: context.today, chunkCount: runs.count, inFlight: inFlight, chunkCapacity: 256 * 1024, to: write) { run, output in
             let matches = QueryEvaluator.test(expression)

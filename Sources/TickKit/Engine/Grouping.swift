@@ -81,7 +81,7 @@ public enum Grouping {
     private static func memberships(of item: EncodedListedItem, key: GroupKey, today: TaskDate) -> [(name: String, rank: [String])] {
         switch key {
         case .list:
-            return [(item.listName, [padded(item.listRank)])]   // ranks are unique per list
+            return [(item.listName, [padded(item.listRank)])] // ranks are unique per list
         case .section:
             let list = padded(item.listRank)
             guard let section = item.sectionIndex, let title = item.sectionTitle else { return [(item.listName, [list, padded(0)])] }
@@ -95,7 +95,7 @@ public enum Grouping {
         case .tag:
             let tags = item.tags.map(\.string)
             if tags.isEmpty { return [("No tag", ["1"])] }
-            return tags.map { ("#" + $0, ["0", $0.lowercased()]) }   // #Work and #work are one group
+            return tags.map { ("#" + $0, ["0", $0.lowercased()]) } // #Work and #work are one group
         case .status:
             let order: [TaskStatus] = [.open, .inProgress, .done, .cancelled]
             return [(item.status.rawValue, [padded(order.firstIndex(of: item.status)!)])]

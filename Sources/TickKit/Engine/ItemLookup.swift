@@ -24,7 +24,8 @@ public enum ItemLookup {
     /// With `preferringCompleted`, a title matching several items picks
     /// among the done and cancelled ones first (`reopen`: reopening an open
     /// item does nothing), else among the open ones.
-    public static func resolve<List: LookupList>(_ spec: String, in documents: [List], preferringCompleted: Bool = false) throws(Failure) -> Location {
+    public static func resolve<List: LookupList>(_ spec: String, in documents: [List], preferringCompleted: Bool = false) throws(Failure) -> Location
+    {
         // PATH:LINE
         if let colon = spec.lastIndex(of: ":"), let line = Int(spec[spec.index(after: colon)...]) {
             let path = String(spec[..<colon])
@@ -61,17 +62,18 @@ public enum ItemLookup {
     private static func all<List: LookupList>(in documents: [List], where test: (List, Int) -> Bool) -> [Location] {
         let chunkSize = max(64, documents.count / 32)
         let chunks = (documents.count + chunkSize - 1) / chunkSize
-        return Array(Parallel.map(chunks) { chunk in
-            var found: [Location] = []
-            for documentIndex in chunk * chunkSize..<min(documents.count, (chunk + 1) * chunkSize) {
-                let document = documents[documentIndex]
-                for item in 0..<document.itemCount where test(document, item) {
-                    found.append(Location(document: documentIndex, item: item))
+        return Array(
+            Parallel.map(chunks) { chunk in
+                var found: [Location] = []
+                for documentIndex in chunk * chunkSize..<min(documents.count, (chunk + 1) * chunkSize) {
+                    let document = documents[documentIndex]
+                    for item in 0..<document.itemCount where test(document, item) {
+                        found.append(Location(document: documentIndex, item: item))
+                    }
                 }
-            }
-            List.finishedReading(documents[chunk * chunkSize..<min(documents.count, (chunk + 1) * chunkSize)])
-            return found
-        }.joined())
+                List.finishedReading(documents[chunk * chunkSize..<min(documents.count, (chunk + 1) * chunkSize)])
+                return found
+            }.joined())
     }
 
     /// `PATH:LINE  title` for each location, for error messages.

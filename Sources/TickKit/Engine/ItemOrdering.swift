@@ -25,7 +25,8 @@ public enum SortKey: String, Sendable, CaseIterable {
     public func compare(_ lhs: EncodedListedItem, _ rhs: EncodedListedItem, today: TaskDate) -> Int {
         switch self {
         case .urgency:
-            let left = Urgency(lhs, today: today).total, right = Urgency(rhs, today: today).total
+            let left = Urgency(lhs, today: today).total
+            let right = Urgency(rhs, today: today).total
             return left > right ? -1 : (left == right ? 0 : 1)
         case .manual:
             if lhs.listRank != rhs.listRank { return lhs.listRank < rhs.listRank ? -1 : 1 }
@@ -46,7 +47,8 @@ public enum SortKey: String, Sendable, CaseIterable {
             case .orderedAscending: return -1
             case .orderedDescending: return 1
             case .orderedSame:
-                let left = lhs.listPath, right = rhs.listPath
+                let left = lhs.listPath
+                let right = rhs.listPath
                 return left < right ? -1 : (left == right ? 0 : 1)
             }
         }
@@ -82,7 +84,7 @@ public enum SortKey: String, Sendable, CaseIterable {
         case (nil, nil): return 0
         case (nil, _): return 1
         case (_, nil): return -1
-        case let (left?, right?): return left < right ? -1 : (left == right ? 0 : 1)
+        case (let left?, let right?): return left < right ? -1 : (left == right ? 0 : 1)
         }
     }
 
@@ -122,7 +124,7 @@ public enum SortKey: String, Sendable, CaseIterable {
     static func listOrder(foldedNames keys: [String], orders: [Int?], paths: [String]) -> [Int] {
         func byOrder(_ a: Int, _ b: Int) -> Bool? {
             switch (orders[a], orders[b]) {
-            case let (l?, r?) where l != r: return l < r
+            case (let l?, let r?) where l != r: return l < r
             case (.some, nil): return true
             case (nil, .some): return false
             default: return nil

@@ -77,7 +77,7 @@ public enum SmartGroup: String, Sendable, CaseIterable {
             case (nil, nil): return 0
             case (nil, _): return 1
             case (_, nil): return -1
-            case let (left?, right?): return -left.compareDay(right)
+            case (let left?, let right?): return -left.compareDay(right)
             }
         }
     }

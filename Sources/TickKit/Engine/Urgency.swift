@@ -29,7 +29,7 @@ public struct Urgency: Sendable, Equatable {
     public init(_ record: EncodedListedItem, today: TaskDate) {
         let day = today.dayOnly
         if let due = record.date(.due) {
-            let overdue = Double(due.dayOnly.days(until: day))   // positive when past
+            let overdue = Double(due.dayOnly.days(until: day)) // positive when past
             let clamped = min(max(overdue, -14), 7)
             self.due = Self.rounded(12 * ((clamped + 14) * 0.8 / 21 + 0.2))
         } else {

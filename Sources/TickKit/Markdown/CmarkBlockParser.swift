@@ -1,8 +1,9 @@
 import CCmarkGFM
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The only code that sees cmark-gfm's C API: it parses bytes and walks the
@@ -42,7 +43,10 @@ enum CmarkBlockParser {
                     continue
                 }
                 let name = cmark_node_get_type_string(node).map { String(cString: $0) } ?? "?"
-                if name == "table_cell" { cmark_iter_reset(iterator, node, CMARK_EVENT_EXIT); continue }
+                if name == "table_cell" {
+                    cmark_iter_reset(iterator, node, CMARK_EVENT_EXIT)
+                    continue
+                }
                 skeleton.append("\(name) \(cmark_node_get_start_line(node))-\(cmark_node_get_end_line(node))")
             }
             return skeleton
@@ -50,8 +54,10 @@ enum CmarkBlockParser {
     }
 
     /// Parses `bytes` and calls `body` with an iterator over the tree.
-    private static func withTree<Result>(of bytes: UnsafeBufferPointer<UInt8>, useArena: Bool,
-                                         _ body: (OpaquePointer) -> Result) -> Result? {
+    private static func withTree<Result>(
+        of bytes: UnsafeBufferPointer<UInt8>, useArena: Bool,
+        _ body: (OpaquePointer) -> Result
+    ) -> Result? {
         // Everything cmark-gfm allocates for this parse comes from an arena
         // released at once at the end (`ParseArena`); `useArena: false`
         // (the tests) uses the system allocator.
@@ -65,7 +71,9 @@ enum CmarkBlockParser {
             arena.deinitialize(count: 1)
             arena.deallocate()
         }
-        guard let parser = cmark_parser_new_with_mem(CMARK_OPT_DEFAULT, useArena ? ParseArena.allocator : cmark_get_default_mem_allocator()) else { return nil }
+        guard let parser = cmark_parser_new_with_mem(CMARK_OPT_DEFAULT, useArena ? ParseArena.allocator : cmark_get_default_mem_allocator()) else {
+            return nil
+        }
         defer { cmark_parser_free(parser) }
         if let table = tableExtension { cmark_parser_attach_syntax_extension(parser, table) }
         bytes.withMemoryRebound(to: CChar.self) { chars in
@@ -83,7 +91,7 @@ enum CmarkBlockParser {
     /// Walks the tree, keeping list items and headings.
     private static func readOutline(_ iterator: OpaquePointer) -> BlockOutline {
         var outline = BlockOutline()
-        var openItems: [Int] = []   // indices of list items being walked
+        var openItems: [Int] = [] // indices of list items being walked
         var quoteDepth = 0
         var orderedLists: [Bool] = []
         while true {
@@ -94,8 +102,7 @@ enum CmarkBlockParser {
             let entering = event == CMARK_EVENT_ENTER
             switch type {
             case CMARK_NODE_LIST:
-                if entering { orderedLists.append(cmark_node_get_list_type(node) == CMARK_ORDERED_LIST) }
-                else { orderedLists.removeLast() }
+                if entering { orderedLists.append(cmark_node_get_list_type(node) == CMARK_ORDERED_LIST) } else { orderedLists.removeLast() }
             case CMARK_NODE_BLOCK_QUOTE:
                 quoteDepth += entering ? 1 : -1
             case CMARK_NODE_ITEM:
@@ -118,12 +125,13 @@ enum CmarkBlockParser {
                 }
             case CMARK_NODE_HEADING:
                 if entering {
-                    outline.headings.append(BlockOutline.Heading(
-                        level: Int(cmark_node_get_heading_level(node)),
-                        startLine: Int(cmark_node_get_start_line(node)),
-                        startColumn: Int(cmark_node_get_start_column(node)),
-                        endLine: Int(cmark_node_get_end_line(node)),
-                        isATX: false))
+                    outline.headings.append(
+                        BlockOutline.Heading(
+                            level: Int(cmark_node_get_heading_level(node)),
+                            startLine: Int(cmark_node_get_start_line(node)),
+                            startColumn: Int(cmark_node_get_start_column(node)),
+                            endLine: Int(cmark_node_get_end_line(node)),
+                            isATX: false))
                     // (whether it is ATX is read from the bytes by the builder)
                     cmark_iter_reset(iterator, node, CMARK_EVENT_EXIT)
                 }
@@ -174,18 +182,19 @@ struct ParseArena {
 
     nonisolated(unsafe) static let allocator: UnsafeMutablePointer<cmark_mem> = {
         let memory = UnsafeMutablePointer<cmark_mem>.allocate(capacity: 1)
-        memory.initialize(to: cmark_mem(
-            calloc: { count, size in
-                let (bytes, overflow) = Int(count).multipliedReportingOverflow(by: Int(size))
-                guard !overflow, let block = ParseArena.current.pointee.allocate(bytes) else { abort() }
-                memset(block, 0, bytes)
-                return block
-            },
-            realloc: { pointer, size in
-                guard let block = ParseArena.current.pointee.reallocate(pointer, Int(size)) else { abort() }
-                return block
-            },
-            free: { _ in }))
+        memory.initialize(
+            to: cmark_mem(
+                calloc: { count, size in
+                    let (bytes, overflow) = Int(count).multipliedReportingOverflow(by: Int(size))
+                    guard !overflow, let block = ParseArena.current.pointee.allocate(bytes) else { abort() }
+                    memset(block, 0, bytes)
+                    return block
+                },
+                realloc: { pointer, size in
+                    guard let block = ParseArena.current.pointee.reallocate(pointer, Int(size)) else { abort() }
+                    return block
+                },
+                free: { _ in }))
         return memory
     }()
 

@@ -52,18 +52,26 @@ extension LineMergePiece {
         }
         enum State { case clean, ours, base, theirs }
         var pieces: [LineMergePiece] = []
-        var clean: [[UInt8]] = [], ours: [[UInt8]] = [], base: [[UInt8]] = [], theirs: [[UInt8]] = []
+        var clean: [[UInt8]] = []
+        var ours: [[UInt8]] = []
+        var base: [[UInt8]] = []
+        var theirs: [[UInt8]] = []
         var state = State.clean
         for line in lines(of: output) {
             switch (state, marker(line)) {
             case (.clean, .start):
-                if !clean.isEmpty { pieces.append(.clean(clean)); clean = [] }
+                if !clean.isEmpty {
+                    pieces.append(.clean(clean))
+                    clean = []
+                }
                 state = .ours
             case (.ours, .base): state = .base
             case (.ours, .separator), (.base, .separator): state = .theirs
             case (.theirs, .end):
                 pieces.append(.conflict(base: base, ours: ours, theirs: theirs))
-                ours = []; base = []; theirs = []
+                ours = []
+                base = []
+                theirs = []
                 state = .clean
             case (.clean, _): clean.append(line)
             case (.ours, _): ours.append(line)
@@ -71,7 +79,7 @@ extension LineMergePiece {
             case (.theirs, _): theirs.append(line)
             }
         }
-        if state != .clean { clean += ours + base + theirs }   // cannot happen with git's output; keep every byte
+        if state != .clean { clean += ours + base + theirs } // cannot happen with git's output; keep every byte
         if !clean.isEmpty { pieces.append(.clean(clean)) }
         return pieces
     }

@@ -44,10 +44,13 @@ public enum ListMerge {
     /// Merges BASE, OURS and THEIRS of the file at `path`. `today` is used
     /// only to recognize a recurring item's next occurrence when its done
     /// date is missing.
-    public static func merge(base: [UInt8], ours: [UInt8], theirs: [UInt8], path: String, today: TaskDate,
-                             markers: Markers = Markers(), lineMerge: LineMerger) throws -> Outcome {
-        var merger = Merger(base: Version(base, path: path), ours: Version(ours, path: path),
-                            theirs: Version(theirs, path: path), today: today, markers: markers)
+    public static func merge(
+        base: [UInt8], ours: [UInt8], theirs: [UInt8], path: String, today: TaskDate,
+        markers: Markers = Markers(), lineMerge: LineMerger
+    ) throws -> Outcome {
+        var merger = Merger(
+            base: Version(base, path: path), ours: Version(ours, path: path),
+            theirs: Version(theirs, path: path), today: today, markers: markers)
         return try merger.run(lineMerge)
     }
 }
@@ -97,7 +100,8 @@ private struct Version {
             blocks.append(Block(item: item.index, firstLine: firstLine, lastLine: item.lastLine, body: body, ending: ending))
         }
         self.blocks = blocks
-        self.itemMergeable = document.isValidUTF8 && ConflictMarkers.lines(in: source).isEmpty
+        self.itemMergeable =
+            document.isValidUTF8 && ConflictMarkers.lines(in: source).isEmpty
             && !LineMergePiece.lines(of: bytes).contains(where: { $0.starts(with: Placeholder.prefix) })
     }
 
@@ -197,8 +201,9 @@ private struct Merger {
         // merged (the other side may have moved its due date meanwhile).
         for index in identities.indices {
             guard let of = identities[index].nextOccurrenceOf, case .text(let body, let ending) = contents[index],
-                  case .text(let completed, _) = contents[of],
-                  let redone = nextOccurrence(after: completed, replacing: body) else { continue }
+                case .text(let completed, _) = contents[of],
+                let redone = nextOccurrence(after: completed, replacing: body)
+            else { continue }
             contents[index] = .text(body: redone, ending: ending)
         }
         let skeletons = [base, ours, theirs].enumerated().map { kind, version in
@@ -217,17 +222,19 @@ private struct Merger {
                 if let resolved = placementOnly(base: baseLines, ours: oursLines, theirs: theirsLines) {
                     for line in resolved { writer.line(line) }
                 } else {
-                    writer.proseConflict(ours: oursLines.map { expand($0, in: ours, side: .ours) },
-                                         theirs: theirsLines.map { expand($0, in: theirs, side: .theirs) },
-                                         placed: placeholders(in: oursLines + theirsLines))
+                    writer.proseConflict(
+                        ours: oursLines.map { expand($0, in: ours, side: .ours) },
+                        theirs: theirsLines.map { expand($0, in: theirs, side: .theirs) },
+                        placed: placeholders(in: oursLines + theirsLines))
                 }
             }
         }
         // An item that is kept but lost its place (both sides moved the
         // lines around it) goes at the end rather than being lost.
         for identity in identities.indices { writer.item(identity) }
-        return ListMerge.Outcome(bytes: (ours.hasByteOrderMark ? Version.byteOrderMark : []) + writer.output,
-                                 conflicts: writer.conflicts)
+        return ListMerge.Outcome(
+            bytes: (ours.hasByteOrderMark ? Version.byteOrderMark : []) + writer.output,
+            conflicts: writer.conflicts)
     }
 
     // MARK: Matching
@@ -297,15 +304,16 @@ private struct Merger {
     /// that completing a recurring base item added on that side.
     func pairGenerated(_ side: Version) -> (matched: [(base: Int, side: Int)], generated: [Int: Int]) {
         // Candidates: the open line right above a completed recurring item.
-        var candidates: [Int: Int] = [:]         // generated block -> completed block
+        var candidates: [Int: Int] = [:] // generated block -> completed block
         let blockOfItem = Dictionary(uniqueKeysWithValues: side.blocks.enumerated().map { ($0.element.item, $0.offset) })
         for (index, block) in side.blocks.enumerated() {
             let item = side.document.items[block.item]
             // Only an open one-line block right above can be one (a cheap test first).
             guard index > 0, item.status == .done, item.metadata.every != nil,
-                  side.blocks[index - 1].lastLine == block.firstLine - 1, side.item(index - 1).status == .open,
-                  let above = NextOccurrence.added(above: item, in: side.document, today: today),
-                  let aboveBlock = blockOfItem[above.index] else { continue }
+                side.blocks[index - 1].lastLine == block.firstLine - 1, side.item(index - 1).status == .open,
+                let above = NextOccurrence.added(above: item, in: side.document, today: today),
+                let aboveBlock = blockOfItem[above.index]
+            else { continue }
             candidates[aboveBlock] = index
         }
         var matched = pair(base: Array(base.blocks.indices), side: side, pool: side.blocks.indices.filter { candidates[$0] == nil })
@@ -331,18 +339,21 @@ private struct Merger {
     /// same bytes, then same title in the same section, then same title,
     /// then the most similar title (at least 0.6 alike).
     func pair(base basePool: [Int], side: Version, pool: [Int]) -> [(base: Int, side: Int)] {
-        var freeBase = basePool, freeSide = pool
+        var freeBase = basePool
+        var freeSide = pool
         var pairs: [(base: Int, side: Int)] = []
         func round(_ key: (Version, Int) -> String?) {
             var waiting: [String: [Int]] = [:]
             for block in freeSide { if let k = key(side, block) { waiting[k, default: []].append(block) } }
-            var usedBase = Set<Int>(), usedSide = Set<Int>()
+            var usedBase = Set<Int>()
+            var usedSide = Set<Int>()
             for block in freeBase {
                 guard let k = key(base, block), var queue = waiting[k], !queue.isEmpty else { continue }
                 let partner = queue.removeFirst()
                 waiting[k] = queue
                 pairs.append((block, partner))
-                usedBase.insert(block); usedSide.insert(partner)
+                usedBase.insert(block)
+                usedSide.insert(partner)
             }
             freeBase.removeAll { usedBase.contains($0) }
             freeSide.removeAll { usedSide.contains($0) }
@@ -360,11 +371,13 @@ private struct Merger {
                 if score >= 0.6 { scored.append((score, b, s)) }
             }
         }
-        var usedBase = Set<Int>(), usedSide = Set<Int>()
+        var usedBase = Set<Int>()
+        var usedSide = Set<Int>()
         for candidate in scored.sorted(by: { ($0.score, -$0.base) > ($1.score, -$1.base) })
         where !usedBase.contains(candidate.base) && !usedSide.contains(candidate.side) {
             pairs.append((candidate.base, candidate.side))
-            usedBase.insert(candidate.base); usedSide.insert(candidate.side)
+            usedBase.insert(candidate.base)
+            usedSide.insert(candidate.side)
         }
         return pairs
     }
@@ -373,23 +386,24 @@ private struct Merger {
 
     func content(_ index: Int) -> Content {
         let identity = identities[index]
-        let o = identity.ours.map { ours.blocks[$0] }, t = identity.theirs.map { theirs.blocks[$0] }
+        let o = identity.ours.map { ours.blocks[$0] }
+        let t = identity.theirs.map { theirs.blocks[$0] }
         guard let baseBlock = identity.base.map({ base.blocks[$0] }) else {
             switch (o, t) {
-            case let (o?, t?):
+            case (let o?, let t?):
                 if o.body == t.body { return .text(body: o.body, ending: o.ending) }
                 if let of = identity.nextOccurrenceOf { return nextOccurrence(of: of, ours: o, theirs: t) }
                 return .conflict(ours: o.body + o.ending, theirs: t.body + t.ending)
-            case let (o?, nil): return .text(body: o.body, ending: o.ending)
-            case let (nil, t?): return .text(body: t.body, ending: t.ending)
+            case (let o?, nil): return .text(body: o.body, ending: o.ending)
+            case (nil, let t?): return .text(body: t.body, ending: t.ending)
             case (nil, nil): return .deleted
             }
         }
         switch (o, t) {
         case (nil, nil): return .deleted
-        case let (o?, nil): return o.body == baseBlock.body ? .deleted : .conflict(ours: o.body + o.ending, theirs: [])
-        case let (nil, t?): return t.body == baseBlock.body ? .deleted : .conflict(ours: [], theirs: t.body + t.ending)
-        case let (o?, t?):
+        case (let o?, nil): return o.body == baseBlock.body ? .deleted : .conflict(ours: o.body + o.ending, theirs: [])
+        case (nil, let t?): return t.body == baseBlock.body ? .deleted : .conflict(ours: [], theirs: t.body + t.ending)
+        case (let o?, let t?):
             let ending = o.ending.isEmpty ? t.ending : o.ending
             if t.body == baseBlock.body || o.body == t.body { return .text(body: o.body, ending: ending) }
             if o.body == baseBlock.body { return .text(body: t.body, ending: ending) }
@@ -416,7 +430,8 @@ private struct Merger {
     func nextOccurrence(after completed: [UInt8], replacing generated: [UInt8]) -> [UInt8]? {
         let document = DocumentParser.parse(completed, path: "merge.md")
         guard let item = document.items.first, item.status == .done, item.metadata.every != nil,
-              let line = NextOccurrence.line(for: item, in: document, today: item.metadata.done?.dayOnly ?? today) else { return nil }
+            let line = NextOccurrence.line(for: item, in: document, today: item.metadata.done?.dayOnly ?? today)
+        else { return nil }
         var body = line
         while let last = body.last, last == 0x0A || last == 0x0D { body.removeLast() }
         // Only a line that reads back as an open copy of the same item replaces the side's.
@@ -429,7 +444,9 @@ private struct Merger {
     /// field, the rest of its block (notes, subtasks) line by line. Nil when
     /// they conflict.
     func mergeBlock(_ identity: Identity) -> [UInt8]? {
-        let b = (base, identity.base!), o = (ours, identity.ours!), t = (theirs, identity.theirs!)
+        let b = (base, identity.base!)
+        let o = (ours, identity.ours!)
+        let t = (theirs, identity.theirs!)
         /// The title line without its ending, that ending, and the lines after it.
         func split(_ side: (Version, Int)) -> (title: [UInt8], ending: [UInt8], rest: [UInt8]) {
             let (version, block) = side
@@ -444,10 +461,15 @@ private struct Merger {
         let (bs, os, ts) = (split(b), split(o), split(t))
         guard let rest = mergeRest(base: bs.rest, ours: os.rest, theirs: ts.rest) else { return nil }
         let title: [UInt8]
-        if ts.title == bs.title || os.title == ts.title { title = os.title }
-        else if os.title == bs.title { title = ts.title }
-        else if let merged = mergeTitleLine(base: b, ours: o, theirs: t) { title = merged }
-        else { return nil }
+        if ts.title == bs.title || os.title == ts.title {
+            title = os.title
+        } else if os.title == bs.title {
+            title = ts.title
+        } else if let merged = mergeTitleLine(base: b, ours: o, theirs: t) {
+            title = merged
+        } else {
+            return nil
+        }
         guard !rest.isEmpty else { return title }
         let ending = !os.ending.isEmpty ? os.ending : !ts.ending.isEmpty ? ts.ending : Array(ours.document.source.lineEnding.utf8)
         return title + ending + rest
@@ -489,7 +511,7 @@ private struct Merger {
             let (was, mine, other) = (bm.date(field), om.date(field), tm.date(field))
             let value: TaskDate?
             if field == .done || field == .cancelled, let mine, let other, mine != was, other != was {
-                value = min(mine, other)        // completed on both sides: the earliest day
+                value = min(mine, other) // completed on both sides: the earliest day
             } else {
                 guard let merged = merge3(was, mine, other) else { return nil }
                 value = merged
@@ -572,7 +594,8 @@ private struct Merger {
         func isBlank(_ line: [UInt8]) -> Bool { line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A } }
         let all = b + o + t
         guard all.contains(where: { identity(of: $0) != nil }),
-              all.allSatisfy({ identity(of: $0) != nil || isBlank($0) }) else { return nil }
+            all.allSatisfy({ identity(of: $0) != nil || isBlank($0) })
+        else { return nil }
         let (inBase, inOurs, inTheirs) = (Set(placeholders(in: b)), Set(placeholders(in: o)), Set(placeholders(in: t)))
         func movedAway(_ identity: Int, by side: Side) -> Bool {
             // In the base here, not on `side` here, but somewhere else on `side`.
@@ -589,7 +612,10 @@ private struct Merger {
         }
         var pendingBlanks: [[UInt8]] = []
         for line in t {
-            guard let identity = identity(of: line) else { pendingBlanks.append(line); continue }
+            guard let identity = identity(of: line) else {
+                pendingBlanks.append(line)
+                continue
+            }
             defer { pendingBlanks = [] }
             if inOurs.contains(identity) || movedAway(identity, by: .ours) { continue }
             result += pendingBlanks
@@ -694,7 +720,8 @@ enum Similarity {
             for index in letters.indices.dropLast() { counts[String(letters[index...index + 1]), default: 0] += 1 }
             return counts
         }
-        let x = bigrams(a), y = bigrams(b)
+        let x = bigrams(a)
+        let y = bigrams(b)
         let total = x.values.reduce(0, +) + y.values.reduce(0, +)
         guard total > 0 else { return a.lowercased() == b.lowercased() ? 1 : 0 }
         let shared = x.reduce(0) { $0 + min($1.value, y[$1.key] ?? 0) }

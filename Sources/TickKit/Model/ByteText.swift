@@ -1,4 +1,3 @@
-
 /// Byte-wise tests and comparisons of UTF-8 text, for the hot paths that
 /// sort or check thousands of names on every query.
 ///

@@ -52,9 +52,11 @@ public final class Document: Sendable {
     // A class, not a struct: a document is immutable once parsed, and the
     // engine hands it around with every one of its items, so sharing one
     // reference is far cheaper than copying a dozen fields per item.
-    public init(path: String, source: SourceText, frontMatter: FrontMatter?, name: String, explicitColor: String?,
-                explicitIcon: String?, order: Int?, sections: [Section], items: [TaskItem], diagnostics: [Diagnostic],
-                isValidUTF8: Bool) {
+    public init(
+        path: String, source: SourceText, frontMatter: FrontMatter?, name: String, explicitColor: String?,
+        explicitIcon: String?, order: Int?, sections: [Section], items: [TaskItem], diagnostics: [Diagnostic],
+        isValidUTF8: Bool
+    ) {
         self.path = path
         self.source = source
         self.frontMatter = frontMatter
@@ -72,9 +74,10 @@ public final class Document: Sendable {
     /// read: a notes folder's worth of bytes is tens of megabytes that no
     /// query needs (runs are computed from the titles' own text).
     public func droppingSource() -> Document {
-        Document(path: path, source: SourceText([]), frontMatter: frontMatter, name: name, explicitColor: explicitColor,
-                 explicitIcon: explicitIcon, order: order, sections: sections, items: items, diagnostics: diagnostics,
-                 isValidUTF8: isValidUTF8)
+        Document(
+            path: path, source: SourceText([]), frontMatter: frontMatter, name: name, explicitColor: explicitColor,
+            explicitIcon: explicitIcon, order: order, sections: sections, items: items, diagnostics: diagnostics,
+            isValidUTF8: isValidUTF8)
     }
 
     /// The list's color, `blue` when none is written.

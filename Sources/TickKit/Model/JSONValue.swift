@@ -80,7 +80,10 @@ public enum JSONValue: Sendable, Hashable {
             output.append(Array((number.isFinite ? String(number) : "null").utf8))
         case .string(let text): JSONValue.appendString(text, to: &output)
         case .array(let values):
-            if values.isEmpty { output.append("[]"); return }
+            if values.isEmpty {
+                output.append("[]")
+                return
+            }
             output.append(UInt8(ascii: "["))
             for (position, value) in values.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
@@ -90,7 +93,10 @@ public enum JSONValue: Sendable, Hashable {
             if pretty { JSONValue.newline(&output, indent: indent) }
             output.append(UInt8(ascii: "]"))
         case .object(let pairs):
-            if pairs.isEmpty { output.append("{}"); return }
+            if pairs.isEmpty {
+                output.append("{}")
+                return
+            }
             output.append(UInt8(ascii: "{"))
             for (position, (key, value)) in pairs.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }

@@ -1,4 +1,3 @@
-
 /// The bytes of one file and the table of where its lines start.
 ///
 /// Lines end at LF, CRLF or a lone CR, exactly as CommonMark counts them, so
@@ -70,7 +69,8 @@ public struct SourceText: Sendable {
 
     /// The 1-based line that holds byte `offset`.
     public func line(containing offset: Int) -> Int {
-        var low = 0, high = lineStarts.count - 1
+        var low = 0
+        var high = lineStarts.count - 1
         while low < high {
             let mid = (low + high + 1) / 2
             if lineStarts[mid] <= offset { low = mid } else { high = mid - 1 }
@@ -132,9 +132,12 @@ enum UTF8Check {
                 // about half the instructions per byte of 8 at a time.
                 while index + 32 <= count {
                     let base = UnsafeRawPointer(buffer.baseAddress! + index)
-                    let a = base.loadUnaligned(as: UInt64.self), b = base.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-                    let c = base.loadUnaligned(fromByteOffset: 16, as: UInt64.self), d = base.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
-                    let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+                    let a = base.loadUnaligned(as: UInt64.self)
+                    let b = base.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                    let c = base.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+                    let d = base.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+                    let ones: UInt64 = 0x0101_0101_0101_0101
+                    let highs: UInt64 = 0x8080_8080_8080_8080
                     // A word's byte is zero or has its high bit set exactly when
                     // `(w - ones) & ~w` or `w` has that high bit (the test below
                     // may also flag a 0x01 byte after a zero one: then the byte
@@ -149,7 +152,10 @@ enum UTF8Check {
                     let word = UnsafeRawPointer(buffer.baseAddress! + index).loadUnaligned(as: UInt64.self)
                     let hasHighBit = word & 0x8080_8080_8080_8080 != 0
                     let hasZero = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0
-                    if !hasHighBit && !hasZero { index += 8; continue }
+                    if !hasHighBit && !hasZero {
+                        index += 8
+                        continue
+                    }
                 }
                 let byte = buffer[index]
                 if byte < 0x80 {
@@ -181,15 +187,24 @@ enum UTF8Check {
     static func sequenceLength(_ bytes: [UInt8], at index: Int) -> Int {
         let lead = bytes[index]
         let length: Int
-        var minSecond: UInt8 = 0x80, maxSecond: UInt8 = 0xBF
+        var minSecond: UInt8 = 0x80
+        var maxSecond: UInt8 = 0xBF
         switch lead {
         case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; minSecond = 0xA0
+        case 0xE0:
+            length = 3
+            minSecond = 0xA0
         case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; maxSecond = 0x9F
-        case 0xF0: length = 4; minSecond = 0x90
+        case 0xED:
+            length = 3
+            maxSecond = 0x9F
+        case 0xF0:
+            length = 4
+            minSecond = 0x90
         case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; maxSecond = 0x8F
+        case 0xF4:
+            length = 4
+            maxSecond = 0x8F
         default: return 0
         }
         guard index + length <= bytes.count else { return 0 }

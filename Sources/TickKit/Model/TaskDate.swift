@@ -40,7 +40,8 @@ public struct TaskDate: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     /// A date from `packed`; nil when the numbers are not a date.
     init?(packed day: UInt32, minutes: UInt32) {
-        let month = day >> 5 & 0xF, dayOfMonth = day & 0x1F
+        let month = day >> 5 & 0xF
+        let dayOfMonth = day & 0x1F
         guard month >= 1, month <= 12, dayOfMonth >= 1, day >> 9 <= 99999, minutes <= 24 * 60 else { return nil }
         packedDay = day
         packedMinutes = Int16(minutes) - 1
@@ -119,13 +120,13 @@ public struct TaskDate: Sendable, Hashable, Comparable, CustomStringConvertible 
             return value
         }
         guard utf8[4] == UInt8(ascii: "-"), utf8[7] == UInt8(ascii: "-"),
-              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              (1...12).contains(month), day >= 1, day <= TaskDate.daysIn(month: month, year: year)
+            let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            (1...12).contains(month), day >= 1, day <= TaskDate.daysIn(month: month, year: year)
         else { return nil }
         var minutes: Int? = nil
         if utf8.count == 16 {
             guard utf8[10] == UInt8(ascii: "T") || utf8[10] == UInt8(ascii: " "), utf8[13] == UInt8(ascii: ":"),
-                  let hour = number(11..<13), let minute = number(14..<16), hour < 24, minute < 60
+                let hour = number(11..<13), let minute = number(14..<16), hour < 24, minute < 60
             else { return nil }
             minutes = hour * 60 + minute
         }
@@ -189,7 +190,7 @@ public struct TaskDate: Sendable, Hashable, Comparable, CustomStringConvertible 
             // Day 0 (1970-01-01) was a Thursday.
             return (number % 7 + 7 + 3) % 7 + 1
         }
-        let weekday = TaskDate.calendar.component(.weekday, from: foundationDate)  // 1 = Sunday
+        let weekday = TaskDate.calendar.component(.weekday, from: foundationDate) // 1 = Sunday
         return weekday == 1 ? 7 : weekday - 1
     }
 
@@ -212,9 +213,11 @@ public struct TaskDate: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// Days since 1970-01-01 in the Gregorian calendar, or nil before
     /// `firstArithmeticYear` (H. Hinnant's days-from-civil).
     var dayNumber: Int? {
-        let year = self.year, month = self.month, day = self.day
+        let year = self.year
+        let month = self.month
+        let day = self.day
         guard year >= TaskDate.firstArithmeticYear else { return nil }
-        let shiftedYear = month <= 2 ? year - 1 : year  // years start in March: leap days fall last
+        let shiftedYear = month <= 2 ? year - 1 : year // years start in March: leap days fall last
         let era = shiftedYear / 400
         let yearOfEra = shiftedYear - era * 400
         let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1

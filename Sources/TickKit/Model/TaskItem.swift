@@ -143,7 +143,10 @@ public struct ItemMetadata: Sendable, Hashable {
         if dialect == nil, token.field != .tag { dialect = token.dialect }
         switch (token.field, token.value) {
         case (.priority, .priority(let value)):
-            if !hasPriority { priority = value; hasPriority = true }
+            if !hasPriority {
+                priority = value
+                hasPriority = true
+            }
         case (.due, .date(let date)): due = due ?? date
         case (.scheduled, .date(let date)): scheduled = scheduled ?? date
         case (.start, .date(let date)): start = start ?? date

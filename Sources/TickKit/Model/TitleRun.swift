@@ -96,7 +96,10 @@ public enum TitleWhiteSpace {
                 return .skip
             }
             hasText = true
-            if pendingSpace { pendingSpace = false; return .spaceThenKeep }
+            if pendingSpace {
+                pendingSpace = false
+                return .spaceThenKeep
+            }
             return .keep
         }
     }
@@ -123,7 +126,7 @@ extension Array where Element == TitleRun {
     public var displayPieces: [DisplayTitlePiece] {
         var pieces: [DisplayTitlePiece] = []
         var collapser = TitleWhiteSpace.Collapser()
-        var spaceRun = 0   // the run where the pending white space began
+        var spaceRun = 0 // the run where the pending white space began
         for (index, run) in enumerated() where run.token == nil {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(run.text.utf8.count)
@@ -137,8 +140,11 @@ extension Array where Element == TitleRun {
                 case .spaceThenKeep:
                     // White space that began in an earlier run joins the two
                     // (then nothing of this run is kept yet).
-                    if spaceRun == index { bytes.append(0x20) }
-                    else { pieces.append(DisplayTitlePiece(text: " ", run: spaceRun, isJoiningSpace: true)) }
+                    if spaceRun == index {
+                        bytes.append(0x20)
+                    } else {
+                        pieces.append(DisplayTitlePiece(text: " ", run: spaceRun, isJoiningSpace: true))
+                    }
                     bytes.append(byte)
                 }
             }

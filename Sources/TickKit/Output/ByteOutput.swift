@@ -91,13 +91,19 @@ public struct ByteOutput: ~Copyable {
     /// without `String`'s general conversion for every item of a query.
     mutating func appendFiveDecimals(_ value: Double) {
         let scaled = Int((value * 100_000).rounded())
-        guard value.isFinite, abs(scaled) < 1 << 50 else { append(Array(String(value).utf8)); return }
+        guard value.isFinite, abs(scaled) < 1 << 50 else {
+            append(Array(String(value).utf8))
+            return
+        }
         if scaled < 0 { append(UInt8(ascii: "-")) }
         appendDecimal(Int(scaled.magnitude / 100_000))
         append(UInt8(ascii: "."))
         var fraction = Int(scaled.magnitude % 100_000)
         var digits = 5
-        while digits > 1, fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+        while digits > 1, fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
         var divisor = 1
         for _ in 1..<digits { divisor *= 10 }
         while divisor > 0 {

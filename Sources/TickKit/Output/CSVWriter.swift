@@ -3,9 +3,11 @@
 /// (quotes doubled).
 public enum CSVWriter {
     /// The columns, in order.
-    public static let columns = ["path", "line", "list", "section", "status", "title", "priority", "due",
-                                 "scheduled", "start", "created", "done", "cancelled", "every", "tags",
-                                 "id", "parent", "depth", "notes"]
+    public static let columns = [
+        "path", "line", "list", "section", "status", "title", "priority", "due",
+        "scheduled", "start", "created", "done", "cancelled", "every", "tags",
+        "id", "parent", "depth", "notes",
+    ]
 
     /// The whole CSV text. Tags are separated by spaces, without `#`;
     /// absent values are empty fields.

@@ -31,15 +31,19 @@ public enum ICalendarWriter {
     /// on every core and emitted as soon as they and the chunks before them
     /// are done (`Parallel.orderedChunks`). Each chunk counts its own UIDs:
     /// a UID depends only on the item and its list.
-    private static func writeComponents(_ items: [EncodedListedItem], to emit: (String) -> Void,
-                                        component: (EncodedListedItem, inout UIDs) -> [String]) {
+    private static func writeComponents(
+        _ items: [EncodedListedItem], to emit: (String) -> Void,
+        component: (EncodedListedItem, inout UIDs) -> [String]
+    ) {
         let chunkSize = 256
         Parallel.orderedChunks((items.count + chunkSize - 1) / chunkSize, inFlight: 8, capacity: chunkSize * 512) { chunk, output in
             var uids = UIDs()
             for index in chunk * chunkSize..<min(items.count, (chunk + 1) * chunkSize) {
                 for line in component(items[index], &uids) { appendFolded(line, to: &output) }
             }
-        } deliver: { emit(String(decoding: $0, as: UTF8.self)) }
+        } deliver: {
+            emit(String(decoding: $0, as: UTF8.self))
+        }
     }
 
     private static let header = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:\(productID)", "CALSCALE:GREGORIAN"]
@@ -144,16 +148,20 @@ public enum ICalendarWriter {
     /// `previous` holds the events of the calendar written before
     /// (`events(in:)`): an event keeps its SEQUENCE when its content is the
     /// same, gets the next one when it changed, and 0 when it is new.
-    public static func writeEvents(_ items: [EncodedListedItem], stamp: String, previous: [String: (sequence: Int, content: [String])] = [:],
-                                   alarm: Int? = nil) -> String {
+    public static func writeEvents(
+        _ items: [EncodedListedItem], stamp: String, previous: [String: (sequence: Int, content: [String])] = [:],
+        alarm: Int? = nil
+    ) -> String {
         var calendar = ""
         writeEvents(items, stamp: stamp, previous: previous, alarm: alarm) { calendar += $0 }
         return calendar
     }
 
     /// Writes the calendar of events piece by piece, as `write(_:stamp:to:)`.
-    public static func writeEvents(_ items: [EncodedListedItem], stamp: String, previous: [String: (sequence: Int, content: [String])],
-                                   alarm: Int?, to emit: (String) -> Void) {
+    public static func writeEvents(
+        _ items: [EncodedListedItem], stamp: String, previous: [String: (sequence: Int, content: [String])],
+        alarm: Int?, to emit: (String) -> Void
+    ) {
         emit(header.map(fold).joined())
         writeComponents(items, to: emit) { listed, uids in
             guard listed.status.isOpen, listed.date(.due) != nil else { return [] }
@@ -178,7 +186,7 @@ public enum ICalendarWriter {
             lines.append("DURATION:PT1H")
         } else {
             lines.append("DTEND" + dateValue(due.adding(1, .day)))
-            lines.append("TRANSP:TRANSPARENT")   // an all-day reminder, not a busy day
+            lines.append("TRANSP:TRANSPARENT") // an all-day reminder, not a busy day
         }
         if let priority = priority(item) { lines.append("PRIORITY:\(priority)") }
         if item.hasTags { lines.append("CATEGORIES:" + item.tags.map { escaped($0.string) }.joined(separator: ",")) }
@@ -206,9 +214,15 @@ public enum ICalendarWriter {
         }
         var result: [String: (sequence: Int, content: [String])] = [:]
         var current: [String]? = nil
-        var uid = "", sequence = 0
+        var uid = ""
+        var sequence = 0
         for line in lines {
-            if line == "BEGIN:VEVENT" { current = []; uid = ""; sequence = 0; continue }
+            if line == "BEGIN:VEVENT" {
+                current = []
+                uid = ""
+                sequence = 0
+                continue
+            }
             guard current != nil else { continue }
             if line == "END:VEVENT" {
                 result[uid] = (sequence, changeContent(current!))
@@ -226,8 +240,10 @@ public enum ICalendarWriter {
     /// DTSTAMP, SEQUENCE and X-TICK-ADDRESS (lines added above an item move
     /// its address, not it).
     private static func changeContent(_ lines: [String]) -> [String] {
-        lines.filter { !["BEGIN:VEVENT", "END:VEVENT"].contains($0) && !$0.hasPrefix("DTSTAMP:") && !$0.hasPrefix("SEQUENCE:")
-                       && !$0.hasPrefix("X-TICK-ADDRESS:") }
+        lines.filter {
+            !["BEGIN:VEVENT", "END:VEVENT"].contains($0) && !$0.hasPrefix("DTSTAMP:") && !$0.hasPrefix("SEQUENCE:")
+                && !$0.hasPrefix("X-TICK-ADDRESS:")
+        }
     }
 
     /// `;VALUE=DATE:20261124`, or `:20261124T143000` (floating local time) with a time.
@@ -294,7 +310,9 @@ public enum ICalendarWriter {
         line.withUTF8 { bytes in
             // Cut before the character that would pass 75 octets; a
             // continuation line's space counts as one.
-            var lineStart = 0, count = 0, index = 0
+            var lineStart = 0
+            var count = 0
+            var index = 0
             while index < bytes.count {
                 let lead = bytes[index]
                 let length = min(lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1, bytes.count - index)

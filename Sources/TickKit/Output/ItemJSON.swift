@@ -189,7 +189,10 @@ public enum ItemJSON {
 
         mutating func tags(_ key: Key, of record: EncodedListedItem) {
             self.key(key)
-            guard record.hasTags else { output.append("[]"); return }
+            guard record.hasTags else {
+                output.append("[]")
+                return
+            }
             var count = 0
             record.forEachTag { tag in
                 output.append(count == 0 ? UInt8(ascii: "[") : UInt8(ascii: ","))
@@ -197,7 +200,10 @@ public enum ItemJSON {
                 tag.appendJSON(to: &output)
                 count += 1
             }
-            if count == 0 { output.append("[]"); return }
+            if count == 0 {
+                output.append("[]")
+                return
+            }
             newline(Self.indent + 1)
             output.append(UInt8(ascii: "]"))
         }
@@ -210,7 +216,10 @@ public enum ItemJSON {
 
         mutating func stringPairs<Text: ItemText>(_ key: Key, _ pairs: [(key: Text, value: Text)]) {
             self.key(key)
-            if pairs.isEmpty { output.append("{}"); return }
+            if pairs.isEmpty {
+                output.append("{}")
+                return
+            }
             output.append(UInt8(ascii: "{"))
             for (position, pair) in pairs.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
@@ -230,7 +239,10 @@ public enum ItemJSON {
 
         mutating func strings(_ key: Key, _ values: [String]) {
             self.key(key)
-            guard !values.isEmpty else { output.append("[]"); return }
+            guard !values.isEmpty else {
+                output.append("[]")
+                return
+            }
             for (position, value) in values.enumerated() {
                 output.append(position == 0 ? UInt8(ascii: "[") : UInt8(ascii: ","))
                 newline(Self.indent + 2)

@@ -20,11 +20,15 @@ extension ItemJSON {
     /// Writes `items(items, today:)` pretty-printed, piece by piece, in order:
     /// batches of items are rendered on every core and handed to `write` as
     /// soon as they are ready, so the whole document is never in memory.
-    public static func writeItemsDocument(_ items: [EncodedListedItem], context: ItemContext,
-                                                            to writeBuffer: (UnsafeBufferPointer<UInt8>) -> Void) {
+    public static func writeItemsDocument(
+        _ items: [EncodedListedItem], context: ItemContext,
+        to writeBuffer: (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
         let chunkSize = 64
-        writeItemsDocument(today: context.today, chunkCount: (items.count + chunkSize - 1) / chunkSize, inFlight: 8,
-                           chunkCapacity: chunkSize * 1024, to: writeBuffer) { chunk, output in
+        writeItemsDocument(
+            today: context.today, chunkCount: (items.count + chunkSize - 1) / chunkSize, inFlight: 8,
+            chunkCapacity: chunkSize * 1024, to: writeBuffer
+        ) { chunk, output in
             for index in chunk * chunkSize..<min(items.count, (chunk + 1) * chunkSize) {
                 appendItem(items[index], context: context, to: &output)
             }
@@ -44,9 +48,11 @@ extension ItemJSON {
     /// `appendItem`; chunks are rendered on every core and written in order
     /// as they are done (`Parallel.orderedChunks`, at most `inFlight` at
     /// once), so the whole document is never in memory.
-    static func writeItemsDocument(today: TaskDate, chunkCount: Int, inFlight: Int, chunkCapacity: Int,
-                                   to writeBuffer: (UnsafeBufferPointer<UInt8>) -> Void,
-                                   render: (Int, inout ByteOutput) -> Void) {
+    static func writeItemsDocument(
+        today: TaskDate, chunkCount: Int, inFlight: Int, chunkCapacity: Int,
+        to writeBuffer: (UnsafeBufferPointer<UInt8>) -> Void,
+        render: (Int, inout ByteOutput) -> Void
+    ) {
         func write(_ text: String) { Array(text.utf8).withUnsafeBufferPointer { writeBuffer($0) } }
         write("{\n  \"today\": \"\(today.isoString)\",\n  \"items\": ")
         var isFirst = true
@@ -67,12 +73,16 @@ extension ItemJSON {
     public static func groups(_ groups: [ItemGroup], context: ItemContext) -> JSONValue {
         .object([
             ("today", .string(context.today.isoString)),
-            ("groups", .array(groups.map { group in
-                .object([
-                    ("name", .string(group.name)),
-                    ("items", .array(group.items.map { item($0, context: context) })),
-                ])
-            })),
+            (
+                "groups",
+                .array(
+                    groups.map { group in
+                        .object([
+                            ("name", .string(group.name)),
+                            ("items", .array(group.items.map { item($0, context: context) })),
+                        ])
+                    })
+            ),
         ])
     }
 

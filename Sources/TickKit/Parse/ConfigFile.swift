@@ -110,7 +110,7 @@ public struct ConfigFile: Sendable, Equatable {
             throw Problem(path: path, line: 1, column: 1, message: "not valid YAML")
         }
         var config = ConfigFile()
-        guard let root else { return config }   // an empty file
+        guard let root else { return config } // an empty file
         guard case .mapping(let settings) = root else {
             throw problem("expected settings (folder, sort, dialect, aliases, views) as a mapping", at: root)
         }
@@ -126,7 +126,9 @@ public struct ConfigFile: Sendable, Equatable {
             }
         }
         func unknown(_ word: String, among known: [String], at node: Node, in what: String) -> Problem {
-            problem("unknown \(what) '\(word)'\(NearestWord.hint(word, among: known, shown: { "'\($0)'" })); \(what)s are \(known.joined(separator: ", "))", at: node)
+            problem(
+                "unknown \(what) '\(word)'\(NearestWord.hint(word, among: known, shown: { "'\($0)'" })); \(what)s are \(known.joined(separator: ", "))",
+                at: node)
         }
 
         for (key, value) in settings {
@@ -154,7 +156,9 @@ public struct ConfigFile: Sendable, Equatable {
                     config.aliases.append((alias, words))
                 }
             case "views":
-                guard case .mapping(let views) = value else { throw problem("views must map a name to a query, e.g. work: {query: \"open #work\"}", at: value) }
+                guard case .mapping(let views) = value else {
+                    throw problem("views must map a name to a query, e.g. work: {query: \"open #work\"}", at: value)
+                }
                 for (viewKey, viewValue) in views {
                     let viewName = try string(viewKey, "a view's name")
                     var view = View(query: "", sort: nil, groupBy: nil)
@@ -165,7 +169,9 @@ public struct ConfigFile: Sendable, Equatable {
                         for (fieldKey, fieldValue) in fields {
                             let field = fieldKey.string ?? ""
                             switch field {
-                            case "query": view.query = try string(fieldValue, "query"); sawQuery = true
+                            case "query":
+                                view.query = try string(fieldValue, "query")
+                                sawQuery = true
                             case "sort": view.sort = try sortKeys(fieldValue)
                             case "group-by", "group_by", "groupBy":
                                 let word = try string(fieldValue, "group-by").lowercased()
@@ -203,17 +209,31 @@ public enum ShellWords {
         var quote: Character? = nil
         var escaped = false
         for character in text {
-            if escaped { current.append(character); escaped = false; continue }
+            if escaped {
+                current.append(character)
+                escaped = false
+                continue
+            }
             if let open = quote {
                 if character == open { quote = nil } else if character == "\\" && open == "\"" { escaped = true } else { current.append(character) }
                 continue
             }
             switch character {
-            case "'", "\"": quote = character; inWord = true
-            case "\\": escaped = true; inWord = true
+            case "'", "\"":
+                quote = character
+                inWord = true
+            case "\\":
+                escaped = true
+                inWord = true
             case _ where character.isWhitespace:
-                if inWord { words.append(current); current = ""; inWord = false }
-            default: current.append(character); inWord = true
+                if inWord {
+                    words.append(current)
+                    current = ""
+                    inWord = false
+                }
+            default:
+                current.append(character)
+                inWord = true
             }
         }
         guard quote == nil, !escaped else { return nil }

@@ -1,4 +1,3 @@
-
 /// Git's conflict markers: the `<<<<<<<`, `|||||||` (diff3), `=======` and
 /// `>>>>>>>` lines a merge leaves in a file it could not merge.
 ///
@@ -14,7 +13,8 @@ public enum ConflictMarkers {
     public static let diagnosticPrefix = "git conflict marker"
 
     /// The message of the diagnostic on a marker line.
-    static let diagnostic = "\(diagnosticPrefix): this file has an unresolved merge conflict; resolve it and remove the markers (tick will not change the file until then)"
+    static let diagnostic =
+        "\(diagnosticPrefix): this file has an unresolved merge conflict; resolve it and remove the markers (tick will not change the file until then)"
 
     /// The 1-based lines of the markers of every complete region, in order.
     static func lines(in source: SourceText) -> [Int] {
@@ -54,13 +54,16 @@ public enum ConflictMarkers {
         }
 
         var result: [Int] = []
-        var region: [Int] = []           // markers of the region being read
+        var region: [Int] = [] // markers of the region being read
         var sawSeparator = false
         var fence: (character: UInt8, length: Int)? = nil
         for line in 1...source.lineCount {
             switch marker(line) {
             case .ours?:
-                if fence == nil { region = [line]; sawSeparator = false }
+                if fence == nil {
+                    region = [line]
+                    sawSeparator = false
+                }
                 continue
             case .base? where !region.isEmpty && !sawSeparator:
                 region.append(line)
@@ -83,7 +86,10 @@ public enum ConflictMarkers {
             let range = source.range(ofLine: line)
             var index = range.lowerBound
             var indent = 0
-            while index < range.upperBound, bytes[index] == 0x20, indent < 4 { index += 1; indent += 1 }
+            while index < range.upperBound, bytes[index] == 0x20, indent < 4 {
+                index += 1
+                indent += 1
+            }
             guard index < range.upperBound, indent < 4, bytes[index] == UInt8(ascii: "`") || bytes[index] == UInt8(ascii: "~") else { continue }
             let character = bytes[index]
             var length = 0

@@ -1,4 +1,3 @@
-
 /// Parses the bytes of one file into a `Document` (SPEC §2–§3).
 ///
 /// cmark-gfm finds the blocks (which lines are list items, paragraphs and
@@ -42,9 +41,11 @@ public enum DocumentParser {
             switch FrontMatterParser.parse(yaml) {
             case .success(let values): parsed.values = values
             case .failure(let problem):
-                let line = min(source.lineCount, 1 + max(problem.line ?? 1, 1))  // Yams counts from 1
-                diagnostics.append(Diagnostic(line: line, column: 1,
-                                              message: "malformed front matter: \(problem.message); the list's title, color and icon there are ignored"))
+                let line = min(source.lineCount, 1 + max(problem.line ?? 1, 1)) // Yams counts from 1
+                diagnostics.append(
+                    Diagnostic(
+                        line: line, column: 1,
+                        message: "malformed front matter: \(problem.message); the list's title, color and icon there are ignored"))
             }
             frontMatterEnd = found.range.upperBound
             frontMatter = parsed
@@ -72,8 +73,9 @@ public enum DocumentParser {
             CmarkInput.narrowWideTableRows(in: &short.bytes, lineStarts: short.lineStarts)
             outline = full.withUnsafeBufferPointer { whole in
                 short.bytes.withUnsafeBufferPointer { shortBytes in
-                    LargeFiles.outline(of: whole, lines: source, threshold: chunkThreshold,
-                                       shortened: (shortBytes, short.lineStarts))
+                    LargeFiles.outline(
+                        of: whole, lines: source, threshold: chunkThreshold,
+                        shortened: (shortBytes, short.lineStarts))
                 }
             }
         } else {
@@ -128,7 +130,8 @@ private struct Builder {
 
     /// `range` without leading and trailing spaces and tabs.
     private func trimmed(_ range: Range<Int>) -> Range<Int> {
-        var start = range.lowerBound, end = range.upperBound
+        var start = range.lowerBound
+        var end = range.upperBound
         while start < end, isSpace(start) { start += 1 }
         while end > start, isSpace(end - 1) { end -= 1 }
         return start..<end
@@ -180,7 +183,8 @@ private struct Builder {
     /// The section an item on `line` belongs to: the nearest heading above,
     /// unless a level-1 heading came after it.
     private func section(forLine line: Int) -> Int? {
-        var low = 0, high = sections.count
+        var low = 0
+        var high = sections.count
         while low < high {
             let mid = (low + high) / 2
             if sections[mid].line < line { low = mid + 1 } else { high = mid }
@@ -203,13 +207,14 @@ private struct Builder {
             // cmark-gfm gives no position (line 0) to the empty paragraph
             // its table extension leaves when a paragraph becomes a table.
             guard let paragraphLine = listItem.paragraphLine, let paragraphColumn = listItem.paragraphColumn,
-                  paragraphLine >= 1, paragraphColumn >= 1, paragraphLine <= source.lineCount,
-                  listItem.startLine >= 1, listItem.startLine <= source.lineCount, listItem.startColumn >= 1 else { continue }
+                paragraphLine >= 1, paragraphColumn >= 1, paragraphLine <= source.lineCount,
+                listItem.startLine >= 1, listItem.startLine <= source.lineCount, listItem.startColumn >= 1
+            else { continue }
             let line = source.range(ofLine: paragraphLine)
             let box = line.lowerBound + paragraphColumn - 1
             guard box + 3 < line.upperBound,
-                  buffer[box] == UInt8(ascii: "["), buffer[box + 2] == UInt8(ascii: "]"),
-                  let status = TaskStatus(boxByte: buffer[box + 1]), isSpace(box + 3)
+                buffer[box] == UInt8(ascii: "["), buffer[box + 2] == UInt8(ascii: "]"),
+                let status = TaskStatus(boxByte: buffer[box + 1]), isSpace(box + 3)
             else { continue }
 
             // The enclosing task, skipping plain list items in between.
@@ -230,15 +235,16 @@ private struct Builder {
             let title = trimmed(box + 3..<line.upperBound)
             let summary = summarizeTitle(title)
             let index = items.count
-            items.append(TaskItem(
-                index: index, line: paragraphLine, lastLine: lastLine, status: status,
-                markerRange: markerStart..<markerEnd, boxRange: box..<box + 3, titleRange: title,
-                blockRange: source.lineStarts[listItem.startLine - 1]..<source.rangeWithEnding(ofLine: lastLine).upperBound,
-                depth: parent.map { items[$0].depth + 1 } ?? 0, parent: parent, children: [],
-                section: section(forLine: paragraphLine), quoteDepth: listItem.quoteDepth,
-                metadata: summary.metadata, title: summary.title,
-                text: source.string(title), notes: nil, noteLines: [],
-                invalidTitleBytes: isValidUTF8 || UTF8Check.isValid(Array(buffer[title])) ? nil : Array(buffer[title])))
+            items.append(
+                TaskItem(
+                    index: index, line: paragraphLine, lastLine: lastLine, status: status,
+                    markerRange: markerStart..<markerEnd, boxRange: box..<box + 3, titleRange: title,
+                    blockRange: source.lineStarts[listItem.startLine - 1]..<source.rangeWithEnding(ofLine: lastLine).upperBound,
+                    depth: parent.map { items[$0].depth + 1 } ?? 0, parent: parent, children: [],
+                    section: section(forLine: paragraphLine), quoteDepth: listItem.quoteDepth,
+                    metadata: summary.metadata, title: summary.title,
+                    text: source.string(title), notes: nil, noteLines: [],
+                    invalidTitleBytes: isValidUTF8 || UTF8Check.isValid(Array(buffer[title])) ? nil : Array(buffer[title])))
             if let parent { items[parent].children.append(index) }
             taskIndex[outlineIndex] = index
         }
@@ -257,19 +263,23 @@ private struct Builder {
     private mutating func readNotes(of index: Int) {
         // Only the fields needed: copying the whole item costs a retain and
         // a release of each of its strings and arrays.
-        let line = items[index].line, lastLine = items[index].lastLine, quoteDepth = items[index].quoteDepth
+        let line = items[index].line
+        let lastLine = items[index].lastLine
+        let quoteDepth = items[index].quoteDepth
         guard lastLine > line else { return }
         // The lines inside a subtask, marked in a flag per line of the item
         // (a Set of line numbers cost a hash per line).
         var excluded = [Bool](repeating: false, count: lastLine - line)
         for child in items[index].children {
-            let first = max(items[child].line, line + 1), last = min(items[child].lastLine, lastLine)
+            let first = max(items[child].line, line + 1)
+            let last = min(items[child].lastLine, lastLine)
             if first <= last { for excludedLine in first...last { excluded[excludedLine - line - 1] = true } }
         }
         var lines: [Int] = []
         lines.reserveCapacity(lastLine - line)
         for candidate in line + 1...lastLine where !excluded[candidate - line - 1] { lines.append(candidate) }
-        var firstKept = 0, lastKept = lines.count
+        var firstKept = 0
+        var lastKept = lines.count
         while firstKept < lastKept, isBlankInQuote(lines[firstKept], quoteDepth: quoteDepth) { firstKept += 1 }
         while lastKept > firstKept, isBlankInQuote(lines[lastKept - 1], quoteDepth: quoteDepth) { lastKept -= 1 }
         guard firstKept < lastKept else { return }
@@ -297,8 +307,14 @@ private struct Builder {
             items[index].notes = String(unsafeUninitializedCapacity: length) { out in
                 var written = 0
                 for (number, text) in texts.enumerated() {
-                    if number > 0 { out[written] = 0x0A; written += 1 }
-                    for offset in text { out[written] = buffer[offset]; written += 1 }
+                    if number > 0 {
+                        out[written] = 0x0A
+                        written += 1
+                    }
+                    for offset in text {
+                        out[written] = buffer[offset]
+                        written += 1
+                    }
                 }
                 return written
             }
@@ -314,7 +330,10 @@ private struct Builder {
         for _ in 0..<depth {
             var probe = position
             var spaces = 0
-            while probe < range.upperBound, buffer[probe] == 0x20, spaces < 3 { probe += 1; spaces += 1 }
+            while probe < range.upperBound, buffer[probe] == 0x20, spaces < 3 {
+                probe += 1
+                spaces += 1
+            }
             guard probe < range.upperBound, buffer[probe] == UInt8(ascii: ">") else { break }
             probe += 1
             if probe < range.upperBound, buffer[probe] == 0x20 { probe += 1 }
@@ -326,8 +345,7 @@ private struct Builder {
     private func visualWidth(_ range: Range<Int>) -> Int {
         var column = 0
         for index in range {
-            if buffer[index] == 0x09 { column += 4 - column % 4 }
-            else if buffer[index] & 0xC0 != 0x80 { column += 1 }
+            if buffer[index] == 0x09 { column += 4 - column % 4 } else if buffer[index] & 0xC0 != 0x80 { column += 1 }
         }
         return column
     }
@@ -353,10 +371,11 @@ private struct Builder {
         let icon = frontMatter?.value("icon")?.stringValue ?? heading?.icon
         var order: Int? = nil
         if case .int(let number)? = frontMatter?.value("order") { order = number }
-        return Document(path: path, source: source, frontMatter: frontMatter, name: name,
-                        explicitColor: color, explicitIcon: icon, order: order, sections: sections,
-                        items: items, diagnostics: diagnostics.sorted { ($0.line, $0.column) < ($1.line, $1.column) },
-                        isValidUTF8: isValidUTF8)
+        return Document(
+            path: path, source: source, frontMatter: frontMatter, name: name,
+            explicitColor: color, explicitIcon: icon, order: order, sections: sections,
+            items: items, diagnostics: diagnostics.sorted { ($0.line, $0.column) < ($1.line, $1.column) },
+            isValidUTF8: isValidUTF8)
     }
 }
 
@@ -434,12 +453,17 @@ enum CmarkInput {
     /// `<`, white space or line endings, and turns the bytes it changes into
     /// a letter (`a`). `CmarkInputTests` compares it with a plain two-step
     /// version of these rules on every fixture and on random input.
-    static func shortCopy(of bytes: UnsafeBufferPointer<UInt8>, blankingUpTo frontMatterEnd: Int, lines source: SourceText) -> (bytes: [UInt8], lineStarts: [Int]) {
+    static func shortCopy(of bytes: UnsafeBufferPointer<UInt8>, blankingUpTo frontMatterEnd: Int, lines source: SourceText) -> (
+        bytes: [UInt8], lineStarts: [Int]
+    ) {
         let count = bytes.count
         let lineCount = source.lineCount
         var starts = [Int](repeating: 0, count: lineCount)
         let short = [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
-            guard let base = bytes.baseAddress, let outBase = out.baseAddress else { initialized = 0; return }
+            guard let base = bytes.baseAddress, let outBase = out.baseAddress else {
+                initialized = 0
+                return
+            }
             actionTable.withUnsafeBufferPointer { actions in
                 source.lineStarts.withUnsafeBufferPointer { lineStarts in
                     /// The byte at `index` as the neutralised copy has it (outside front matter).
@@ -474,11 +498,17 @@ enum CmarkInput {
 
                         var index = start
                         if line == 0, count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
-                        var sawBracket = false, sawAngle = false
+                        var sawBracket = false
+                        var sawAngle = false
                         var firstBracket = 0
-                        var run: UInt8 = 0, runLength = 0, sawFence = false
+                        var run: UInt8 = 0
+                        var runLength = 0
+                        var sawFence = false
                         func track(_ byte: UInt8, at index: Int) {
-                            if byte == UInt8(ascii: "["), !sawBracket { sawBracket = true; firstBracket = index }
+                            if byte == UInt8(ascii: "["), !sawBracket {
+                                sawBracket = true
+                                firstBracket = index
+                            }
                             if byte == UInt8(ascii: "<") { sawAngle = true }
                             if byte == UInt8(ascii: "`") || byte == UInt8(ascii: "~") {
                                 runLength = byte == run ? runLength + 1 : 1
@@ -522,8 +552,10 @@ enum CmarkInput {
                         if (index < end || sawBracket) && !sawAngle && !sawFence && line >= wholeUntilLine {
                             let cut = sawBracket ? firstBracket + 1 : min(end, index + (lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2))
                             let rest = end - cut
-                            if rest <= 0 || (Posix.findByte(UInt8(ascii: "|"), base + cut, rest) == nil
-                                             && Posix.findByte(UInt8(ascii: ">"), base + cut, rest) == nil) {
+                            if rest <= 0
+                                || (Posix.findByte(UInt8(ascii: "|"), base + cut, rest) == nil
+                                    && Posix.findByte(UInt8(ascii: ">"), base + cut, rest) == nil)
+                            {
                                 keep = cut
                                 bracketToLetter = sawBracket
                             }
@@ -556,7 +588,8 @@ enum CmarkInput {
         switch UInt8(byte) {
         case 0x0A, 0x0D: Action.lineEnd
         case UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "~"),
-             UInt8(ascii: "!"), UInt8(ascii: "&"), UInt8(ascii: "["): Action.neutralize
+            UInt8(ascii: "!"), UInt8(ascii: "&"), UInt8(ascii: "["):
+            Action.neutralize
         case UInt8(ascii: "\\"): Action.backslash
         default: Action.keep
         }
@@ -564,52 +597,56 @@ enum CmarkInput {
 
     static func neutralizeInlineMarkup(in bytes: inout [UInt8], lines source: SourceText) {
         actionTable.withUnsafeBufferPointer { actions in
-        bytes.withUnsafeMutableBufferPointer { buffer in
-            let count = buffer.count
-            var lineStart = 0
-            while lineStart < count {
-                var index = lineStart
-                // A byte-order mark is not content: cmark-gfm skips it.
-                if lineStart == 0, count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { index = 3 }
-                var run: UInt8 = 0, runLength = 0
-                var leaveAlone = false
-                // The prefix: everything before the first letter, digit or non-ASCII byte.
-                while index < count {
-                    let byte = buffer[index]
-                    if byte == 0x0A || byte == 0x0D { break }
-                    if byte >= 0x80 || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || (byte >= 0x30 && byte <= 0x39) { break }
-                    if byte == UInt8(ascii: "<") { leaveAlone = true }
-                    if byte == UInt8(ascii: "`") || byte == UInt8(ascii: "~") {
-                        runLength = byte == run ? runLength + 1 : 1
-                        run = byte
-                        if runLength >= 3 { leaveAlone = true }
-                    } else {
-                        runLength = 0
-                    }
-                    index += 1
-                }
-                // The rest of the line: one table lookup per byte (most
-                // bytes need nothing), a third of the instructions of a
-                // comparison with each special byte in turn.
-                while index < count {
-                    let action = actions[Int(buffer[index])]
-                    if action == Action.keep { index += 1; continue }
-                    if action == Action.lineEnd { break }
-                    if !leaveAlone {
-                        if action == Action.neutralize {
-                            buffer[index] = UInt8(ascii: "a")
-                        } else if index + 1 >= count || buffer[index + 1] != UInt8(ascii: "|") {  // a backslash
-                            buffer[index] = UInt8(ascii: "a")
+            bytes.withUnsafeMutableBufferPointer { buffer in
+                let count = buffer.count
+                var lineStart = 0
+                while lineStart < count {
+                    var index = lineStart
+                    // A byte-order mark is not content: cmark-gfm skips it.
+                    if lineStart == 0, count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { index = 3 }
+                    var run: UInt8 = 0
+                    var runLength = 0
+                    var leaveAlone = false
+                    // The prefix: everything before the first letter, digit or non-ASCII byte.
+                    while index < count {
+                        let byte = buffer[index]
+                        if byte == 0x0A || byte == 0x0D { break }
+                        if byte >= 0x80 || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || (byte >= 0x30 && byte <= 0x39) { break }
+                        if byte == UInt8(ascii: "<") { leaveAlone = true }
+                        if byte == UInt8(ascii: "`") || byte == UInt8(ascii: "~") {
+                            runLength = byte == run ? runLength + 1 : 1
+                            run = byte
+                            if runLength >= 3 { leaveAlone = true }
+                        } else {
+                            runLength = 0
                         }
+                        index += 1
                     }
-                    index += 1
+                    // The rest of the line: one table lookup per byte (most
+                    // bytes need nothing), a third of the instructions of a
+                    // comparison with each special byte in turn.
+                    while index < count {
+                        let action = actions[Int(buffer[index])]
+                        if action == Action.keep {
+                            index += 1
+                            continue
+                        }
+                        if action == Action.lineEnd { break }
+                        if !leaveAlone {
+                            if action == Action.neutralize {
+                                buffer[index] = UInt8(ascii: "a")
+                            } else if index + 1 >= count || buffer[index + 1] != UInt8(ascii: "|") { // a backslash
+                                buffer[index] = UInt8(ascii: "a")
+                            }
+                        }
+                        index += 1
+                    }
+                    // Past the line ending.
+                    if index < count, buffer[index] == 0x0D { index += 1 }
+                    if index < count, buffer[index] == 0x0A { index += 1 }
+                    lineStart = index == lineStart ? index + 1 : index
                 }
-                // Past the line ending.
-                if index < count, buffer[index] == 0x0D { index += 1 }
-                if index < count, buffer[index] == 0x0A { index += 1 }
-                lineStart = index == lineStart ? index + 1 : index
             }
-        }
         }
     }
 }
@@ -634,8 +671,10 @@ enum LargeFiles {
     /// cut is decided on it. `shortened`, when given, is `CmarkInput.shortCopy`
     /// of it (the same lines, and the same block structure): then that is
     /// what cmark-gfm parses.
-    static func outline(of bytes: UnsafeBufferPointer<UInt8>, lines source: SourceText, threshold: Int = threshold,
-                        shortened: (bytes: UnsafeBufferPointer<UInt8>, lineStarts: [Int])? = nil) -> BlockOutline {
+    static func outline(
+        of bytes: UnsafeBufferPointer<UInt8>, lines source: SourceText, threshold: Int = threshold,
+        shortened: (bytes: UnsafeBufferPointer<UInt8>, lineStarts: [Int])? = nil
+    ) -> BlockOutline {
         let parsed = shortened?.bytes ?? bytes
         guard bytes.count > threshold else { return CmarkBlockParser.outline(of: parsed) }
         let cuts = cutLines(bytes, source, threshold: threshold)
@@ -677,7 +716,10 @@ enum LargeFiles {
             var index = range.lowerBound
             if line == 1, source.hasByteOrderMark { index += 3 }
             var indent = 0
-            while index < range.upperBound, bytes[index] == 0x20, indent < 4 { index += 1; indent += 1 }
+            while index < range.upperBound, bytes[index] == 0x20, indent < 4 {
+                index += 1
+                indent += 1
+            }
             guard index < range.upperBound, indent < 4 else { continue }
             let first = bytes[index]
             if first == UInt8(ascii: "`") || first == UInt8(ascii: "~") {
@@ -694,7 +736,10 @@ enum LargeFiles {
                 continue
             }
             if openFence != nil { continue }
-            if first == UInt8(ascii: "<") { sawHTML = true; continue }
+            if first == UInt8(ascii: "<") {
+                sawHTML = true
+                continue
+            }
             guard indent == 0, !sawHTML, range.lowerBound - lastCutOffset >= threshold / 2, line > 1 else { continue }
             if isATXHeading(bytes, index, range.upperBound) || isTaskItem(bytes, index, range.upperBound) {
                 cuts.append(line)

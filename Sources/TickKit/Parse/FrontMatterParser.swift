@@ -127,7 +127,8 @@ enum FrontMatterParser {
     /// of the front matter's time over a notes folder went to them).
     static func tagName(of node: Node) -> Tag.Name {
         if case .scalar(let scalar) = node, Tag.Name(rawValue: scalar.tag.rawValue) == .implicit, let first = scalar.string.utf8.first,
-           first > 0x20, first < 0x7F {
+            first > 0x20, first < 0x7F
+        {
             if !Self.ruleStarts[Int(first)] { return .str }
             if InlineScanner.isASCIILetter(first), !Self.ruleWords.contains(withoutFinalLineTerminator(scalar.string)) { return .str }
         }

@@ -1,4 +1,3 @@
-
 extension CmarkInput {
     /// How many cells a row keeps at least before its extra ones are blanked.
     static let narrowRowCells = 48
@@ -68,7 +67,8 @@ extension CmarkInput {
                     switch buffer[index] {
                     case UInt8(ascii: "-"): sawDash = true
                     case 0x20, 0x09, UInt8(ascii: "|"), UInt8(ascii: ":"), UInt8(ascii: ">"), UInt8(ascii: "*"),
-                         UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: ")"), UInt8(ascii: "0")...UInt8(ascii: "9"): continue
+                        UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: ")"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                        continue
                     default: return false
                     }
                 }
@@ -78,7 +78,9 @@ extension CmarkInput {
             /// `[ \t]*:?-+:?[ \t]*`: a cell of a delimiter row.
             func isDelimiterCell(_ range: Range<Int>) -> Bool {
                 var index = range.lowerBound
-                func skip(_ byte: UInt8) { while index < range.upperBound, buffer[index] == byte || (byte == 0x20 && buffer[index] == 0x09) { index += 1 } }
+                func skip(_ byte: UInt8) {
+                    while index < range.upperBound, buffer[index] == byte || (byte == 0x20 && buffer[index] == 0x09) { index += 1 }
+                }
                 skip(0x20)
                 if index < range.upperBound, buffer[index] == UInt8(ascii: ":") { index += 1 }
                 let dashes = index
@@ -122,7 +124,8 @@ extension CmarkInput {
                 let leftFixed: Int? = linkedToPrevious[group.first] ? pipes[group.first - 1] - removed[group.first - 1] : nil
                 var rightFixed: Int? = nil
                 if group.last + 1 < lineCount, linkedToPrevious[group.last + 1], index + 1 < groups.count,
-                   groups[index + 1].fewest <= base + 12 {
+                    groups[index + 1].fewest <= base + 12
+                {
                     rightFixed = pipes[group.last + 1]
                 }
                 for k in 0...4 {
@@ -137,8 +140,10 @@ extension CmarkInput {
             for line in 0..<lineCount where removed[line] > 0 {
                 // Blank from the separator that starts the last `removed`
                 // interior cells up to (not including) the last separator.
-                let keep = pipes[line] - removed[line]   // separators kept, at least 2
-                var seen = 0, blankFrom = 0, last = 0
+                let keep = pipes[line] - removed[line] // separators kept, at least 2
+                var seen = 0
+                var blankFrom = 0
+                var last = 0
                 separators(line) { offset in
                     seen += 1
                     if seen == keep { blankFrom = offset }
@@ -149,8 +154,12 @@ extension CmarkInput {
                 // exactly when it was one before.
                 var fill: UInt8 = 0x20
                 var cellStart = blankFrom + 1
-                for index in blankFrom + 1...last where index == last || buffer[index] == UInt8(ascii: "|") && buffer[index - 1] != UInt8(ascii: "\\") {
-                    if !isDelimiterCell(cellStart..<index) { fill = UInt8(ascii: "a"); break }
+                for index in blankFrom + 1...last where index == last || buffer[index] == UInt8(ascii: "|") && buffer[index - 1] != UInt8(ascii: "\\")
+                {
+                    if !isDelimiterCell(cellStart..<index) {
+                        fill = UInt8(ascii: "a")
+                        break
+                    }
                     cellStart = index + 1
                 }
                 for index in blankFrom..<last { buffer[index] = fill }

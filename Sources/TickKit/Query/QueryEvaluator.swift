@@ -93,8 +93,10 @@ public enum QueryEvaluator {
     }
 
     /// `=` or `~` for a text field (the negations are handled by the caller).
-    private static func textMatches(_ field: QueryTextField, _ comparison: QueryComparison,
-                                                        _ pattern: TextPattern, _ listed: EncodedListedItem) -> Bool {
+    private static func textMatches(
+        _ field: QueryTextField, _ comparison: QueryComparison,
+        _ pattern: TextPattern, _ listed: EncodedListedItem
+    ) -> Bool {
         let equal = comparison == .equal
         func test(_ text: String) -> Bool { equal ? pattern.isEqual(to: text) : pattern.isFound(in: text) }
         switch field {

@@ -26,8 +26,9 @@ public enum QueryExplanation {
         }
         for (index, child) in children.enumerated() {
             let isLast = index == children.count - 1
-            write(child, prefix: childPrefix + (isLast ? "└── " : "├── "),
-                  childPrefix: childPrefix + (isLast ? "    " : "│   "), into: &lines)
+            write(
+                child, prefix: childPrefix + (isLast ? "└── " : "├── "),
+                childPrefix: childPrefix + (isLast ? "    " : "│   "), into: &lines)
         }
     }
 
@@ -50,9 +51,13 @@ public enum QueryExplanation {
             return "blocking (open, an open item waits for it)"
         case .text(let field, let comparison, let pattern):
             var text = "\(field.rawValue) \(comparison.rawValue) \(quoted(pattern.written))"
-            if pattern.regex != nil { text += " (regular expression)" }
-            else if field == .tag, comparison == .equal || comparison == .notEqual { text += " (or its sub-tags)" }
-            else if comparison == .matches || comparison == .doesNotMatch { text += " (contains, any case)" }
+            if pattern.regex != nil {
+                text += " (regular expression)"
+            } else if field == .tag, comparison == .equal || comparison == .notEqual {
+                text += " (or its sub-tags)"
+            } else if comparison == .matches || comparison == .doesNotMatch {
+                text += " (contains, any case)"
+            }
             return text
         }
     }

@@ -78,7 +78,10 @@ public struct QueryLexer {
         while index < characters.count {
             let character = characters[index]
             let column = index + 1
-            if isSpace(character) { index += 1; continue }
+            if isSpace(character) {
+                index += 1
+                continue
+            }
             switch character {
             case "(":
                 tokens.append(QueryToken(kind: .openParenthesis, column: column, written: "("))
@@ -97,7 +100,10 @@ public struct QueryLexer {
                         probe += 2
                         continue
                     }
-                    if next == character { closed = true; break }
+                    if next == character {
+                        closed = true
+                        break
+                    }
                     text.append(next)
                     probe += 1
                 }

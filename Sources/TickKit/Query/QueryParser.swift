@@ -46,8 +46,10 @@ public struct QueryParser {
     }
 
     /// The words that mean a condition or join conditions.
-    static let keywords = ["open", "todo", "done", "completed", "cancelled", "in-progress", "doing", "every", "recurring",
-                           "blocked", "blocking", "has", "no", "and", "or", "not"]
+    static let keywords = [
+        "open", "todo", "done", "completed", "cancelled", "in-progress", "doing", "every", "recurring",
+        "blocked", "blocking", "has", "no", "and", "or", "not",
+    ]
 
     init(query: String, today: TaskDate) {
         self.query = query
@@ -109,7 +111,7 @@ public struct QueryParser {
                 case .end, .closeParenthesis: break
                 case .word where isKeyword(current, "or"): break
                 default:
-                    operands.append(try parseNot())   // juxtaposition means and
+                    operands.append(try parseNot()) // juxtaposition means and
                     continue
                 }
                 break
@@ -184,7 +186,8 @@ public struct QueryParser {
             _ = advance()
             let fieldToken = advance()
             guard case .word(let fieldWord) = fieldToken.kind,
-                  let field = QueryPresenceField(rawValue: Self.canonicalField(fieldWord.lowercased())) else {
+                let field = QueryPresenceField(rawValue: Self.canonicalField(fieldWord.lowercased()))
+            else {
                 let fields = QueryPresenceField.allCases.map(\.rawValue).filter { $0 != "tag" }.joined(separator: ", ")
                 throw fail("expected a field after '\(word)': \(fields)", at: fieldToken)
             }
@@ -257,8 +260,10 @@ public struct QueryParser {
         }
     }
 
-    private mutating func parseComparison(field word: String, fieldToken: QueryToken, _ comparison: QueryComparison,
-                                          _ operatorToken: QueryToken) throws(QuerySyntaxError) -> QueryExpression {
+    private mutating func parseComparison(
+        field word: String, fieldToken: QueryToken, _ comparison: QueryComparison,
+        _ operatorToken: QueryToken
+    ) throws(QuerySyntaxError) -> QueryExpression {
         let field = Self.canonicalField(word)
         if let dateField = QueryDateField(rawValue: field) {
             guard comparison.isOrdering else {

@@ -44,7 +44,10 @@ enum RegexSafety {
                     if chars[j] == "\\", j + 1 < chars.count, chars[j + 1] == "Q" {
                         return "'\\Q' inside a character class is not supported"
                     }
-                    if chars[j] == "\\" { j += 2; continue }
+                    if chars[j] == "\\" {
+                        j += 2
+                        continue
+                    }
                     if chars[j] == "[" { depth += 1 } else if chars[j] == "]" { depth -= 1 }
                     j += 1
                 }
@@ -67,7 +70,11 @@ enum RegexSafety {
                         guard j < chars.count, chars[j] == ")" || chars[j] == ":" else {
                             return "only the inline flags i, m, s and w are supported"
                         }
-                        if chars[j] == ")" { i = j + 1; lastGroup = nil; continue }
+                        if chars[j] == ")" {
+                            i = j + 1
+                            lastGroup = nil
+                            continue
+                        }
                         i = j + 1
                     }
                 } else {
@@ -91,7 +98,10 @@ enum RegexSafety {
                 var j = i + 1
                 if c == "{" {
                     var body = ""
-                    while j < chars.count, chars[j] != "}" { body.append(chars[j]); j += 1 }
+                    while j < chars.count, chars[j] != "}" {
+                        body.append(chars[j])
+                        j += 1
+                    }
                     j += 1
                     let bounds = body.split(separator: ",", omittingEmptySubsequences: false)
                     let upper = bounds.count == 1 ? Int(bounds[0]) : Int(bounds[1])

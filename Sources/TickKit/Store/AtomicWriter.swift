@@ -29,7 +29,7 @@ public enum AtomicWriter {
     /// rename. `beforeCheck` runs after the temporary files are written and
     /// before the unchanged check (a seam for tests).
     public static func commit(_ changes: [Change], beforeCheck: (() -> Void)? = nil) throws(WriteFailure) {
-        ProcessHooks.beforeWritingFiles()   // the command line makes a file size limit an error, not a crash
+        ProcessHooks.beforeWritingFiles() // the command line makes a file size limit an error, not a crash
         for change in changes where !UTF8Check.isValid(change.lock.bytes) {
             throw .notUTF8(path: change.lock.path)
         }
@@ -45,9 +45,14 @@ public enum AtomicWriter {
         func discard() { for temporary in temporaries { Posix.remove(in: temporary.folder, temporary.name) } }
         do throws(WriteFailure) {
             for (change, status) in zip(changes, statuses) {
-                temporaries.append((change.lock.folder, try writeTemporary(change.bytes, in: change.lock.folder, beside: change.lock.name,
-                                                                           shownPath: change.lock.path, like: status,
-                                                                           attributesFrom: change.lock.fileDescriptor)))
+                temporaries.append(
+                    (
+                        change.lock.folder,
+                        try writeTemporary(
+                            change.bytes, in: change.lock.folder, beside: change.lock.name,
+                            shownPath: change.lock.path, like: status,
+                            attributesFrom: change.lock.fileDescriptor)
+                    ))
             }
             TestSeam.wait("TICK_TEST_WAIT_BEFORE_COMMIT")
             beforeCheck?()
@@ -63,7 +68,7 @@ public enum AtomicWriter {
                 for temporary in temporaries[(index + 1)...] { Posix.remove(in: temporary.folder, temporary.name) }
                 throw error
             }
-            Posix.sync(change.lock.folder)   // the rename survives a crash
+            Posix.sync(change.lock.folder) // the rename survives a crash
         }
     }
 
@@ -112,7 +117,8 @@ public enum AtomicWriter {
         guard let now = Posix.status(in: lock.folder, name) else { return false }
         let before = lock.status
         guard now.isSameFile(as: before), now.st_size == before.st_size,
-              now.modificationTime == before.modificationTime else { return false }
+            now.modificationTime == before.modificationTime
+        else { return false }
         let descriptor = Posix.openFile(in: lock.folder, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else { return false }
         defer { Posix.closeFile(descriptor) }
@@ -134,7 +140,9 @@ public enum AtomicWriter {
     /// links (as `FileLock` opens a file), and the file is made in it.
     /// Returns the file made, for removing it again.
     @discardableResult
-    public static func create(_ relativePath: String, in root: String, shownAs shown: String? = nil, bytes: [UInt8]) throws(WriteFailure) -> CreatedFile {
+    public static func create(_ relativePath: String, in root: String, shownAs shown: String? = nil, bytes: [UInt8]) throws(WriteFailure)
+        -> CreatedFile
+    {
         let path = shown ?? root + "/" + relativePath
         let parent = (relativePath as NSString).deletingLastPathComponent
         let name = (relativePath as NSString).lastPathComponent
@@ -217,7 +225,11 @@ public enum AtomicWriter {
             throw .protected(path: lock.path, reason: "is read-only; tick does not replace a file it may not write (make it writable first)")
         }
         if status.st_nlink > 1 {
-            throw .protected(path: lock.path, reason: "has \(status.st_nlink) names (hard links); replacing it would leave the other names with the old text (copy the file to a name of its own, or remove the other links, then run the command again)")
+            throw .protected(
+                path: lock.path,
+                reason:
+                    "has \(status.st_nlink) names (hard links); replacing it would leave the other names with the old text (copy the file to a name of its own, or remove the other links, then run the command again)"
+            )
         }
     }
 
@@ -233,8 +245,10 @@ public enum AtomicWriter {
     /// The extended attributes of the open file `attributesFrom` (user
     /// attributes, and ACLs, which are attributes too) are copied where
     /// allowed.
-    static func writeTemporary(_ bytes: [UInt8], in folder: Int32, beside name: String, shownPath: String, like status: stat,
-                               attributesFrom original: Int32? = nil) throws(WriteFailure) -> String {
+    static func writeTemporary(
+        _ bytes: [UInt8], in folder: Int32, beside name: String, shownPath: String, like status: stat,
+        attributesFrom original: Int32? = nil
+    ) throws(WriteFailure) -> String {
         var descriptor: Int32 = -1
         var temporary = ""
         for _ in 0..<100 {
@@ -250,8 +264,8 @@ public enum AtomicWriter {
             return .cannotWrite(path: shownPath, reason: WriteFailure.reason(code))
         }
         if let code = bytes.withUnsafeBytes({ Posix.writeAll($0, to: descriptor) }) { throw fail(code) }
-        if !Posix.setOwner(descriptor, user: status.st_uid, group: status.st_gid) {   // keeps the owner where allowed
-            Posix.setOwner(descriptor, user: uid_t.max, group: status.st_gid)            // else at least the group, where allowed
+        if !Posix.setOwner(descriptor, user: status.st_uid, group: status.st_gid) { // keeps the owner where allowed
+            Posix.setOwner(descriptor, user: uid_t.max, group: status.st_gid) // else at least the group, where allowed
         }
         if let original { Posix.copyExtendedAttributes(from: original, to: descriptor) }
         if !Posix.setPermissions(descriptor, status.st_mode & 0o7777) { throw fail(errno) }
@@ -269,12 +283,14 @@ public enum AtomicWriter {
     /// names the locked file, and so does the path as given.
     static func checkUnchanged(_ lock: FileLock) throws(WriteFailure) {
         guard let now = Posix.status(in: lock.folder, lock.name), let viaPath = Posix.status(atPath: lock.path),
-              viaPath.isSameFile(as: now) else {
+            viaPath.isSameFile(as: now)
+        else {
             throw .changedOnDisk(path: lock.path)
         }
         let before = lock.status
         guard now.isSameFile(as: before), now.st_size == before.st_size,
-              now.modificationTime == before.modificationTime else {
+            now.modificationTime == before.modificationTime
+        else {
             throw .changedOnDisk(path: lock.path)
         }
         guard isTheFileRead(lock.name, lock) else { throw .changedOnDisk(path: lock.path) }

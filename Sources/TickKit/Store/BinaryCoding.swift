@@ -146,9 +146,12 @@ extension ByteWriter {
         // The length goes before the content, in as many bytes as its
         // LEB128 form needs (written in place: this runs for every item).
         let length = bytes.count - start
-        var rest = UInt64(length << 1)   // zigzag of a length, which is never negative
+        var rest = UInt64(length << 1) // zigzag of a length, which is never negative
         var size = 1
-        while rest >= 0x80 { rest >>= 7; size += 1 }
+        while rest >= 0x80 {
+            rest >>= 7
+            size += 1
+        }
         bytes.insert(contentsOf: repeatElement(0, count: size), at: start)
         rest = UInt64(length << 1)
         for index in start..<start + size {

@@ -195,7 +195,7 @@ public struct ChangeJournal: Sendable {
             }
             locks.append(lock)
             guard lock.bytes.count == size, Self.checksum(lock.bytes) == checksum,
-                  lock.bytes.count >= file.start + from.count, Array(lock.bytes[file.start..<file.start + from.count]) == Array(from)
+                lock.bytes.count >= file.start + from.count, Array(lock.bytes[file.start..<file.start + from.count]) == Array(from)
             else { throw .changedOnDisk(path: file.path) }
             if backwards && file.created {
                 removals.append(lock)

@@ -81,8 +81,10 @@ enum DocumentCoding {
     /// because taking the item (or its metadata) as a value copies it,
     /// retaining and then releasing each of its strings and arrays (2% of a
     /// cold query's instructions).
-    private static func encode(_ item: UnsafePointer<TaskItem>, in document: Document, record: ItemRecordLayout.Writer,
-                               into writer: inout ByteWriter) throws(TooLarge) {
+    private static func encode(
+        _ item: UnsafePointer<TaskItem>, in document: Document, record: ItemRecordLayout.Writer,
+        into writer: inout ByteWriter
+    ) throws(TooLarge) {
         func set(_ field: ItemRecordLayout.Field, _ value: Int, plus words: Int = 0) throws(TooLarge) {
             try record.set(field, value, plus: words)
         }
@@ -93,7 +95,8 @@ enum DocumentCoding {
         try set(.parentLine, item.pointee.parent.map { document.items[$0].line } ?? 0)
         try set(.section, item.pointee.section.map { $0 + 1 } ?? 0)
         try set(.childCount, item.pointee.children.count)
-        var flags = Int(item.pointee.status.boxByte) | item.pointee.metadata.priority.rawValue << 8 | (item.pointee.metadata.hasPriority ? 1 << 16 : 0)
+        var flags =
+            Int(item.pointee.status.boxByte) | item.pointee.metadata.priority.rawValue << 8 | (item.pointee.metadata.hasPriority ? 1 << 16 : 0)
         // The strings first, then the extras that point at them.
         func append(_ value: String) -> (start: Int, count: Int) {
             var value = value
@@ -111,17 +114,22 @@ enum DocumentCoding {
         // trailing tokens): then its slice points into the text's bytes
         // instead of repeating them, a seventh of the cache.
         var title = item.pointee.title
-        if title.utf8.count <= text.count, title.withUTF8({ title in
-            writer.bytes.withUnsafeBufferPointer { bytes in
-                title.isEmpty || Posix.compareBytes(title.baseAddress!, bytes.baseAddress! + text.start, title.count) == 0
-            }
-        }) {
+        if title.utf8.count <= text.count,
+            title.withUTF8({ title in
+                writer.bytes.withUnsafeBufferPointer { bytes in
+                    title.isEmpty || Posix.compareBytes(title.baseAddress!, bytes.baseAddress! + text.start, title.count) == 0
+                }
+            })
+        {
             try set(.title, (text.start, title.utf8.count))
         } else {
             try set(.title, append(title))
         }
-        let notes = item.pointee.notes.map(append), every = item.pointee.metadata.every.map(append), color = item.pointee.metadata.color.map(append)
-        let icon = item.pointee.metadata.icon.map(append), id = item.pointee.metadata.id.map(append)
+        let notes = item.pointee.notes.map(append)
+        let every = item.pointee.metadata.every.map(append)
+        let color = item.pointee.metadata.color.map(append)
+        let icon = item.pointee.metadata.icon.map(append)
+        let id = item.pointee.metadata.id.map(append)
         let dependsOn = item.pointee.metadata.dependsOn.isEmpty ? nil : append(item.pointee.metadata.dependsOn.joined(separator: ","))
         let onCompletion = item.pointee.metadata.onCompletion.map(append)
         // The extras, in `Extra` order, only those present.
@@ -194,16 +202,29 @@ enum DocumentCoding {
     private static func encode(_ value: JSONValue, into writer: inout ByteWriter) {
         switch value {
         case .null: writer.int(0)
-        case .bool(let flag): writer.int(1); writer.bool(flag)
-        case .int(let number): writer.int(2); writer.int(number)
-        case .double(let number): writer.int(3); writer.int(Int(bitPattern: UInt(number.bitPattern)))
-        case .string(let text): writer.int(4); writer.string(text)
+        case .bool(let flag):
+            writer.int(1)
+            writer.bool(flag)
+        case .int(let number):
+            writer.int(2)
+            writer.int(number)
+        case .double(let number):
+            writer.int(3)
+            writer.int(Int(bitPattern: UInt(number.bitPattern)))
+        case .string(let text):
+            writer.int(4)
+            writer.string(text)
         case .array(let values):
-            writer.int(5); writer.int(values.count)
+            writer.int(5)
+            writer.int(values.count)
             for element in values { encode(element, into: &writer) }
         case .object(let pairs):
-            writer.int(6); writer.int(pairs.count)
-            for (key, element) in pairs { writer.string(key); encode(element, into: &writer) }
+            writer.int(6)
+            writer.int(pairs.count)
+            for (key, element) in pairs {
+                writer.string(key)
+                encode(element, into: &writer)
+            }
         }
     }
 
@@ -239,8 +260,10 @@ enum DocumentCoding {
         for _ in 0..<(try reader.count(limit: 1 << 24)) {
             let title = try reader.string()
             try reader.block { reader in
-                sections.append(Section(level: try reader.int(), title: title, line: try reader.int(), range: try reader.range(),
-                                        color: try reader.optionalString(), icon: try reader.optionalString()))
+                sections.append(
+                    Section(
+                        level: try reader.int(), title: title, line: try reader.int(), range: try reader.range(),
+                        color: try reader.optionalString(), icon: try reader.optionalString()))
             }
         }
         var diagnostics: [Diagnostic] = []
@@ -255,9 +278,10 @@ enum DocumentCoding {
         for index in 0..<records.count {
             items.append(try decodeItem(records, index, sections: sections.count))
         }
-        return Document(path: path, source: SourceText([]), frontMatter: frontMatter, name: name, explicitColor: color,
-                        explicitIcon: icon, order: order, sections: sections, items: items, diagnostics: diagnostics,
-                        isValidUTF8: isValidUTF8)
+        return Document(
+            path: path, source: SourceText([]), frontMatter: frontMatter, name: name, explicitColor: color,
+            explicitIcon: icon, order: order, sections: sections, items: items, diagnostics: diagnostics,
+            isValidUTF8: isValidUTF8)
     }
 
     private static func decodeItem(_ records: ItemRecordLayout.Records, _ index: Int, sections: Int) throws -> TaskItem {
@@ -324,12 +348,13 @@ enum DocumentCoding {
             case 3: metadata.dialect = .dataview
             default: throw ByteReader.Damaged()
             }
-            item = TaskItem(index: index, line: line, lastLine: lastLine, status: status, markerRange: markerRange,
-                            boxRange: boxRange, titleRange: titleRange, blockRange: blockRange, depth: record[.depth],
-                            parent: parent == 0 ? nil : parent - 1, children: children,
-                            section: section == 0 ? nil : section - 1, quoteDepth: quoteDepth, metadata: metadata,
-                            title: try required(.title), text: try required(.text), notes: try string(.notes),
-                            noteLines: noteLines, invalidTitleBytes: invalidTitleBytes)
+            item = TaskItem(
+                index: index, line: line, lastLine: lastLine, status: status, markerRange: markerRange,
+                boxRange: boxRange, titleRange: titleRange, blockRange: blockRange, depth: record[.depth],
+                parent: parent == 0 ? nil : parent - 1, children: children,
+                section: section == 0 ? nil : section - 1, quoteDepth: quoteDepth, metadata: metadata,
+                title: try required(.title), text: try required(.text), notes: try string(.notes),
+                noteLines: noteLines, invalidTitleBytes: invalidTitleBytes)
         }
         guard let item else { throw ByteReader.Damaged() }
         return item

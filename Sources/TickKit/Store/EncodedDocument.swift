@@ -52,9 +52,11 @@ public final class EncodedDocument: @unchecked Sendable {
         let listJSONEnds: (path: Int, name: Int, color: Int, icon: Int)
 
         static var empty: Body {
-            Body(owner: nil, buffer: UnsafeBufferPointer(start: nil, count: 0), explicitColor: nil, explicitIcon: nil,
-                 frontMatterOffset: 0, sectionTitles: [], sectionDetails: [], diagnosticsOffset: 0, records: .empty, listJSON: UnsafeMutableBufferPointer(start: nil, count: 0),
-                 listJSONEnds: (0, 0, 0, 0))
+            Body(
+                owner: nil, buffer: UnsafeBufferPointer(start: nil, count: 0), explicitColor: nil, explicitIcon: nil,
+                frontMatterOffset: 0, sectionTitles: [], sectionDetails: [], diagnosticsOffset: 0, records: .empty,
+                listJSON: UnsafeMutableBufferPointer(start: nil, count: 0),
+                listJSONEnds: (0, 0, 0, 0))
         }
     }
 
@@ -85,8 +87,10 @@ public final class EncodedDocument: @unchecked Sendable {
     /// and read by `complete`, in the task that reads its items: reading a
     /// payload right before its items are tested keeps it in the processor's
     /// cache, where checking every payload up front read each twice from memory.
-    init(unchecked buffer: UnsafeBufferPointer<UInt8>, owner: AnyObject, checksum: UInt64,
-         path: String, summary: ParseCache.ListSummary) {
+    init(
+        unchecked buffer: UnsafeBufferPointer<UInt8>, owner: AnyObject, checksum: UInt64,
+        path: String, summary: ParseCache.ListSummary
+    ) {
         self.path = path
         name = summary.name
         foldedName = summary.foldedName
@@ -128,7 +132,8 @@ public final class EncodedDocument: @unchecked Sendable {
             return
         }
         if let unchecked, ParseCache.checksum(unchecked.buffer) == unchecked.checksum,
-           let body = try? readBody(unchecked.buffer, owner: unchecked.owner) {
+            let body = try? readBody(unchecked.buffer, owner: unchecked.owner)
+        {
             self.body = body
         } else {
             repair(self)
@@ -147,7 +152,7 @@ public final class EncodedDocument: @unchecked Sendable {
     func adopt(_ payload: ParseCache.Payload) -> Bool {
         var reader = ByteReader(payload.buffer, range: 0..<payload.buffer.count)
         guard let header = try? Self.readHeader(&reader), header.path == path, header.isValidUTF8,
-              let body = try? Self.readBody(&reader, header: header, buffer: payload.buffer, owner: payload.storage)
+            let body = try? Self.readBody(&reader, header: header, buffer: payload.buffer, owner: payload.storage)
         else { return false }
         self.body = body
         return true
@@ -163,12 +168,14 @@ public final class EncodedDocument: @unchecked Sendable {
         }
         var reader = ByteReader(buffer, range: 0..<buffer.count)
         guard same(try reader.slice(), path) else { throw ByteReader.Damaged() }
-        let explicitColor = try reader.optionalString(), explicitIcon = try reader.optionalString()
+        let explicitColor = try reader.optionalString()
+        let explicitIcon = try reader.optionalString()
         guard try reader.optionalInt() == order, same(try reader.slice(), name), try reader.bool() == isValidUTF8 else {
             throw ByteReader.Damaged()
         }
-        let header = Header(path: path, explicitColor: explicitColor, explicitIcon: explicitIcon, order: order, name: name,
-                            isValidUTF8: isValidUTF8)
+        let header = Header(
+            path: path, explicitColor: explicitColor, explicitIcon: explicitIcon, order: order, name: name,
+            isValidUTF8: isValidUTF8)
         return try Self.readBody(&reader, header: header, buffer: buffer, owner: owner)
     }
 
@@ -183,12 +190,15 @@ public final class EncodedDocument: @unchecked Sendable {
     }
 
     private static func readHeader(_ reader: inout ByteReader) throws -> Header {
-        Header(path: try reader.string(), explicitColor: try reader.optionalString(), explicitIcon: try reader.optionalString(),
-               order: try reader.optionalInt(), name: try reader.string(), isValidUTF8: try reader.bool())
+        Header(
+            path: try reader.string(), explicitColor: try reader.optionalString(), explicitIcon: try reader.optionalString(),
+            order: try reader.optionalInt(), name: try reader.string(), isValidUTF8: try reader.bool())
     }
 
-    private static func readBody(_ reader: inout ByteReader, header: Header, buffer: UnsafeBufferPointer<UInt8>,
-                                 owner: AnyObject) throws -> Body {
+    private static func readBody(
+        _ reader: inout ByteReader, header: Header, buffer: UnsafeBufferPointer<UInt8>,
+        owner: AnyObject
+    ) throws -> Body {
         let frontMatterOffset = reader.position
         try reader.skipBlock()
         let sectionCount = try reader.count(limit: 1 << 24)
@@ -213,10 +223,11 @@ public final class EncodedDocument: @unchecked Sendable {
         let colorEnd = json.count
         JSONValue.appendString(header.explicitIcon ?? Document.defaultIcon, to: &json)
         let iconEnd = json.count
-        return Body(owner: owner, buffer: buffer, explicitColor: header.explicitColor, explicitIcon: header.explicitIcon,
-                    frontMatterOffset: frontMatterOffset, sectionTitles: sectionTitles, sectionDetails: sectionDetails, diagnosticsOffset: diagnosticsOffset,
-                    records: records, listJSON: json.release().allocation,
-                    listJSONEnds: (pathEnd, nameEnd, colorEnd, iconEnd))
+        return Body(
+            owner: owner, buffer: buffer, explicitColor: header.explicitColor, explicitIcon: header.explicitIcon,
+            frontMatterOffset: frontMatterOffset, sectionTitles: sectionTitles, sectionDetails: sectionDetails, diagnosticsOffset: diagnosticsOffset,
+            records: records, listJSON: json.release().allocation,
+            listJSONEnds: (pathEnd, nameEnd, colorEnd, iconEnd))
     }
 
     var buffer: UnsafeBufferPointer<UInt8> { body.buffer }
@@ -390,7 +401,7 @@ public struct EncodedListedItem: @unchecked Sendable {
     public func appendParentJSON(to output: inout ByteOutput) {
         guard let line = parentLine else { return }
         let path = document.listJSON(.path)
-        output.append(UnsafeBufferPointer(rebasing: path.dropLast()))   // without its closing quote
+        output.append(UnsafeBufferPointer(rebasing: path.dropLast())) // without its closing quote
         output.append(UInt8(ascii: ":"))
         output.appendDecimal(line)
         output.append(UInt8(ascii: "\""))

@@ -72,9 +72,11 @@ extension Parallel {
     ///
     /// `render` runs on several threads at once; `deliver` runs on one
     /// thread at a time, in chunk order.
-    static func orderedChunks(_ count: Int, inFlight: Int, capacity: Int,
-                              render: (Int, inout ByteOutput) -> Void,
-                              deliver: (UnsafeBufferPointer<UInt8>) -> Void) {
+    static func orderedChunks(
+        _ count: Int, inFlight: Int, capacity: Int,
+        render: (Int, inout ByteOutput) -> Void,
+        deliver: (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
         guard count > 0 else { return }
         let lock = NSLock()
         // A chunk takes a slot before it takes its index, so the next chunk
@@ -83,10 +85,12 @@ extension Parallel {
         let slots = DispatchSemaphore(value: max(1, inFlight))
         nonisolated(unsafe) var free: [ByteOutput.Storage] = []
         nonisolated(unsafe) var done = [ByteOutput.Storage?](repeating: nil, count: count)
-        nonisolated(unsafe) var nextIndex = 0, nextToDeliver = 0
+        nonisolated(unsafe) var nextIndex = 0
+        nonisolated(unsafe) var nextToDeliver = 0
         withoutActuallyEscaping(render) { render in
             withoutActuallyEscaping(deliver) { deliver in
-                nonisolated(unsafe) let render = render, deliver = deliver
+                nonisolated(unsafe) let render = render
+                nonisolated(unsafe) let deliver = deliver
                 let workers = min(count, ProcessInfo.processInfo.activeProcessorCount)
                 DispatchQueue.concurrentPerform(iterations: workers) { _ in
                     while true {

@@ -23,10 +23,12 @@ public enum WriteFailure: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .cannotRead(let path, let reason): "cannot read \(path): \(reason)"
-        case .cannotWrite(let path, let reason): "cannot write \(path): \(reason); nothing was changed (check the folder's permissions and free space)"
+        case .cannotWrite(let path, let reason):
+            "cannot write \(path): \(reason); nothing was changed (check the folder's permissions and free space)"
         case .changedOnDisk(let path): "\(path) changed on disk while tick was editing it; nothing was written, run the command again"
         case .notUTF8(let path): "\(path) is not valid UTF-8; tick will not rewrite it (re-save it as UTF-8)"
-        case .conflicted(let path, let line): "\(path) has an unresolved git merge conflict (markers from line \(line)); resolve the conflict first, then run tick again"
+        case .conflicted(let path, let line):
+            "\(path) has an unresolved git merge conflict (markers from line \(line)); resolve the conflict first, then run tick again"
         case .exists(let path): "\(path) exists already; pick another name"
         case .outside(let path): "\(path) leads outside the notes folder; tick only changes files inside it"
         case .protected(let path, let reason): "\(path) \(reason); nothing was changed"
@@ -53,7 +55,8 @@ public enum WriteFailure: Error, Equatable, CustomStringConvertible {
     public var path: String {
         switch self {
         case .cannotRead(let path, _), .cannotWrite(let path, _), .changedOnDisk(let path), .notUTF8(let path), .exists(let path),
-             .outside(let path), .protected(let path, _), .conflicted(let path, _): path
+            .outside(let path), .protected(let path, _), .conflicted(let path, _):
+            path
         }
     }
 }
@@ -125,7 +128,7 @@ public final class FileLock {
                 opened = try openWithoutLinks(String(target.dropFirst(root.count + 1)), from: root)
             } catch {
                 switch error {
-                case .replaced: continue   // a link or folder was swapped in: resolve again
+                case .replaced: continue // a link or folder was swapped in: resolve again
                 case .failed(let code): throw .cannotRead(path: path, reason: WriteFailure.reason(code))
                 case .notRegular: throw .cannotRead(path: path, reason: FileIO.notRegularReason)
                 }
@@ -148,7 +151,8 @@ public final class FileLock {
             // Another process may have renamed a new file over this one (or
             // swapped a link on the way) while we waited: then start again.
             guard let inFolder = Posix.status(in: folder, name), inFolder.isSameFile(as: held),
-                  let viaName = Posix.status(atPath: named), viaName.isSameFile(as: held) else {
+                let viaName = Posix.status(atPath: named), viaName.isSameFile(as: held)
+            else {
                 giveUp()
                 continue
             }

@@ -36,7 +36,7 @@ struct IgnorePattern: Sendable {
         if negative { line.removeFirst() }
         mustBeDirectory = line.last == UInt8(ascii: "/")
         if mustBeDirectory { line.removeLast() }
-        if line.isEmpty { return nil }   // git keeps it, but an empty pattern matches nothing
+        if line.isEmpty { return nil } // git keeps it, but an empty pattern matches nothing
         basenameOnly = !line.contains(UInt8(ascii: "/"))
         literalPrefix = line.firstIndex { Self.isWildcard($0) } ?? line.count
         text = line
@@ -82,7 +82,8 @@ struct IgnorePattern: Sendable {
 
     /// git's `match_pathname`: the pattern is anchored at its file's folder.
     private func matchesPathname(_ pattern: UnsafeBufferPointer<UInt8>, _ path: UnsafeBufferPointer<UInt8>) -> Bool {
-        var patternStart = 0, prefix = literalPrefix
+        var patternStart = 0
+        var prefix = literalPrefix
         if pattern.first == UInt8(ascii: "/") {
             patternStart = 1
             prefix -= 1
@@ -91,7 +92,8 @@ struct IgnorePattern: Sendable {
         var nameStart = 0
         if !base.isEmpty {
             guard path.count > base.count, path[base.count] == UInt8(ascii: "/"),
-                  base.withUnsafeBufferPointer({ base in path.prefix(base.count).elementsEqual(base) }) else { return false }
+                base.withUnsafeBufferPointer({ base in path.prefix(base.count).elementsEqual(base) })
+            else { return false }
             nameStart = base.count + 1
         }
         var name = path[nameStart...]
@@ -114,17 +116,21 @@ enum Wildmatch {
     private enum Outcome { case match, noMatch, abortAll, abortToStarStar }
 
     static func match(_ pattern: Slice<UnsafeBufferPointer<UInt8>>, _ text: Slice<UnsafeBufferPointer<UInt8>>, pathname: Bool) -> Bool {
-        let p = UnsafeBufferPointer(rebasing: pattern), t = UnsafeBufferPointer(rebasing: text)
+        let p = UnsafeBufferPointer(rebasing: pattern)
+        let t = UnsafeBufferPointer(rebasing: text)
         return run(p, 0, t, 0, pathname: pathname) == .match
     }
 
     private static let slash = UInt8(ascii: "/")
 
-    private static func run(_ pattern: UnsafeBufferPointer<UInt8>, _ start: Int, _ text: UnsafeBufferPointer<UInt8>, _ textStart: Int,
-                            pathname: Bool) -> Outcome {
+    private static func run(
+        _ pattern: UnsafeBufferPointer<UInt8>, _ start: Int, _ text: UnsafeBufferPointer<UInt8>, _ textStart: Int,
+        pathname: Bool
+    ) -> Outcome {
         // Reads past the end give 0, as the C string's terminator does.
         func at(_ buffer: UnsafeBufferPointer<UInt8>, _ index: Int) -> UInt8 { index < buffer.count ? buffer[index] : 0 }
-        var p = start, t = textStart
+        var p = start
+        var t = textStart
         while p < pattern.count {
             var patternByte = pattern[p]
             let textByte = at(text, t)
@@ -140,7 +146,8 @@ enum Wildmatch {
                     while at(pattern, p + 1) == UInt8(ascii: "*") { p += 1 }
                     p += 1
                     if (before < start || pattern[before] == slash)
-                        && (p >= pattern.count || pattern[p] == slash || (at(pattern, p) == UInt8(ascii: "\\") && at(pattern, p + 1) == slash)) {
+                        && (p >= pattern.count || pattern[p] == slash || (at(pattern, p) == UInt8(ascii: "\\") && at(pattern, p + 1) == slash))
+                    {
                         if p < pattern.count && pattern[p] == slash && run(pattern, p + 1, text, t, pathname: pathname) == .match {
                             return .match
                         }
@@ -159,7 +166,7 @@ enum Wildmatch {
                     // One `*` then `/`: matches up to the next `/`.
                     guard let next = text[t...].firstIndex(of: slash) else { return .noMatch }
                     t = next
-                    break   // the `/` is matched by the loop's step
+                    break // the `/` is matched by the loop's step
                 } else {
                     while true {
                         if t >= text.count { break }
@@ -209,7 +216,7 @@ enum Wildmatch {
                             if p >= pattern.count { return .abortAll }
                         }
                         if textByte <= patternByte && textByte >= previous { matched = true }
-                        patternByte = 0   // so that `previous` becomes 0
+                        patternByte = 0 // so that `previous` becomes 0
                     } else if patternByte == UInt8(ascii: "[") && at(pattern, p + 1) == UInt8(ascii: ":") {
                         p += 2
                         let nameStart = p
@@ -447,7 +454,9 @@ enum GitConfig {
 
     /// A value with its quotes, escapes and trailing comment undone.
     private static func unquote(_ raw: Substring) -> String {
-        var result = "", quoted = false, escaped = false
+        var result = ""
+        var quoted = false
+        var escaped = false
         var pendingSpace = ""
         for character in raw.trimmingCharacters(in: .whitespaces) {
             if escaped {

@@ -23,7 +23,8 @@ public enum GitProcess {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["git"] + arguments
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
@@ -47,8 +48,9 @@ public enum GitProcess {
         if process.terminationStatus == 127 {
             throw Failure(description: "git was not found on PATH; install git and try again")
         }
-        return Result(status: process.terminationStatus, output: output,
-                      error: String(decoding: errorData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        return Result(
+            status: process.terminationStatus, output: output,
+            error: String(decoding: errorData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// A line merge by `git merge-file --diff3` on three temporary files,
@@ -61,8 +63,11 @@ public enum GitProcess {
             try Data(bytes).write(to: folder.appendingPathComponent(name))
         }
         let size = LineMergePiece.safeMarkerSize(for: [base, ours, theirs])
-        let result = try run(["merge-file", "-p", "--diff3", "--marker-size=\(size)", "-L", "ours", "-L", "base", "-L", "theirs",
-                              "ours", "base", "theirs"], in: folder.path)
+        let result = try run(
+            [
+                "merge-file", "-p", "--diff3", "--marker-size=\(size)", "-L", "ours", "-L", "base", "-L", "theirs",
+                "ours", "base", "theirs",
+            ], in: folder.path)
         // merge-file exits with the number of conflicts, or a negative number (255) on an error.
         guard result.status >= 0, result.status < 128 else {
             throw Failure(description: "git merge-file failed: \(result.error.isEmpty ? "exit \(result.status)" : result.error)")

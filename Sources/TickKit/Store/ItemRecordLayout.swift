@@ -9,21 +9,27 @@
 enum ItemRecordLayout {
     /// Word indices. Optional numbers are stored plus one (0: none).
     enum Field: Int {
-        case line = 0, fileOffset, depth, parent, parentLine, section, childCount
+        case line = 0
+        case fileOffset, depth, parent, parentLine, section, childCount
         /// Status box byte | priority << 8 | has-priority << 16 | the bits
         /// of the `Extra`s present.
         case flags
         /// The due and done days (`TaskDate.packed`, 0: none); their times,
         /// rare, are extras.
-        case due = 8, done = 9
+        case due = 8
+        case done = 9
         /// Slices: start word, then count word.
-        case title = 10, text = 12
+        case title = 10
+        case text = 12
         /// Offsets of LEB128 lists: tags, `key:value` fields, the rest of the item.
-        case tags = 14, fields = 15, rest = 16
+        case tags = 14
+        case fields = 15
+        case rest = 16
         /// How many tags and fields there are: kept in the record, so that
         /// the common empty case reads nothing outside it (the lists lie far
         /// away, past every record, and reading them costs a cache miss).
-        case tagCount = 17, fieldCount = 18
+        case tagCount = 17
+        case fieldCount = 18
         /// Offset of the extras.
         case extras = 19
     }
@@ -83,8 +89,10 @@ enum ItemRecordLayout {
         let words: UnsafeMutableBufferPointer<UInt32>
 
         /// Calls `body` with a zeroed record, then stores it at `offset` in the writer's bytes.
-        static func write<E: Error>(at offset: Int, in writer: inout ByteWriter,
-                                    _ body: (Writer, inout ByteWriter) throws(E) -> Void) throws(E) {
+        static func write<E: Error>(
+            at offset: Int, in writer: inout ByteWriter,
+            _ body: (Writer, inout ByteWriter) throws(E) -> Void
+        ) throws(E) {
             try withUnsafeTemporaryAllocation(of: UInt32.self, capacity: wordCount) { (words) throws(E) in
                 words.initialize(repeating: 0)
                 try body(Writer(words: words), &writer)
@@ -165,7 +173,8 @@ enum ItemRecordLayout {
 
         /// Date `position` (0 due, 1 scheduled, 2 start, 3 created, 4 done, 5 cancelled).
         func date(_ position: Int) throws -> TaskDate? {
-            let day: UInt32, minutes: UInt32
+            let day: UInt32
+            let minutes: UInt32
             switch position {
             case 0, 4:
                 day = word(position == 0 ? Field.due.rawValue : Field.done.rawValue)
@@ -198,7 +207,8 @@ enum ItemRecordLayout {
         /// The bytes of a string field; nil when absent (the title and the
         /// text are always there).
         func slice(_ field: TextField) throws -> UnsafeBufferPointer<UInt8>? {
-            let start: Int, count: Int
+            let start: Int
+            let count: Int
             switch field.place {
             case .record(let first):
                 start = Int(word(first.rawValue))

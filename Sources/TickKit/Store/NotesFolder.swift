@@ -13,8 +13,10 @@ public struct FileStamp: Hashable, Sendable {
     public var inode: Int
     public var device: Int
 
-    public init(size: Int, modifiedSeconds: Int, modifiedNanoseconds: Int, changedSeconds: Int = 0, changedNanoseconds: Int = 0,
-                inode: Int, device: Int) {
+    public init(
+        size: Int, modifiedSeconds: Int, modifiedNanoseconds: Int, changedSeconds: Int = 0, changedNanoseconds: Int = 0,
+        inode: Int, device: Int
+    ) {
         self.size = size
         self.modifiedSeconds = modifiedSeconds
         self.modifiedNanoseconds = modifiedNanoseconds
@@ -25,10 +27,12 @@ public struct FileStamp: Hashable, Sendable {
     }
 
     init(_ info: stat) {
-        let modified = info.modificationTime, changed = info.changeTime
-        self.init(size: Int(info.st_size), modifiedSeconds: modified.seconds, modifiedNanoseconds: modified.nanoseconds,
-                  changedSeconds: changed.seconds, changedNanoseconds: changed.nanoseconds,
-                  inode: Int(truncatingIfNeeded: info.inodeNumber), device: Int(truncatingIfNeeded: info.deviceNumber))
+        let modified = info.modificationTime
+        let changed = info.changeTime
+        self.init(
+            size: Int(info.st_size), modifiedSeconds: modified.seconds, modifiedNanoseconds: modified.nanoseconds,
+            changedSeconds: changed.seconds, changedNanoseconds: changed.nanoseconds,
+            inode: Int(truncatingIfNeeded: info.inodeNumber), device: Int(truncatingIfNeeded: info.deviceNumber))
     }
 
     /// The later of the modification and change times, in nanoseconds since 1970.
@@ -108,7 +112,8 @@ public struct NotesFolder: Sendable {
         // always breaks before "."), without its Unicode machinery, for
         // every file of the folder on every query.
         func hasSuffix(_ suffix: StaticString) -> Bool {
-            let utf8 = name.utf8, count = suffix.utf8CodeUnitCount
+            let utf8 = name.utf8
+            let count = suffix.utf8CodeUnitCount
             guard utf8.count >= count else { return false }
             return suffix.withUTF8Buffer { utf8.suffix(count).elementsEqual($0) }
         }
@@ -167,11 +172,13 @@ public struct NotesFolder: Sendable {
                 warnings += held.warnings
                 unnamable += held.unnamable
                 for subfolder in held.folders {
-                    if folder.ancestors.contains(subfolder.real) { continue }   // a loop
+                    if folder.ancestors.contains(subfolder.real) { continue } // a loop
                     sawLink = sawLink || subfolder.isLink
-                    next.append(WalkedFolder(relative: subfolder.relative, real: subfolder.real,
-                                             ancestors: folder.ancestors.union([subfolder.real]),
-                                             throughLink: folder.throughLink || subfolder.isLink, ignoring: subfolder.ignoring))
+                    next.append(
+                        WalkedFolder(
+                            relative: subfolder.relative, real: subfolder.real,
+                            ancestors: folder.ancestors.union([subfolder.real]),
+                            throughLink: folder.throughLink || subfolder.isLink, ignoring: subfolder.ignoring))
                 }
                 sawLink = sawLink || !held.linkedFiles.isEmpty
                 found += held.files
@@ -198,7 +205,8 @@ public struct NotesFolder: Sendable {
         var preferred: [String: Int] = [:]
         for (index, file) in files.enumerated() {
             if let existing = preferred[file.real],
-               !prefers((file.path, file.throughLink), over: (files[existing].path, files[existing].throughLink)) {
+                !prefers((file.path, file.throughLink), over: (files[existing].path, files[existing].throughLink))
+            {
                 continue
             }
             preferred[file.real] = index
@@ -212,7 +220,8 @@ public struct NotesFolder: Sendable {
     /// query. The walk nearly always finds them in order already, which one
     /// pass tells.
     static func sortByPath(_ entries: inout [(path: String, stamp: FileStamp)]) {
-        var isASCII = true, isSorted = true
+        var isASCII = true
+        var isSorted = true
         var previous: String? = nil
         for entry in entries {
             var path = entry.path
@@ -231,7 +240,8 @@ public struct NotesFolder: Sendable {
         }
         if isSorted { return }
         entries.sort { left, right in
-            var left = left.path, right = right.path
+            var left = left.path
+            var right = right.path
             return left.withUTF8 { l in right.withUTF8 { r in ByteText.compare(l, r) < 0 } }
         }
     }
@@ -305,7 +315,10 @@ public struct NotesFolder: Sendable {
             var kind = info.fileType
             // As git does, a link is matched as a file, never as a folder.
             if let ignoring, kind == S_IFDIR || kind == S_IFLNK || Self.isListFile(name),
-               ignoring.isIgnored(name, isDirectory: kind == S_IFDIR) { continue }
+                ignoring.isIgnored(name, isDirectory: kind == S_IFDIR)
+            {
+                continue
+            }
             var real: String? = nil
             if kind == S_IFLNK {
                 let resolved = Self.resolved(folder.real + "/" + name)
@@ -340,8 +353,14 @@ public struct NotesFolder: Sendable {
         var notUTF8: [(escaped: String, type: UInt8)] = []
         while let (cName, type) = folder.nextEntry() {
             guard let name = String(validatingCString: cName) else {
-                notUTF8.append((escapedName(Array(UnsafeBufferPointer(start: UnsafeRawPointer(cName).assumingMemoryBound(to: UInt8.self),
-                                                                      count: Posix.cStringLength(cName)))), type))
+                notUTF8.append(
+                    (
+                        escapedName(
+                            Array(
+                                UnsafeBufferPointer(
+                                    start: UnsafeRawPointer(cName).assumingMemoryBound(to: UInt8.self),
+                                    count: Posix.cStringLength(cName)))), type
+                    ))
                 continue
             }
             if name != "." && name != ".." { names.append((name, type)) }
@@ -374,7 +393,8 @@ public struct NotesFolder: Sendable {
         var index = 0
         while index < utf8.count {
             if utf8[index] == UInt8(ascii: "\\"), index + 3 < utf8.count, utf8[index + 1] == UInt8(ascii: "x"),
-               let byte = UInt8(String(decoding: utf8[index + 2..<index + 4], as: UTF8.self), radix: 16) {
+                let byte = UInt8(String(decoding: utf8[index + 2..<index + 4], as: UTF8.self), radix: 16)
+            {
                 bytes.append(byte)
                 index += 4
             } else {
@@ -419,9 +439,10 @@ public struct NotesFolder: Sendable {
     /// With `keepingBytes: false` the documents come without their files'
     /// bytes (`Document.droppingSource()`), which is all a query needs.
     public func loadAll(cache: ParseCache? = nil, keepingBytes: Bool = true) -> (documents: [Document], warnings: [String]) {
-        let loaded = loadEvery(cache: cache, alwaysEncode: false, savingInBackground: false,
-                               fromCache: { contents, path, position, stamp in contents.document(path, at: position, stamp: stamp) },
-                               fromParse: { document, _ in keepingBytes ? document : document.droppingSource() })
+        let loaded = loadEvery(
+            cache: cache, alwaysEncode: false, savingInBackground: false,
+            fromCache: { contents, path, position, stamp in contents.document(path, at: position, stamp: stamp) },
+            fromParse: { document, _ in keepingBytes ? document : document.droppingSource() })
         return (loaded.values.filter(\.isValidUTF8), loaded.warnings)
     }
 
@@ -442,13 +463,17 @@ public struct NotesFolder: Sendable {
     /// every document came from the cache in the cache's own order (nil
     /// otherwise: then it must be computed).
     public func loadEncoded(cache: ParseCache? = nil, savingInBackground: Bool = false)
-        -> (documents: [EncodedDocument], warnings: [String], repairs: CacheRepairs?, listOrder: [Int]?, notUTF8: [String]) {
-        let loaded = loadEvery(cache: cache, alwaysEncode: true, savingInBackground: savingInBackground,
-                               fromCache: { contents, path, position, stamp in contents.uncheckedDocument(path, at: position, stamp: stamp) },
-                               fromParse: { _, payload in payload.flatMap { try? EncodedDocument($0.buffer, owner: $0.storage) } })
+        -> (documents: [EncodedDocument], warnings: [String], repairs: CacheRepairs?, listOrder: [Int]?, notUTF8: [String])
+    {
+        let loaded = loadEvery(
+            cache: cache, alwaysEncode: true, savingInBackground: savingInBackground,
+            fromCache: { contents, path, position, stamp in contents.uncheckedDocument(path, at: position, stamp: stamp) },
+            fromParse: { _, payload in payload.flatMap { try? EncodedDocument($0.buffer, owner: $0.storage) } })
         let repairs = loaded.saveWithRepairs.map { CacheRepairs(folder: self, save: $0) }
-        return (loaded.values.filter(\.isValidUTF8), loaded.warnings, repairs, loaded.storedListOrder,
-                loaded.values.filter { !$0.isValidUTF8 }.map(\.path))
+        return (
+            loaded.values.filter(\.isValidUTF8), loaded.warnings, repairs, loaded.storedListOrder,
+            loaded.values.filter { !$0.isValidUTF8 }.map(\.path)
+        )
     }
 
     /// The shared core of `loadAll` and `loadEncoded`: lists the folder, takes
@@ -464,8 +489,10 @@ public struct NotesFolder: Sendable {
         savingInBackground: Bool,
         fromCache: (ParseCache.Contents, String, Int, FileStamp) -> Value?,
         fromParse: (Document, ParseCache.Payload?) -> Value?
-    ) -> (values: [Value], warnings: [String], saveWithRepairs: (@Sendable ([String: ParseCache.Payload?]) -> Void)?,
-          storedListOrder: [Int]?) {
+    ) -> (
+        values: [Value], warnings: [String], saveWithRepairs: (@Sendable ([String: ParseCache.Payload?]) -> Void)?,
+        storedListOrder: [Int]?
+    ) {
         // The cache file is mapped and its index read while the folder is
         // walked: neither needs the other.
         nonisolated(unsafe) var loaded: ParseCache.Contents? = nil
@@ -482,8 +509,9 @@ public struct NotesFolder: Sendable {
         let contents = loaded
         let encodes = cache != nil || alwaysEncode
         // Each list, with where it came from and the line of its first git conflict marker.
-        let results: [(Result<Value, FileIO.ReadError>, payload: ParseCache.Payload?, fromCache: Bool, conflictLine: Int?)]
-            = Parallel.map(entries.count) { index in
+        let results: [(Result<Value, FileIO.ReadError>, payload: ParseCache.Payload?, fromCache: Bool, conflictLine: Int?)] = Parallel.map(
+            entries.count
+        ) { index in
             let entry = entries[index]
             if let contents, let value = fromCache(contents, entry.path, index, entry.stamp) {
                 return (.success(value), nil, true, contents.entry(entry.path, at: index)?.summary.conflictLine)
@@ -508,7 +536,8 @@ public struct NotesFolder: Sendable {
         var values: [Value] = []
         values.reserveCapacity(results.count)
         var warnings = listWarnings
-        var payloads: [ParseCache.Payload?] = [], fromCache: [Bool] = []
+        var payloads: [ParseCache.Payload?] = []
+        var fromCache: [Bool] = []
         if cache != nil {
             payloads.reserveCapacity(results.count)
             fromCache.reserveCapacity(results.count)
@@ -529,8 +558,9 @@ public struct NotesFolder: Sendable {
                     case .success(let value):
                         if !value.isValidUTF8 { warnings.append("\(entries[index].path) is not valid UTF-8; skipped") }
                         if let line = results[index].conflictLine {
-                            warnings.append("\(entries[index].path) has an unresolved git merge conflict (markers from line \(line)); "
-                                            + "its items are shown as read, and tick will not change it until the conflict is resolved")
+                            warnings.append(
+                                "\(entries[index].path) has an unresolved git merge conflict (markers from line \(line)); "
+                                    + "its items are shown as read, and tick will not change it until the conflict is resolved")
                         }
                         values.append(value)
                     case .failure(let error):
@@ -574,9 +604,10 @@ public struct NotesFolder: Sendable {
         // its own place: the documents are then the cache's lists, in order.
         var storedListOrder: [Int]? = nil
         if let contents, allFromCache, sameCount,
-           contents.entries.withUnsafeBufferPointer({ cached in
-               entries.withUnsafeBufferPointer { walked in walked.indices.allSatisfy { cached[$0].path == walked[$0].path } }
-           }) {
+            contents.entries.withUnsafeBufferPointer({ cached in
+                entries.withUnsafeBufferPointer { walked in walked.indices.allSatisfy { cached[$0].path == walked[$0].path } }
+            })
+        {
             storedListOrder = contents.listOrder
         }
         return (values, warnings, saveWithRepairs, storedListOrder)
@@ -650,7 +681,7 @@ public final class CacheRepairs: @unchecked Sendable {
         let payload = parsed.flatMap { ParseCache.Payload(encoding: $0) }
         let adopted = payload.map { document.adopt($0) } ?? false
         lock.lock()
-        repaired.updateValue(adopted ? payload : nil, forKey: document.path)   // nil: leave the list out
+        repaired.updateValue(adopted ? payload : nil, forKey: document.path) // nil: leave the list out
         lock.unlock()
         if !adopted {
             Self.warningsLock.lock()

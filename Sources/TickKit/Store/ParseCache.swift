@@ -122,8 +122,10 @@ public struct ParseCache: Sendable {
             var summary: ListSummary
         }
 
-        init(base: UnsafeRawPointer, length: Int, entries: [Entry], listOrder: [Int], scanStarted: Int, granularity: Int?,
-             fileIdentity: (inode: UInt64, device: UInt64)) {
+        init(
+            base: UnsafeRawPointer, length: Int, entries: [Entry], listOrder: [Int], scanStarted: Int, granularity: Int?,
+            fileIdentity: (inode: UInt64, device: UInt64)
+        ) {
             self.fileIdentity = fileIdentity
             self.base = base
             self.length = length
@@ -168,7 +170,8 @@ public struct ParseCache: Sendable {
         /// parsed again; the cache saved then holds it as settled.
         func trustedEntry(_ path: String, at position: Int, stamp: FileStamp) -> Entry? {
             guard let entry = entry(path, at: position), entry.stamp == stamp,
-                  stamp.isSettled(before: scanStarted, granularity: granularity) else { return nil }
+                stamp.isSettled(before: scanStarted, granularity: granularity)
+            else { return nil }
             return entry
         }
 
@@ -179,14 +182,14 @@ public struct ParseCache: Sendable {
             return ParseCache.checksum(bytes) == entry.checksum ? bytes : nil
         }
 
-
         /// The document of `path` if the cache holds it for exactly `stamp`,
         /// made from the index alone: its payload is checked when its items
         /// are first read (`EncodedDocument.complete`).
         func uncheckedDocument(_ path: String, at position: Int, stamp: FileStamp) -> EncodedDocument? {
             guard let entry = trustedEntry(path, at: position, stamp: stamp) else { return nil }
-            return EncodedDocument(unchecked: UnsafeBufferPointer(rebasing: buffer[entry.payload]), owner: self,
-                                   checksum: entry.checksum, path: path, summary: entry.summary)
+            return EncodedDocument(
+                unchecked: UnsafeBufferPointer(rebasing: buffer[entry.payload]), owner: self,
+                checksum: entry.checksum, path: path, summary: entry.summary)
         }
 
         /// The document of `path` if the cache holds it for exactly `stamp`.
@@ -216,7 +219,10 @@ public struct ParseCache: Sendable {
         Posix.unlock(descriptor)
         guard let info, let mapping else { return nil }
         let buffer = UnsafeBufferPointer(start: mapping.assumingMemoryBound(to: UInt8.self), count: length)
-        func fail() -> Contents? { Posix.unmap(mapping, length: length); return nil }
+        func fail() -> Contents? {
+            Posix.unmap(mapping, length: length)
+            return nil
+        }
         guard Array(buffer[0..<Self.magic.count]) == Self.magic else { return fail() }
         var reader = ByteReader(buffer, range: Self.magic.count..<length)
         do {
@@ -227,8 +233,9 @@ public struct ParseCache: Sendable {
             let indexStart = Int(truncatingIfNeeded: try trailer.word64())
             let indexLength = Int(truncatingIfNeeded: try trailer.word64())
             guard Array(buffer[length - 8..<length]) == Self.trailerMagic, indexStart >= payloadsStart, indexLength > 8,
-                  indexLength <= length - Self.trailerLength - indexStart,
-                  indexStart + indexLength == length - Self.trailerLength else { return fail() }
+                indexLength <= length - Self.trailerLength - indexStart,
+                indexStart + indexLength == length - Self.trailerLength
+            else { return fail() }
             let indexEnd = indexStart + indexLength - 8
             // The index has its own checksum, written after it.
             var checksumReader = ByteReader(buffer, range: indexEnd..<indexEnd + 8)
@@ -242,19 +249,23 @@ public struct ParseCache: Sendable {
             entries.reserveCapacity(min(count, indexLength / 16))
             for _ in 0..<count {
                 let path = try reader.string()
-                let stamp = FileStamp(size: try reader.int(), modifiedSeconds: try reader.int(),
-                                      modifiedNanoseconds: try reader.int(), changedSeconds: try reader.int(),
-                                      changedNanoseconds: try reader.int(), inode: try reader.int(), device: try reader.int())
+                let stamp = FileStamp(
+                    size: try reader.int(), modifiedSeconds: try reader.int(),
+                    modifiedNanoseconds: try reader.int(), changedSeconds: try reader.int(),
+                    changedNanoseconds: try reader.int(), inode: try reader.int(), device: try reader.int())
                 // Payloads lie between the file's header and this index.
                 let payloadStart = try reader.count()
                 let payloadLength = try reader.count()
                 guard payloadStart >= payloadsStart, payloadLength <= indexStart - payloadStart else { return fail() }
                 let checksum = try reader.word64()
-                var summary = ListSummary(name: try reader.string(), order: try reader.optionalInt(), isValidUTF8: try reader.bool(),
-                                          itemCount: try reader.count(limit: 1 << 26))
+                var summary = ListSummary(
+                    name: try reader.string(), order: try reader.optionalInt(), isValidUTF8: try reader.bool(),
+                    itemCount: try reader.count(limit: 1 << 26))
                 summary.conflictLine = try reader.optionalInt()
-                entries.append(Contents.Entry(path: path, stamp: stamp, payload: payloadStart..<payloadStart + payloadLength,
-                                              checksum: checksum, summary: summary))
+                entries.append(
+                    Contents.Entry(
+                        path: path, stamp: stamp, payload: payloadStart..<payloadStart + payloadLength,
+                        checksum: checksum, summary: summary))
             }
             // The list order: a permutation of the valid lists' places.
             let listed = entries.reduce(0) { $0 + ($1.summary.isValidUTF8 ? 1 : 0) }
@@ -269,9 +280,10 @@ public struct ParseCache: Sendable {
                 listOrder.append(place)
             }
             guard reader.position == indexEnd else { return fail() }
-            return Contents(base: UnsafeRawPointer(mapping), length: length, entries: entries, listOrder: listOrder,
-                            scanStarted: scanStarted, granularity: granularity,
-                            fileIdentity: (info.inodeNumber, info.deviceNumber))
+            return Contents(
+                base: UnsafeRawPointer(mapping), length: length, entries: entries, listOrder: listOrder,
+                scanStarted: scanStarted, granularity: granularity,
+                fileIdentity: (info.inodeNumber, info.deviceNumber))
         } catch {
             return fail()
         }
@@ -355,8 +367,9 @@ public struct ParseCache: Sendable {
     /// lists (valid UTF-8), of the lists from first to last.
     private static func listOrder(_ entries: [(path: String, stamp: FileStamp, source: Source)]) -> [Int] {
         let listed = entries.filter(\.source.summary.isValidUTF8)
-        return SortKey.listOrder(foldedNames: listed.map(\.source.summary.foldedName), orders: listed.map(\.source.summary.order),
-                                 paths: listed.map(\.path))
+        return SortKey.listOrder(
+            foldedNames: listed.map(\.source.summary.foldedName), orders: listed.map(\.source.summary.order),
+            paths: listed.map(\.path))
     }
 
     /// Makes `entries` the cache's lists. The new lists' encodings and a new
@@ -371,29 +384,35 @@ public struct ParseCache: Sendable {
     /// tick works without one.
     func save(_ entries: [(path: String, stamp: FileStamp, source: Source)], scanStarted: Int, keptIn base: Contents?) {
         if let base, append(entries, scanStarted: scanStarted, to: base) { return }
-        rewrite(entries.filter { if case .kept = $0.source { return base != nil } else { return true } },
-                scanStarted: scanStarted, keptIn: base)
+        rewrite(
+            entries.filter { if case .kept = $0.source { return base != nil } else { return true } },
+            scanStarted: scanStarted, keptIn: base)
     }
 
     /// The index of `entries`, whose payloads start at `offsets` in the
     /// file, with its checksum; then the trailer that points to it at `start`.
-    private func indexAndTrailer(_ entries: [(path: String, stamp: FileStamp, source: Source)], offsets: [Int],
-                                 listOrder: [Int], scanStarted: Int, start: Int) -> [UInt8] {
+    private func indexAndTrailer(
+        _ entries: [(path: String, stamp: FileStamp, source: Source)], offsets: [Int],
+        listOrder: [Int], scanStarted: Int, start: Int
+    ) -> [UInt8] {
         var index = ByteWriter()
         index.int(scanStarted)
         index.int(entries.count)
         for (entry, offset) in zip(entries, offsets) {
             index.string(entry.path)
-            for value in [entry.stamp.size, entry.stamp.modifiedSeconds, entry.stamp.modifiedNanoseconds,
-                          entry.stamp.changedSeconds, entry.stamp.changedNanoseconds, entry.stamp.inode, entry.stamp.device] {
+            for value in [
+                entry.stamp.size, entry.stamp.modifiedSeconds, entry.stamp.modifiedNanoseconds,
+                entry.stamp.changedSeconds, entry.stamp.changedNanoseconds, entry.stamp.inode, entry.stamp.device,
+            ] {
                 index.int(value)
             }
             index.int(offset)
             index.int(entry.source.length)
-            let (checksum, summary) = switch entry.source {
-            case .fresh(let payload): (payload.checksum, payload.summary)
-            case .kept(let kept): (kept.checksum, kept.summary)
-            }
+            let (checksum, summary) =
+                switch entry.source {
+                case .fresh(let payload): (payload.checksum, payload.summary)
+                case .kept(let kept): (kept.checksum, kept.summary)
+                }
             index.word64(checksum)
             index.string(summary.name)
             index.optionalInt(summary.order)
@@ -417,16 +436,18 @@ public struct ParseCache: Sendable {
         let descriptor = Posix.openFile(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else { return false }
         defer { Posix.closeFile(descriptor) }
-        guard Self.lock(descriptor, LOCK_EX) else { return true }   // busy: leave the cache as it is
+        guard Self.lock(descriptor, LOCK_EX) else { return true } // busy: leave the cache as it is
         defer { Posix.unlock(descriptor) }
         // Still the file `base` mapped, and not shorter (another save only ever appends to it).
         guard let info = Posix.status(of: descriptor), info.inodeNumber == base.fileIdentity.inode,
-              info.deviceNumber == base.fileIdentity.device, Int(info.st_size) >= base.length else { return false }
+            info.deviceNumber == base.fileIdentity.device, Int(info.st_size) >= base.length
+        else { return false }
         let size = Int(info.st_size)
         var offsets: [Int] = []
         offsets.reserveCapacity(entries.count)
         var fresh: [UnsafeBufferPointer<UInt8>] = []
-        var end = size, live = 0
+        var end = size
+        var live = 0
         for entry in entries {
             switch entry.source {
             case .kept(let kept):
@@ -500,7 +521,8 @@ public struct ParseCache: Sendable {
             let name = String(cString: entry.name)
             let parts = name.split(separator: ".")
             guard parts.count >= 4, parts.last == "tmp", parts[parts.count - 3] == "cache",
-                  let pid = pid_t(parts[parts.count - 2]), pid > 0 else { continue }
+                let pid = pid_t(parts[parts.count - 2]), pid > 0
+            else { continue }
             guard let status = Posix.status(in: descriptor, name), status.isRegularFile else { continue }
             let gone = Posix.processIsGone(pid)
             if gone || now - status.modificationTime.seconds > 600 { Posix.remove(in: descriptor, name) }
@@ -515,8 +537,10 @@ public struct ParseCache: Sendable {
             let mixed = (hash ^ value) &* 0xBF58_476D_1CE4_E5B9
             return (mixed << 31) | (mixed >> 33)
         }
-        var lanes: (UInt64, UInt64, UInt64, UInt64) = (0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count), 0x6A09_E667_F3BC_C908,
-                                                        0xBB67_AE85_84CA_A73B, 0x3C6E_F372_FE94_F82B)
+        var lanes: (UInt64, UInt64, UInt64, UInt64) = (
+            0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count), 0x6A09_E667_F3BC_C908,
+            0xBB67_AE85_84CA_A73B, 0x3C6E_F372_FE94_F82B
+        )
         let blocks = bytes.count / 32
         if let base = bytes.baseAddress {
             let raw = UnsafeRawPointer(base)

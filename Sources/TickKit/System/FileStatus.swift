@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What the library reads of a `stat` record, named the same on every
@@ -17,18 +17,18 @@ extension stat {
     /// The last modification (mtime).
     var modificationTime: (seconds: Int, nanoseconds: Int) {
         #if canImport(Darwin)
-        return (Int(st_mtimespec.tv_sec), Int(st_mtimespec.tv_nsec))
+            return (Int(st_mtimespec.tv_sec), Int(st_mtimespec.tv_nsec))
         #else
-        return (Int(st_mtim.tv_sec), Int(st_mtim.tv_nsec))
+            return (Int(st_mtim.tv_sec), Int(st_mtim.tv_nsec))
         #endif
     }
 
     /// The last status change (ctime), which no user can set.
     var changeTime: (seconds: Int, nanoseconds: Int) {
         #if canImport(Darwin)
-        return (Int(st_ctimespec.tv_sec), Int(st_ctimespec.tv_nsec))
+            return (Int(st_ctimespec.tv_sec), Int(st_ctimespec.tv_nsec))
         #else
-        return (Int(st_ctim.tv_sec), Int(st_ctim.tv_nsec))
+            return (Int(st_ctim.tv_sec), Int(st_ctim.tv_nsec))
         #endif
     }
 
@@ -38,9 +38,9 @@ extension stat {
     /// The device number (`dev_t` is unsigned on Linux, `Int32` on Darwin).
     var deviceNumber: UInt64 {
         #if canImport(Darwin)
-        return UInt64(UInt32(bitPattern: st_dev))
+            return UInt64(UInt32(bitPattern: st_dev))
         #else
-        return UInt64(truncatingIfNeeded: st_dev)
+            return UInt64(truncatingIfNeeded: st_dev)
         #endif
     }
 

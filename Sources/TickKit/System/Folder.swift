@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension Posix {
@@ -15,9 +15,9 @@ extension Posix {
     /// `d_type` (`DT_UNKNOWN` where the file system does not say).
     final class OpenFolder {
         #if canImport(Glibc)
-        private typealias Stream = OpaquePointer
+            private typealias Stream = OpaquePointer
         #elseif canImport(Darwin)
-        private typealias Stream = UnsafeMutablePointer<DIR>
+            private typealias Stream = UnsafeMutablePointer<DIR>
         #endif
         private let stream: Stream
         /// The folder's descriptor, for the `…at` calls relative to it.

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The library's one door to the operating system: every system call of
@@ -104,9 +104,9 @@ public enum Posix {
         guard let base = buffer.baseAddress else { return 0 }
         return retryingInterrupts {
             #if canImport(Glibc)
-            return Glibc.read(descriptor, base, buffer.count)
+                return Glibc.read(descriptor, base, buffer.count)
             #elseif canImport(Darwin)
-            return Darwin.read(descriptor, base, buffer.count)
+                return Darwin.read(descriptor, base, buffer.count)
             #endif
         }
     }
@@ -116,9 +116,9 @@ public enum Posix {
         guard let base = buffer.baseAddress else { return 0 }
         return retryingInterrupts {
             #if canImport(Glibc)
-            return Glibc.write(descriptor, base, buffer.count)
+                return Glibc.write(descriptor, base, buffer.count)
             #elseif canImport(Darwin)
-            return Darwin.write(descriptor, base, buffer.count)
+                return Darwin.write(descriptor, base, buffer.count)
             #endif
         }
     }
@@ -169,7 +169,8 @@ public enum Posix {
     /// call (thousands of `write` calls cost more than the copying),
     /// retrying interrupted and partial writes; false when a write fails.
     static func writeAll(_ buffers: [UnsafeBufferPointer<UInt8>], to descriptor: Int32) -> Bool {
-        var index = 0, offset = 0   // the next byte to write: buffers[index], from offset
+        var index = 0
+        var offset = 0 // the next byte to write: buffers[index], from offset
         var vectors: [iovec] = []
         vectors.reserveCapacity(512)
         while true {
@@ -182,8 +183,10 @@ public enum Posix {
             for position in index..<min(buffers.count, index + 512) where buffers[position].count > 0 {
                 let skip = position == index ? offset : 0
                 let buffer = buffers[position]
-                vectors.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: buffer.baseAddress! + skip),
-                                     iov_len: buffer.count - skip))
+                vectors.append(
+                    iovec(
+                        iov_base: UnsafeMutableRawPointer(mutating: buffer.baseAddress! + skip),
+                        iov_len: buffer.count - skip))
             }
             let written = vectors.withUnsafeBufferPointer { vectors in
                 retryingInterrupts { writev(descriptor, vectors.baseAddress, Int32(vectors.count)) }
@@ -245,9 +248,9 @@ public enum Posix {
     /// `rename(2)`; false with `errno` set on failure.
     static func rename(_ from: String, to target: String) -> Bool {
         #if canImport(Glibc)
-        return Glibc.rename(from, target) == 0
+            return Glibc.rename(from, target) == 0
         #elseif canImport(Darwin)
-        return Darwin.rename(from, target) == 0
+            return Darwin.rename(from, target) == 0
         #endif
     }
 

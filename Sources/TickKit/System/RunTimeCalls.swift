@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension Posix {
@@ -12,10 +12,10 @@ extension Posix {
     /// Set once, then only read.
     private static let exchangeFunction: ExchangeFunction? = {
         #if canImport(Glibc)
-        guard let symbol = dlsym(nil, "renameat2") else { return nil }
-        return unsafeBitCast(symbol, to: ExchangeFunction.self)
+            guard let symbol = dlsym(nil, "renameat2") else { return nil }
+            return unsafeBitCast(symbol, to: ExchangeFunction.self)
         #else
-        return nil
+            return nil
         #endif
     }()
 
@@ -31,7 +31,8 @@ extension Posix {
             errno = ENOSYS
             return false
         }
-        return exchange(folder, first, folder, second, 2 /* RENAME_EXCHANGE */) == 0
+        let renameExchange: UInt32 = 2 // RENAME_EXCHANGE
+        return exchange(folder, first, folder, second, renameExchange) == 0
     }
 
     /// Copies every extended attribute of the open file `source` to the
@@ -69,11 +70,12 @@ extension Posix {
         /// Set once, then only read.
         static let shared: AttributeCalls? = {
             #if canImport(Glibc)
-            guard let list = dlsym(nil, "flistxattr"), let get = dlsym(nil, "fgetxattr"), let set = dlsym(nil, "fsetxattr") else { return nil }
-            return AttributeCalls(list: unsafeBitCast(list, to: List.self), get: unsafeBitCast(get, to: Get.self),
-                                  set: unsafeBitCast(set, to: Set.self))
+                guard let list = dlsym(nil, "flistxattr"), let get = dlsym(nil, "fgetxattr"), let set = dlsym(nil, "fsetxattr") else { return nil }
+                return AttributeCalls(
+                    list: unsafeBitCast(list, to: List.self), get: unsafeBitCast(get, to: Get.self),
+                    set: unsafeBitCast(set, to: Set.self))
             #else
-            return nil
+                return nil
             #endif
         }()
     }

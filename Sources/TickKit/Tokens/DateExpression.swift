@@ -23,14 +23,18 @@ public enum DateExpression {
         case .date, .tooFar:
             return "'\(shown)' is too far away; tick writes dates up to \(TaskDate.lastWritable.dayOnly.isoString)"
         case .none:
-            return "'\(shown)' is not a date; write YYYY-MM-DD, today, tomorrow, friday, next friday, +3d, in 3 days, next week, eom or dec 5 (see docs/QUERY.md)"
+            return
+                "'\(shown)' is not a date; write YYYY-MM-DD, today, tomorrow, friday, next friday, +3d, in 3 days, next week, eom or dec 5 (see docs/QUERY.md)"
         }
     }
 
     /// The largest count of a relative date (`+99999d`, `in 99999 days`).
     static let maximumOffset = 99_999
 
-    private enum Resolution { case date(TaskDate), tooFar, none }
+    private enum Resolution {
+        case date(TaskDate)
+        case tooFar, none
+    }
 
     private static func resolution(_ text: String, today: TaskDate) -> Resolution {
         guard let date = resolveAny(text, today: today) else { return .none }
@@ -41,7 +45,7 @@ public enum DateExpression {
     /// `maximumOffset`.
     private static func resolveAny(_ text: String, today: TaskDate) -> Resolution? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if let date = TaskDate(iso: trimmed.uppercased()) { return .date(date) }   // 2026-12-05, 2026-12-05T14:30
+        if let date = TaskDate(iso: trimmed.uppercased()) { return .date(date) } // 2026-12-05, 2026-12-05T14:30
         let input = trimmed.lowercased()
         switch input {
         case "today", "now": return .date(today)
@@ -63,7 +67,9 @@ public enum DateExpression {
             if let last = body.last, last.isLetter {
                 switch last {
                 case "d": unit = .day
-                case "w": unit = .day; factor = 7
+                case "w":
+                    unit = .day
+                    factor = 7
                 case "m": unit = .month
                 case "y": unit = .year
                 default: return nil
@@ -104,7 +110,8 @@ public enum DateExpression {
     /// not before `today` (the year rolls forward when the date has passed).
     static func monthDayDate(_ words: [Substring], today: TaskDate) -> TaskDate? {
         guard words.count == 2 || words.count == 3 else { return nil }
-        let month: Int, dayWord: Substring
+        let month: Int
+        let dayWord: Substring
         if let number = monthNumber(words[0]) {
             (month, dayWord) = (number, words[1])
         } else if let number = monthNumber(words[1]) {
@@ -117,7 +124,8 @@ public enum DateExpression {
         guard (1...2).contains(digits.count), digits.allSatisfy(\.isASCII), let day = Int(digits), day >= 1 else { return nil }
         if words.count == 3 {
             guard words[2].count == 4, words[2].allSatisfy(\.isASCII), let year = Int(words[2]),
-                  day <= TaskDate.daysIn(month: month, year: year) else { return nil }
+                day <= TaskDate.daysIn(month: month, year: year)
+            else { return nil }
             return TaskDate(year: year, month: month, day: day)
         }
         // Eight years always hold a February 29.
@@ -130,8 +138,10 @@ public enum DateExpression {
 
     /// 1 ... 12 from an English month name or its abbreviation (`sept` too).
     static func monthNumber(_ word: Substring) -> Int? {
-        let names = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
-                     "october", "november", "december"]
+        let names = [
+            "january", "february", "march", "april", "may", "june", "july", "august", "september",
+            "october", "november", "december",
+        ]
         if let full = names.firstIndex(where: { $0 == word }) { return full + 1 }
         if word == "sept" { return 9 }
         if word.count == 3, let prefix = names.firstIndex(where: { $0.hasPrefix(word) }) { return prefix + 1 }

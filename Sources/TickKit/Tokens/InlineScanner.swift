@@ -84,8 +84,10 @@ struct InlineScanner {
             case UInt8(ascii: "\\"):
                 if index + 1 < end, Self.isASCIIPunctuation(bytes[index + 1]) {
                     flushText(upTo: index)
-                    pieces.append(Piece(kind: .escape, range: index..<index + 2,
-                                        text: String(UnicodeScalar(bytes[index + 1]))))
+                    pieces.append(
+                        Piece(
+                            kind: .escape, range: index..<index + 2,
+                            text: String(UnicodeScalar(bytes[index + 1]))))
                     consumed = 2
                 }
             case UInt8(ascii: "`"):
@@ -155,10 +157,12 @@ struct InlineScanner {
                     var closeEnd = search
                     while closeEnd < end, bytes[closeEnd] == UInt8(ascii: "`") { closeEnd += 1 }
                     if closeEnd - search == length {
-                        var contentStart = runEnd, contentEnd = search
+                        var contentStart = runEnd
+                        var contentEnd = search
                         let allSpaces = (contentStart..<contentEnd).allSatisfy { bytes[$0] == 0x20 }
                         if !allSpaces, contentEnd - contentStart >= 2,
-                           bytes[contentStart] == 0x20, bytes[contentEnd - 1] == 0x20 {
+                            bytes[contentStart] == 0x20, bytes[contentEnd - 1] == 0x20
+                        {
                             contentStart += 1
                             contentEnd -= 1
                         }
@@ -181,7 +185,8 @@ struct InlineScanner {
     /// `<https://example.com>` or `<me@example.com>`.
     private mutating func scanAngleAutolink(at index: Int) -> Int? {
         var position = index + 1
-        var sawColon = false, sawAt = false
+        var sawColon = false
+        var sawAt = false
         while position < end {
             let byte = bytes[position]
             if byte == UInt8(ascii: ">") { break }
@@ -198,7 +203,7 @@ struct InlineScanner {
             guard let colon = text.firstIndex(of: ":") else { return nil }
             let scheme = text[..<colon]
             guard scheme.count >= 2, scheme.count <= 32, scheme.first!.isASCII, scheme.first!.isLetter,
-                  scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) })
+                scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) })
             else { return nil }
         }
         let url = sawColon ? text : "mailto:" + text
@@ -240,7 +245,10 @@ struct InlineScanner {
         if position < limit, bytes[position] == UInt8(ascii: "#") {
             position += 1
             var hex = false
-            if position < limit, bytes[position] | 0x20 == UInt8(ascii: "x") { hex = true; position += 1 }
+            if position < limit, bytes[position] | 0x20 == UInt8(ascii: "x") {
+                hex = true
+                position += 1
+            }
             let digitsStart = position
             var value: UInt32 = 0
             while position < limit, position - digitsStart < (hex ? 6 : 7) {
@@ -248,7 +256,9 @@ struct InlineScanner {
                 if let digit = hex ? Self.hexValue(byte) : (byte >= 0x30 && byte <= 0x39 ? UInt32(byte - 0x30) : nil) {
                     value = value * (hex ? 16 : 10) + digit
                     position += 1
-                } else { break }
+                } else {
+                    break
+                }
             }
             guard position > digitsStart, position < end, bytes[position] == UInt8(ascii: ";") else { return nil }
             let scalar = UnicodeScalar(value).flatMap { $0.value == 0 ? nil : $0 } ?? "\u{FFFD}"
@@ -279,20 +289,28 @@ struct InlineScanner {
     /// GFM's extended autolinks: `https://…`, `http://…` and `www.…`.
     private mutating func scanBareURL(at index: Int) -> Int? {
         let prefixes: [[UInt8]] = [Array("https://".utf8), Array("http://".utf8), Array("www.".utf8)]
-        guard let prefix = prefixes.first(where: { prefix in
-            index + prefix.count < end && (0..<prefix.count).allSatisfy { bytes[index + $0] == prefix[$0] }
-        }) else { return nil }
+        guard
+            let prefix = prefixes.first(where: { prefix in
+                index + prefix.count < end && (0..<prefix.count).allSatisfy { bytes[index + $0] == prefix[$0] }
+            })
+        else { return nil }
         var position = index + prefix.count
         while position < end, bytes[position] > 0x20, bytes[position] != UInt8(ascii: "<") { position += 1 }
         // Trailing punctuation is not part of the link; nor is an unbalanced `)`.
         while position > index + prefix.count {
             let last = bytes[position - 1]
-            if "?!.,:*_~'\"".utf8.contains(last) { position -= 1; continue }
+            if "?!.,:*_~'\"".utf8.contains(last) {
+                position -= 1
+                continue
+            }
             if last == UInt8(ascii: ")") {
                 let slice = bytes[index..<position]
                 let opens = slice.filter { $0 == UInt8(ascii: "(") }.count
                 let closes = slice.filter { $0 == UInt8(ascii: ")") }.count
-                if closes > opens { position -= 1; continue }
+                if closes > opens {
+                    position -= 1
+                    continue
+                }
             }
             break
         }
@@ -318,7 +336,8 @@ struct InlineScanner {
         let after = Self.characterClass(bytes, at: runEnd, end: end)
         let leftFlanking = after != .whitespace && (after != .punctuation || before != .other)
         let rightFlanking = before != .whitespace && (before != .punctuation || after != .other)
-        let canOpen: Bool, canClose: Bool
+        let canOpen: Bool
+        let canClose: Bool
         if character == UInt8(ascii: "_") {
             canOpen = leftFlanking && (!rightFlanking || before == .punctuation)
             canClose = rightFlanking && (!leftFlanking || after == .punctuation)
@@ -327,8 +346,9 @@ struct InlineScanner {
             canClose = rightFlanking
         }
         pieces.append(Piece(kind: .delimiter, range: index..<runEnd))
-        let delimiter = Delimiter(piece: pieces.count - 1, character: character, count: count, originalCount: count,
-                                  canOpen: canOpen, canClose: canClose, previous: lastDelimiter, next: nil)
+        let delimiter = Delimiter(
+            piece: pieces.count - 1, character: character, count: count, originalCount: count,
+            canOpen: canOpen, canClose: canClose, previous: lastDelimiter, next: nil)
         if let last = lastDelimiter { delimiters[last].next = delimiters.count }
         lastDelimiter = delimiters.count
         delimiters.append(delimiter)
@@ -336,7 +356,8 @@ struct InlineScanner {
     }
 
     private mutating func removeDelimiter(_ index: Int) {
-        let previous = delimiters[index].previous, next = delimiters[index].next
+        let previous = delimiters[index].previous
+        let next = delimiters[index].next
         if let previous { delimiters[previous].next = next }
         if let next { delimiters[next].previous = previous } else { lastDelimiter = previous }
         delimiters[index].previous = nil
@@ -349,13 +370,19 @@ struct InlineScanner {
         // First live delimiter at or above `bottom`.
         var current: Int? = nil
         var probe = lastDelimiter
-        while let index = probe, index >= bottom { current = index; probe = delimiters[index].previous }
+        while let index = probe, index >= bottom {
+            current = index
+            probe = delimiters[index].previous
+        }
         // openersBottom[character][closer count % 3][closer can open]: where a
         // failed search stopped, so later searches do not repeat it.
         var openersBottom: [UInt8: [Int]] = [:]
         while let closerIndex = current {
             let closer = delimiters[closerIndex]
-            guard closer.canClose else { current = closer.next; continue }
+            guard closer.canClose else {
+                current = closer.next
+                continue
+            }
             let key = closer.character
             let slot = (closer.character == UInt8(ascii: "~") ? closer.count % 3 : closer.originalCount % 3) * 2 + (closer.canOpen ? 1 : 0)
             let floor = max(bottom, openersBottom[key]?[slot] ?? bottom)
@@ -365,12 +392,19 @@ struct InlineScanner {
                 let candidate = delimiters[candidateIndex]
                 if candidate.character == closer.character, candidate.canOpen {
                     if closer.character == UInt8(ascii: "~") {
-                        if candidate.count == closer.count { openerIndex = candidateIndex; break }
+                        if candidate.count == closer.count {
+                            openerIndex = candidateIndex
+                            break
+                        }
                     } else {
-                        let oddMatch = (candidate.canClose || closer.canOpen)
+                        let oddMatch =
+                            (candidate.canClose || closer.canOpen)
                             && (candidate.originalCount + closer.originalCount) % 3 == 0
                             && !(candidate.originalCount % 3 == 0 && closer.originalCount % 3 == 0)
-                        if !oddMatch { openerIndex = candidateIndex; break }
+                        if !oddMatch {
+                            openerIndex = candidateIndex
+                            break
+                        }
                     }
                 }
                 search = candidate.previous
@@ -402,10 +436,9 @@ struct InlineScanner {
             }
             delimiters[opener].count -= used
             delimiters[closerIndex].count -= used
-            pieces[delimiters[opener].piece].range = pieces[delimiters[opener].piece].range.lowerBound
-                ..< pieces[delimiters[opener].piece].range.upperBound - used
-            pieces[closer.piece].range = pieces[closer.piece].range.lowerBound + used
-                ..< pieces[closer.piece].range.upperBound
+            pieces[delimiters[opener].piece].range =
+                pieces[delimiters[opener].piece].range.lowerBound..<pieces[delimiters[opener].piece].range.upperBound - used
+            pieces[closer.piece].range = pieces[closer.piece].range.lowerBound + used..<pieces[closer.piece].range.upperBound
             if delimiters[opener].count == 0 { removeDelimiter(opener) }
             if delimiters[closerIndex].count == 0 {
                 let next = delimiters[closerIndex].next
@@ -466,10 +499,17 @@ struct InlineScanner {
                 let byte = bytes[position]
                 if byte <= 0x20 { break }
                 if byte == UInt8(ascii: "\\"), position + 1 < limit, Self.isASCIIPunctuation(bytes[position + 1]) {
-                    position += 2; continue
+                    position += 2
+                    continue
                 }
-                if byte == UInt8(ascii: "(") { depth += 1; if depth > 32 { return nil } }
-                if byte == UInt8(ascii: ")") { if depth == 0 { break }; depth -= 1 }
+                if byte == UInt8(ascii: "(") {
+                    depth += 1
+                    if depth > 32 { return nil }
+                }
+                if byte == UInt8(ascii: ")") {
+                    if depth == 0 { break }
+                    depth -= 1
+                }
                 position += 1
             }
             guard depth == 0 else { return nil }
@@ -478,8 +518,11 @@ struct InlineScanner {
         let beforeTitle = position
         skipSpaces()
         if position < limit, position > beforeTitle,
-           let close: UInt8 = [UInt8(ascii: "\""): UInt8(ascii: "\""), UInt8(ascii: "'"): UInt8(ascii: "'"),
-                               UInt8(ascii: "("): UInt8(ascii: ")")][bytes[position]] {
+            let close: UInt8 = [
+                UInt8(ascii: "\""): UInt8(ascii: "\""), UInt8(ascii: "'"): UInt8(ascii: "'"),
+                UInt8(ascii: "("): UInt8(ascii: ")"),
+            ][bytes[position]]
+        {
             position += 1
             while position < limit, bytes[position] != close {
                 if bytes[position] == UInt8(ascii: "\\") { position += 1 }
@@ -545,8 +588,8 @@ struct InlineScanner {
         if scalar.properties.isWhitespace { return .whitespace }
         switch scalar.properties.generalCategory {
         case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
-             .initialPunctuation, .finalPunctuation, .otherPunctuation,
-             .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol:
+            .initialPunctuation, .finalPunctuation, .otherPunctuation,
+            .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol:
             return .punctuation
         default:
             return .other
@@ -581,10 +624,14 @@ struct InlineScanner {
         while index < range.upperBound {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\\"), index + 1 < range.upperBound, isASCIIPunctuation(bytes[index + 1]) {
-                result.append(bytes[index + 1]); index += 2; continue
+                result.append(bytes[index + 1])
+                index += 2
+                continue
             }
             if byte == UInt8(ascii: "&"), let (length, decoded) = scanEntity(bytes, at: index, end: range.upperBound) {
-                result.append(contentsOf: decoded.utf8); index += length; continue
+                result.append(contentsOf: decoded.utf8)
+                index += length
+                continue
             }
             result.append(byte)
             index += 1

@@ -1,7 +1,9 @@
 /// The colors a list, section or item may have: a name or `#rrggbb`.
 public enum ListColor {
-    public static let names = ["red", "orange", "yellow", "green", "mint", "teal", "cyan", "blue",
-                               "indigo", "purple", "pink", "brown", "gray"]
+    public static let names = [
+        "red", "orange", "yellow", "green", "mint", "teal", "cyan", "blue",
+        "indigo", "purple", "pink", "brown", "gray",
+    ]
 
     public static func isValid(_ value: String) -> Bool {
         if names.contains(value.lowercased()) || value.lowercased() == "grey" { return true }

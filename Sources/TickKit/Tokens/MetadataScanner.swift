@@ -93,7 +93,8 @@ struct MetadataScanner {
     private mutating func priorityToken(at index: Int, limit: Int) -> MetadataToken? {
         let end = wordEnd(from: index, limit: limit)
         guard end > index + 1, isWordEnd(end),
-              (index + 1..<end).allSatisfy({ InlineScanner.isASCIILetter(bytes[$0]) }) else { return nil }
+            (index + 1..<end).allSatisfy({ InlineScanner.isASCIILetter(bytes[$0]) })
+        else { return nil }
         let word = string(index + 1..<end)
         guard let priority = Priority(word: word), word.lowercased() != "none" else {
             let hint = NearestWord.hint(word, among: Self.priorityWords) { "!" + $0 }
@@ -110,8 +111,10 @@ struct MetadataScanner {
     /// (`wek`), or a word for two weeks (`fortnight`); else "".
     static func recurrenceHint(_ raw: String) -> String {
         if ["fortnight", "fortnightly", "biweekly"].contains(raw.lowercased()) { return " (did you mean every:2w?)" }
-        let words = ["day", "week", "month", "year", "weekday", "daily", "weekly", "monthly", "yearly",
-                     "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+        let words = [
+            "day", "week", "month", "year", "weekday", "daily", "weekly", "monthly", "yearly",
+            "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+        ]
         return NearestWord.hint(raw, among: words) { "every:" + $0 }
     }
 
@@ -121,7 +124,10 @@ struct MetadataScanner {
         var sawNonDigit = false
         for position in index + 1..<end {
             let byte = bytes[position]
-            if byte >= 0x80 { sawNonDigit = true; continue }
+            if byte >= 0x80 {
+                sawNonDigit = true
+                continue
+            }
             if InlineScanner.isASCIILetter(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "/") {
                 sawNonDigit = true
             } else if !(byte >= 0x30 && byte <= 0x39) {
@@ -129,16 +135,19 @@ struct MetadataScanner {
             }
         }
         guard sawNonDigit else { return nil }
-        return MetadataToken(field: .tag, dialect: .tick, range: index..<end, valueRange: index + 1..<end,
-                             value: .text(string(index + 1..<end)))
+        return MetadataToken(
+            field: .tag, dialect: .tick, range: index..<end, valueRange: index + 1..<end,
+            value: .text(string(index + 1..<end)))
     }
 
     private func blockIDToken(at index: Int, limit: Int) -> MetadataToken? {
         let end = wordEnd(from: index, limit: limit)
         guard end > index + 1, end == titleEnd,
-              (index + 1..<end).allSatisfy({ Self.isIDByte(bytes[$0]) }) else { return nil }
-        return MetadataToken(field: .blockID, dialect: .tick, range: index..<end, valueRange: index + 1..<end,
-                             value: .text(string(index + 1..<end)))
+            (index + 1..<end).allSatisfy({ Self.isIDByte(bytes[$0]) })
+        else { return nil }
+        return MetadataToken(
+            field: .blockID, dialect: .tick, range: index..<end, valueRange: index + 1..<end,
+            value: .text(string(index + 1..<end)))
     }
 
     /// The ids of a dependency value (`a,b` or `a, b`); nil when one is
@@ -169,7 +178,8 @@ struct MetadataScanner {
         let end = wordEnd(from: colon, limit: limit)
         guard isWordEnd(end) else { return nil }
         guard colon + 1 < end,
-              bytes[colon + 1] != UInt8(ascii: "/"), bytes[colon + 1] != UInt8(ascii: ":") else { return nil }
+            bytes[colon + 1] != UInt8(ascii: "/"), bytes[colon + 1] != UInt8(ascii: ":")
+        else { return nil }
         let key = string(index..<colon)
         let valueRange = colon + 1..<end
         return fieldToken(key: key, dialect: .tick, range: index..<end, valueRange: valueRange)
@@ -214,31 +224,46 @@ struct MetadataScanner {
     }
 
     /// `fieldToken` for a field whose value is not a date.
-    private mutating func textFieldToken(field: MetadataField, key: String, dialect: MetadataDialect, range: Range<Int>, valueRange: Range<Int>) -> MetadataToken? {
+    private mutating func textFieldToken(field: MetadataField, key: String, dialect: MetadataDialect, range: Range<Int>, valueRange: Range<Int>)
+        -> MetadataToken?
+    {
         let raw = string(valueRange)
         let value: MetadataValue
         switch field {
         case .priority:
             guard let priority = Priority(word: raw) else {
-                diagnostics.append((valueRange.lowerBound, "unknown priority '\(raw)'\(NearestWord.hint(raw, among: Self.priorityWords)); use lowest, low, normal, medium, high or urgent"))
+                diagnostics.append(
+                    (
+                        valueRange.lowerBound,
+                        "unknown priority '\(raw)'\(NearestWord.hint(raw, among: Self.priorityWords)); use lowest, low, normal, medium, high or urgent"
+                    ))
                 return nil
             }
             value = .priority(priority)
         case .color:
             guard ListColor.isValid(raw) else {
-                diagnostics.append((valueRange.lowerBound, "unknown color '\(raw)'\(NearestWord.hint(raw, among: ListColor.names)); use a name like red or green, or #rrggbb"))
+                diagnostics.append(
+                    (
+                        valueRange.lowerBound,
+                        "unknown color '\(raw)'\(NearestWord.hint(raw, among: ListColor.names)); use a name like red or green, or #rrggbb"
+                    ))
                 return nil
             }
             value = .text(raw)
         case .recurrence:
             if case .failure(let error) = RecurrenceRule.parse(raw) {
-                diagnostics.append((valueRange.lowerBound, RecurrenceRule.diagnostic(raw, error, hint: dialect == .tick ? Self.recurrenceHint(raw) : "")))
+                diagnostics.append(
+                    (valueRange.lowerBound, RecurrenceRule.diagnostic(raw, error, hint: dialect == .tick ? Self.recurrenceHint(raw) : "")))
                 return nil
             }
             value = .text(raw)
         case .dependsOn:
             guard let ids = Self.validDependencies(raw) else {
-                diagnostics.append((valueRange.lowerBound, "invalid ids '\(raw)' for \(key); write ids (letters, digits, '-' and '_') separated by commas, e.g. \(key == "after" ? "after:" : "")abc123,def456"))
+                diagnostics.append(
+                    (
+                        valueRange.lowerBound,
+                        "invalid ids '\(raw)' for \(key); write ids (letters, digits, '-' and '_') separated by commas, e.g. \(key == "after" ? "after:" : "")abc123,def456"
+                    ))
                 return nil
             }
             value = .text(ids.joined(separator: ","))
@@ -314,8 +339,9 @@ struct MetadataScanner {
         if matches(Self.variationSelector, at: position, limit: limit) { position += 3 }
         if let priority = signifier.priority {
             guard isWordEnd(position) else { return nil }
-            return MetadataToken(field: .priority, dialect: .emoji, range: index..<position, valueRange: index..<position,
-                                 value: .priority(priority))
+            return MetadataToken(
+                field: .priority, dialect: .emoji, range: index..<position, valueRange: index..<position,
+                value: .priority(priority))
         }
         let signifierEnd = position
         while position < limit, isSpace(position) { position += 1 }
@@ -331,11 +357,14 @@ struct MetadataScanner {
             var wordStart = valueStart
             while wordStart < limit {
                 let end = wordEnd(from: wordStart, limit: limit)
-                let isRuleWord = end > wordStart && isWordEnd(end) && (wordStart..<end).allSatisfy {
-                    let byte = bytes[$0]
-                    return byte < 0x80 && (InlineScanner.isASCIILetter(byte) || (byte >= 0x30 && byte <= 0x39)
-                                           || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "."))
-                } && RecurrenceRule.isRuleWord(Substring(string(wordStart..<end)))
+                let isRuleWord =
+                    end > wordStart && isWordEnd(end)
+                    && (wordStart..<end).allSatisfy {
+                        let byte = bytes[$0]
+                        return byte < 0x80
+                            && (InlineScanner.isASCIILetter(byte) || (byte >= 0x30 && byte <= 0x39)
+                                || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "."))
+                    } && RecurrenceRule.isRuleWord(Substring(string(wordStart..<end)))
                 guard isRuleWord else { break }
                 valueEnd = end
                 wordStart = end
@@ -346,12 +375,14 @@ struct MetadataScanner {
                 // Name the word the rule stopped at: it is the likelier mistake.
                 let stop = wordEnd(from: wordStart, limit: limit)
                 let shown = stop > wordStart ? string(valueStart..<stop) : rule
-                let reason = stop > wordStart ? RecurrenceRule.ParseError(description: "'\(string(wordStart..<stop))' is not a word of the grammar") : error
+                let reason =
+                    stop > wordStart ? RecurrenceRule.ParseError(description: "'\(string(wordStart..<stop))' is not a word of the grammar") : error
                 diagnostics.append((valueStart, RecurrenceRule.diagnostic(shown, reason)))
                 return nil
             }
-            return MetadataToken(field: .recurrence, dialect: .emoji, range: index..<valueEnd, valueRange: valueStart..<valueEnd,
-                                 value: .text(rule))
+            return MetadataToken(
+                field: .recurrence, dialect: .emoji, range: index..<valueEnd, valueRange: valueStart..<valueEnd,
+                value: .text(rule))
         case .dependsOn:
             // Ids separated by commas, with spaces allowed after a comma
             // (`⛔ a,b` and `⛔ a, b`, as Obsidian Tasks reads them).
@@ -363,24 +394,34 @@ struct MetadataScanner {
                 end = wordEnd(from: next, limit: limit)
             }
             guard end > valueStart, isWordEnd(end), let ids = Self.validDependencies(string(valueStart..<end)) else {
-                if end > valueStart { diagnostics.append((index, "invalid ids in '\(string(index..<end))'; write ids (letters, digits, '-' and '_') separated by commas, e.g. ⛔ abc123,def456")) }
+                if end > valueStart {
+                    diagnostics.append(
+                        (
+                            index,
+                            "invalid ids in '\(string(index..<end))'; write ids (letters, digits, '-' and '_') separated by commas, e.g. ⛔ abc123,def456"
+                        ))
+                }
                 return nil
             }
-            return MetadataToken(field: .dependsOn, dialect: .emoji, range: index..<end, valueRange: valueStart..<end,
-                                 value: .text(ids.joined(separator: ",")))
+            return MetadataToken(
+                field: .dependsOn, dialect: .emoji, range: index..<end, valueRange: valueStart..<end,
+                value: .text(ids.joined(separator: ",")))
         case .onCompletion:
             let end = wordEnd(from: valueStart, limit: limit)
             let word = string(valueStart..<end).lowercased()
             guard end > valueStart, isWordEnd(end), word == "delete" || word == "keep" else {
-                if end > valueStart { diagnostics.append((index, "unknown on-completion action in '\(string(index..<end))'; use 🏁 delete or 🏁 keep")) }
+                if end > valueStart {
+                    diagnostics.append((index, "unknown on-completion action in '\(string(index..<end))'; use 🏁 delete or 🏁 keep"))
+                }
                 return nil
             }
             return MetadataToken(field: .onCompletion, dialect: .emoji, range: index..<end, valueRange: valueStart..<end, value: .text(word))
         case .blockID:
             let end = wordEnd(from: valueStart, limit: limit)
             guard end > valueStart, isWordEnd(end), (valueStart..<end).allSatisfy({ Self.isIDByte(bytes[$0]) }) else { return nil }
-            return MetadataToken(field: .blockID, dialect: .emoji, range: index..<end, valueRange: valueStart..<end,
-                                 value: .text(string(valueStart..<end)))
+            return MetadataToken(
+                field: .blockID, dialect: .emoji, range: index..<end, valueRange: valueStart..<end,
+                value: .text(string(valueStart..<end)))
         default:
             let end = wordEnd(from: valueStart, limit: limit)
             // A value that runs on into markup (`📅 2026-11-24*x*`) is no whole word.
@@ -390,16 +431,20 @@ struct MetadataScanner {
                 // Templater, `📅 {{date}}` for Obsidian's Templates) is text
                 // until the template is used: Obsidian Tasks reads no date
                 // there and says nothing, and neither does tick.
-                if valueStart + 1 < limit, (bytes[valueStart] == UInt8(ascii: "<") && bytes[valueStart + 1] == UInt8(ascii: "%"))
-                    || (bytes[valueStart] == UInt8(ascii: "{") && bytes[valueStart + 1] == UInt8(ascii: "{")) {
+                if valueStart + 1 < limit,
+                    (bytes[valueStart] == UInt8(ascii: "<") && bytes[valueStart + 1] == UInt8(ascii: "%"))
+                        || (bytes[valueStart] == UInt8(ascii: "{") && bytes[valueStart + 1] == UInt8(ascii: "{"))
+                {
                     return nil
                 }
                 let shown = string(index..<max(end, signifierEnd))
-                diagnostics.append((index, "invalid date in '\(shown)'; write the date as YYYY-MM-DD, e.g. \(string(index..<signifierEnd)) 2026-11-24"))
+                diagnostics.append(
+                    (index, "invalid date in '\(shown)'; write the date as YYYY-MM-DD, e.g. \(string(index..<signifierEnd)) 2026-11-24"))
                 return nil
             }
-            return MetadataToken(field: signifier.field, dialect: .emoji, range: index..<end, valueRange: valueStart..<end,
-                                 value: .date(date))
+            return MetadataToken(
+                field: signifier.field, dialect: .emoji, range: index..<end, valueRange: valueStart..<end,
+                value: .date(date))
         }
     }
 }

@@ -48,8 +48,10 @@ public struct RecurrenceRule: Sendable, Hashable {
     /// No next occurrence is made after this day.
     public static let lastDate = TaskDate.lastWritable.dayOnly
 
-    public init(frequency: Frequency, interval: Int = 1, weekdays: [Weekday] = [], monthDays: [Int] = [], months: [Int] = [],
-                whenDone: Bool = false) {
+    public init(
+        frequency: Frequency, interval: Int = 1, weekdays: [Weekday] = [], monthDays: [Int] = [], months: [Int] = [],
+        whenDone: Bool = false
+    ) {
         self.frequency = frequency
         self.interval = interval
         self.weekdays = weekdays
@@ -83,8 +85,13 @@ public struct RecurrenceRule: Sendable, Hashable {
 
     /// The words of the grammar, as the parser sees them.
     private enum Word: Equatable {
-        case every, number(Int), ordinal(Int), last, day, weekday, week, month, year
-        case dayName(Int), monthName(Int), on, the, and, when, done
+        case every
+        case number(Int)
+        case ordinal(Int)
+        case last, day, weekday, week, month, year
+        case dayName(Int)
+        case monthName(Int)
+        case on, the, and, when, done
         case unsupported(String)
     }
 
@@ -134,7 +141,7 @@ public struct RecurrenceRule: Sendable, Hashable {
             }
         }
         var name = text
-        if name.count > 3, name.hasSuffix("s"), !name.hasSuffix("ss") { name.removeLast() }  // `mondays`
+        if name.count > 3, name.hasSuffix("s"), !name.hasSuffix("ss") { name.removeLast() } // `mondays`
         if let day = dayNames.first(where: { $0.1.contains(name) || $0.1.contains(text) }) { return .dayName(day.0) }
         if let month = monthNames.first(where: { $0.1.contains(text) }) { return .monthName(month.0) }
         return nil
@@ -190,14 +197,20 @@ public struct RecurrenceRule: Sendable, Hashable {
     private static func shortForm(_ words: [String]) -> RecurrenceRule? {
         var words = words
         var whenDone = false
-        if words.suffix(2) == ["when", "done"] { words.removeLast(2); whenDone = true }
+        if words.suffix(2) == ["when", "done"] {
+            words.removeLast(2)
+            whenDone = true
+        }
         guard words.count == 1, let word = words.first else { return nil }
-        let frequencies: [String: Frequency] = ["daily": .daily, "weekly": .weekly, "monthly": .monthly,
-                                                 "yearly": .yearly, "annually": .yearly]
+        let frequencies: [String: Frequency] = [
+            "daily": .daily, "weekly": .weekly, "monthly": .monthly,
+            "yearly": .yearly, "annually": .yearly,
+        ]
         if let frequency = frequencies[word] { return RecurrenceRule(frequency: frequency, whenDone: whenDone) }
         guard let unit = word.last, let frequency = ["d": Frequency.daily, "w": .weekly, "m": .monthly, "y": .yearly][unit],
-              let number = Int(word.dropLast()), word.first != "0", word.first != "+",
-              (1...maximumInterval).contains(number) else { return nil }
+            let number = Int(word.dropLast()), word.first != "0", word.first != "+",
+            (1...maximumInterval).contains(number)
+        else { return nil }
         return RecurrenceRule(frequency: frequency, interval: number, whenDone: whenDone)
     }
 
@@ -377,7 +390,8 @@ public struct RecurrenceRule: Sendable, Hashable {
             if frequency == .daily || frequency == .weekly {
                 weekdays[index].ordinal = nil
             } else if ordinal == 0 || abs(ordinal) > (inMonth ? 5 : 53) {
-                throw ParseError(description: "a \(inMonth ? "month" : "year") has no \(Self.ordinalText(ordinal)) \(Self.weekdayName(weekdays[index].day))")
+                throw ParseError(
+                    description: "a \(inMonth ? "month" : "year") has no \(Self.ordinalText(ordinal)) \(Self.weekdayName(weekdays[index].day))")
             }
         }
         if frequency == .daily, !weekdays.isEmpty || !monthDays.isEmpty || !months.isEmpty {
@@ -414,7 +428,8 @@ public struct RecurrenceRule: Sendable, Hashable {
             // Obsidian Tasks: a plain `every N months/years` moves the date
             // and clamps a day the month lacks (Jan 31 + 1 month = Feb 28/29).
             let monthIndex = start.year * 12 + start.month - 1 + (frequency == .monthly ? interval : 12 * interval)
-            let year = monthIndex / 12, month = monthIndex % 12 + 1
+            let year = monthIndex / 12
+            let month = monthIndex % 12 + 1
             guard year <= 9999 else { return .failure(.pastLastDate) }
             let day = min(start.day, TaskDate.daysIn(month: month, year: year))
             found = TaskDate(year: year, month: month, day: day).dayNumber
@@ -434,20 +449,24 @@ public struct RecurrenceRule: Sendable, Hashable {
         var ordinalsInYear = false
 
         func matches(_ number: Int, _ date: TaskDate) -> Bool {
-            let year = date.year, month = date.month, day = date.day
+            let year = date.year
+            let month = date.month
+            let day = date.day
             if !months.isEmpty, !months.contains(month) { return false }
             let length = TaskDate.daysIn(month: month, year: year)
             if !monthDays.isEmpty, !monthDays.contains(where: { $0 > 0 ? $0 == day : length + 1 + $0 == day }) { return false }
             let weekday = date.isoWeekday
             if !weekdays.isEmpty, !weekdays.contains(weekday) { return false }
             if !ordinals.isEmpty {
-                var index = day, span = length
+                var index = day
+                var span = length
                 if ordinalsInYear {
                     let first = TaskDate(year: year, month: 1, day: 1).dayNumber!
                     index = number - first + 1
                     span = TaskDate(year: year + 1, month: 1, day: 1).dayNumber! - first
                 }
-                let fromStart = (index - 1) / 7 + 1, fromEnd = -((span - index) / 7 + 1)
+                let fromStart = (index - 1) / 7 + 1
+                let fromEnd = -((span - index) / 7 + 1)
                 if !ordinals.contains(where: { $0.day == weekday && ($0.ordinal == fromStart || $0.ordinal == fromEnd) }) {
                     return false
                 }
@@ -524,8 +543,10 @@ public struct RecurrenceRule: Sendable, Hashable {
     }
 
     static func monthName(_ month: Int) -> String {
-        ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-         "November", "December"][(month - 1) % 12]
+        [
+            "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+            "November", "December",
+        ][(month - 1) % 12]
     }
 
     static func ordinalText(_ n: Int) -> String {
@@ -549,8 +570,11 @@ public struct RecurrenceRule: Sendable, Hashable {
         switch frequency {
         case .daily: parts.append(unit("day"))
         case .weekly:
-            if interval == 1, plainDays == [1, 2, 3, 4, 5], monthDays.isEmpty, months.isEmpty { parts.append("weekday") }
-            else { parts.append(unit("week")) }
+            if interval == 1, plainDays == [1, 2, 3, 4, 5], monthDays.isEmpty, months.isEmpty {
+                parts.append("weekday")
+            } else {
+                parts.append(unit("week"))
+            }
         case .monthly: parts.append(unit("month"))
         case .yearly:
             if months.isEmpty || interval > 1 { parts.append(unit("year")) }

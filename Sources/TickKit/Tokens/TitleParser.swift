@@ -69,7 +69,7 @@ enum TitleParser {
             var count = 0
             var pendingSpace = false
             var index = title.lowerBound
-            var wordStart = true  // at the title's start or after a space or tab
+            var wordStart = true // at the title's start or after a space or tab
             while index < end {
                 let byte = bytes[index]
                 if byte == 0x20 || byte == 0x09 {
@@ -78,15 +78,19 @@ enum TitleParser {
                     index += 1
                     continue
                 }
-                if byte == 0x0A || byte == 0x0D {  // white space for the display title, not for tokens
+                if byte == 0x0A || byte == 0x0D { // white space for the display title, not for tokens
                     pendingSpace = count != 0
                     wordStart = false
                     index += 1
                     continue
                 }
                 if wordStart, MetadataScanner.mayStartToken(bytes, at: index, limit: end),
-                   let token = scanner.token(at: index, limit: end) {
-                    for position in token.range where !allowed(position) { plain = false; return "" }
+                    let token = scanner.token(at: index, limit: end)
+                {
+                    for position in token.range where !allowed(position) {
+                        plain = false
+                        return ""
+                    }
                     metadata.add(token)
                     index = token.range.upperBound
                     wordStart = index == title.lowerBound || bytes[index - 1] == 0x20 || bytes[index - 1] == 0x09
@@ -101,11 +105,18 @@ enum TitleParser {
                     if stop != 0 {
                         if TitleWhiteSpace.contains(byte) { break }
                         // Any other stop byte is one of `interestingBytes`.
-                        guard isPlainByte(bytes, title, wordEnd) else { plain = false; return "" }
+                        guard isPlainByte(bytes, title, wordEnd) else {
+                            plain = false
+                            return ""
+                        }
                     }
                     wordEnd += 1
                 }
-                if pendingSpace { out[count] = 0x20; count += 1; pendingSpace = false }
+                if pendingSpace {
+                    out[count] = 0x20
+                    count += 1
+                    pendingSpace = false
+                }
                 (out.baseAddress! + count).update(from: bytes.baseAddress! + index, count: wordEnd - index)
                 count += wordEnd - index
                 index = wordEnd
@@ -127,7 +138,8 @@ enum TitleParser {
     }
 
     /// Walks the pieces of the title, splitting plain stretches around tokens.
-    private static func walk<S: Sink>(_ bytes: UnsafeBufferPointer<UInt8>, title: Range<Int>, into sink: inout S) -> [(offset: Int, message: String)] {
+    private static func walk<S: Sink>(_ bytes: UnsafeBufferPointer<UInt8>, title: Range<Int>, into sink: inout S) -> [(offset: Int, message: String)]
+    {
         guard !title.isEmpty else { return [] }
         var metadata = MetadataScanner(bytes: bytes, title: title)
 
@@ -154,7 +166,10 @@ enum TitleParser {
         var plainEnd = 0
         for piece in pieces {
             if piece.kind == .markup || piece.range.isEmpty {
-                if let start = plainStart { emitPlain(start..<plainEnd); plainStart = nil }
+                if let start = plainStart {
+                    emitPlain(start..<plainEnd)
+                    plainStart = nil
+                }
                 continue
             }
             let isLiteral = piece.kind == .text || piece.kind == .delimiter || piece.kind == .bracket
@@ -168,7 +183,10 @@ enum TitleParser {
                 }
                 continue
             }
-            if let start = plainStart { emitPlain(start..<plainEnd); plainStart = nil }
+            if let start = plainStart {
+                emitPlain(start..<plainEnd)
+                plainStart = nil
+            }
             sink.content(piece.range, text: piece.text, styles: piece.styles, url: piece.url)
         }
         if let start = plainStart { emitPlain(start..<plainEnd) }
@@ -186,7 +204,8 @@ enum TitleParser {
     /// a lookup in `markupBytes` costs a global's initialisation check and a
     /// bounds check on every byte of every title.
     private static let interestingBytes: (low: UInt64, high: UInt64) = {
-        var low: UInt64 = 0, high: UInt64 = 0
+        var low: UInt64 = 0
+        var high: UInt64 = 0
         for byte in "\\`<&*_~[]/.".utf8 {
             if byte < 64 { low |= 1 << UInt64(byte) } else { high |= 1 << UInt64(byte - 64) }
         }
@@ -221,7 +240,10 @@ enum TitleParser {
         let previous = index > title.lowerBound ? bytes[index - 1] : 0
         if byte == UInt8(ascii: "/"), previous == UInt8(ascii: ":") { return false }
         if byte == UInt8(ascii: "."), previous == UInt8(ascii: "w"), index >= title.lowerBound + 3,
-           bytes[index - 2] == UInt8(ascii: "w"), bytes[index - 3] == UInt8(ascii: "w") { return false }
+            bytes[index - 2] == UInt8(ascii: "w"), bytes[index - 3] == UInt8(ascii: "w")
+        {
+            return false
+        }
         return true
     }
 
@@ -233,7 +255,8 @@ enum TitleParser {
         mutating func content(_ range: Range<Int>, text: String?, styles: InlineStyles, url: String?) {
             let text = text ?? String(decoding: bytes[range], as: UTF8.self)
             if var last = runs.last, last.token == nil, last.range.upperBound == range.lowerBound,
-               last.styles == styles, last.url == url {
+                last.styles == styles, last.url == url
+            {
                 last.text += text
                 last.range = last.range.lowerBound..<range.upperBound
                 runs[runs.count - 1] = last
@@ -262,7 +285,9 @@ enum TitleParser {
                 switch collapser.take(byte) {
                 case .skip: break
                 case .keep: display.append(byte)
-                case .spaceThenKeep: display.append(0x20); display.append(byte)
+                case .spaceThenKeep:
+                    display.append(0x20)
+                    display.append(byte)
                 }
             }
         }
@@ -278,8 +303,7 @@ enum TitleParser {
         /// sequence on either side of markup (`~\xC3~\xA9`) stay two U+FFFD
         /// instead of joining into one character. Valid pieces are copied.
         private mutating func appendRaw(_ range: Range<Int>) {
-            if Self.isWholeUTF8(bytes, range) { append(bytes[range]) }
-            else { append(String(decoding: bytes[range], as: UTF8.self).utf8) }
+            if Self.isWholeUTF8(bytes, range) { append(bytes[range]) } else { append(String(decoding: bytes[range], as: UTF8.self).utf8) }
         }
 
         /// True when `range` starts at a character and ends after a whole

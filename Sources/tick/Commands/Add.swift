@@ -29,8 +29,10 @@ extension Tick {
         @Argument(help: "The list: its path, file name or name.", completion: Completions.lists) var list: String
         @Argument(help: "The item's text, with tokens if you like (several words are joined by spaces).") var text: [String] = []
         @Option(name: .long, help: ArgumentHelp("Due date: YYYY-MM-DD, today, tomorrow, friday, +3d, ...", valueName: "date")) var due: String?
-        @Option(name: .long, help: ArgumentHelp("Priority: lowest, low, normal, medium, high or urgent.", valueName: "priority")) var priority: String?
-        @Option(name: .long, help: ArgumentHelp("Add under this heading (created at the end when missing).", valueName: "heading")) var section: String?
+        @Option(name: .long, help: ArgumentHelp("Priority: lowest, low, normal, medium, high or urgent.", valueName: "priority")) var priority:
+            String?
+        @Option(name: .long, help: ArgumentHelp("Add under this heading (created at the end when missing).", valueName: "heading")) var section:
+            String?
         @Option(name: .long, help: ArgumentHelp("Add as the last subtask of this item (of the same list).", valueName: "item")) var under: String?
 
         func execute() throws {

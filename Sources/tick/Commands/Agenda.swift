@@ -41,21 +41,30 @@ extension Tick {
             }
             let agenda = TickKit.Agenda.days(items, today: today, count: days)
             if output.json {
-                Terminal.writeJSON(.object([
-                    ("today", .string(today.isoString)),
-                    ("days", .array(agenda.map { day in
-                        .object([
-                            ("date", .string(day.date?.isoString)),
-                            ("name", .string(name(of: day, today: today))),
-                            ("entries", .array(day.entries.map { entry in
-                                .object([
-                                    ("reasons", .array(entry.reasons.map { .string($0.rawValue) })),
-                                    ("item", ItemJSON.item(entry.record, context: context)),
-                                ])
-                            })),
-                        ])
-                    })),
-                ]))
+                Terminal.writeJSON(
+                    .object([
+                        ("today", .string(today.isoString)),
+                        (
+                            "days",
+                            .array(
+                                agenda.map { day in
+                                    .object([
+                                        ("date", .string(day.date?.isoString)),
+                                        ("name", .string(name(of: day, today: today))),
+                                        (
+                                            "entries",
+                                            .array(
+                                                day.entries.map { entry in
+                                                    .object([
+                                                        ("reasons", .array(entry.reasons.map { .string($0.rawValue) })),
+                                                        ("item", ItemJSON.item(entry.record, context: context)),
+                                                    ])
+                                                })
+                                        ),
+                                    ])
+                                })
+                        ),
+                    ]))
                 return
             }
             let markerWidth = ItemStyle.markerWidth(items)
@@ -66,8 +75,9 @@ extension Tick {
                 if day.entries.isEmpty { lines.append(.heading(StyledText("  nothing", .dimmed))) }
                 for entry in day.entries {
                     var row = ItemsView.row(entry.record, context: context, depth: 0, markerWidth: markerWidth, showList: true, showNotes: false)
-                    row.due = StyledText(entry.reasons.map { why($0, entry.record, today: today) }.joined(separator: ", "),
-                                         entry.reasons.contains(.overdue) ? TextStyle(color: .red) : .plain)
+                    row.due = StyledText(
+                        entry.reasons.map { why($0, entry.record, today: today) }.joined(separator: ", "),
+                        entry.reasons.contains(.overdue) ? TextStyle(color: .red) : .plain)
                     lines.append(.row(row))
                 }
             }

@@ -58,7 +58,8 @@ extension Tick {
                         outcome.files.append(.create(path: destinationPath, bytes: text))
                     }
                     outcome.files.append(.replace(path: path, bytes: try EditSession.apply(result.source, to: document)))
-                    outcome.messages.append("archived \(result.moved.count) item\(result.moved.count == 1 ? "" : "s") from \(path) to \(destinationPath)")
+                    outcome.messages.append(
+                        "archived \(result.moved.count) item\(result.moved.count == 1 ? "" : "s") from \(path) to \(destinationPath)")
                 } else {
                     guard let result = TickKit.Archive.splices(in: document) else {
                         outcome.notes.append("\(path) has no done or cancelled items to archive")
@@ -109,7 +110,9 @@ extension Tick {
                 throw TickFailure.badData("\(path) exists already; pick another name (tick never replaces a file)")
             }
             let title = ((components.last.map(String.init) ?? trimmed) as NSString).deletingPathExtension
-            if let clash = session.lists.listsByPath.first(where: { $0.name.lowercased() == title.lowercased() || $0.path.lowercased() == path.lowercased() }) {
+            if let clash = session.lists.listsByPath.first(where: {
+                $0.name.lowercased() == title.lowercased() || $0.path.lowercased() == path.lowercased()
+            }) {
                 throw TickFailure.badData("a list named '\(clash.name)' exists already in \(clash.path); pick another name")
             }
             let text = NewList.text(name: title, color: chosenColor, icon: chosenIcon)

@@ -37,10 +37,11 @@ extension Tick {
             var problems: [JSONValue] = []
             func report(_ path: String, _ line: Int, _ column: Int, _ severity: String, _ message: String) {
                 if json {
-                    problems.append(.object([
-                        ("path", .string(path)), ("line", .int(line)), ("column", .int(column)),
-                        ("severity", .string(severity)), ("message", .string(message)),
-                    ]))
+                    problems.append(
+                        .object([
+                            ("path", .string(path)), ("line", .int(line)), ("column", .int(column)),
+                            ("severity", .string(severity)), ("message", .string(message)),
+                        ]))
                 } else {
                     print(TerminalText.safe("\(path):\(line):\(column): \(severity): \(message)"))
                     problems.append(.null)
@@ -69,8 +70,9 @@ extension Tick {
                 }
             }
             if json {
-                print(JSONValue.object([("today", .string(folder.todayDate.isoString)), ("diagnostics", .array(problems))])
-                    .serialized(pretty: true))
+                print(
+                    JSONValue.object([("today", .string(folder.todayDate.isoString)), ("diagnostics", .array(problems))])
+                        .serialized(pretty: true))
             }
             if !problems.isEmpty { throw ExitCode(1) }
         }

@@ -36,8 +36,11 @@ extension Tick {
         @OptionGroup var bulk: BulkOptions
 
         func execute() throws {
-            guard let specs = try Bulk.items(items, bulk: bulk, folder: folder, list: search.list, verb: "Mark done",
-                                             dryRun: write.dryRun) else { return }
+            guard
+                let specs = try Bulk.items(
+                    items, bulk: bulk, folder: folder, list: search.list, verb: "Mark done",
+                    dryRun: write.dryRun)
+            else { return }
             try StatusChange.run(specs, folder: folder, write: write, search: search, repeating: !noRepeat) { today in
                 .done(date: noDate ? nil : today)
             }
@@ -90,8 +93,11 @@ extension Tick {
         @OptionGroup var bulk: BulkOptions
 
         func execute() throws {
-            guard let specs = try Bulk.items(items, bulk: bulk, folder: folder, list: search.list, verb: "Cancel",
-                                             dryRun: write.dryRun) else { return }
+            guard
+                let specs = try Bulk.items(
+                    items, bulk: bulk, folder: folder, list: search.list, verb: "Cancel",
+                    dryRun: write.dryRun)
+            else { return }
             try StatusChange.run(specs, folder: folder, write: write, search: search) { today in
                 .cancel(date: noDate ? nil : today)
             }
@@ -128,8 +134,10 @@ extension Tick {
 
 /// The shared work of done, reopen, cancel and start.
 enum StatusChange {
-    static func run(_ specs: [String], folder: FolderOptions, write: WriteOptions, search: ItemSearchOptions,
-                    repeating: Bool = true, intent: (TaskDate) -> StatusEdit.Intent) throws {
+    static func run(
+        _ specs: [String], folder: FolderOptions, write: WriteOptions, search: ItemSearchOptions,
+        repeating: Bool = true, intent: (TaskDate) -> StatusEdit.Intent
+    ) throws {
         guard !specs.isEmpty else { throw TickFailure.usage("name at least one ITEM: PATH:LINE, ^id or title text") }
         let session = try EditSession(folder: folder)
         let today = session.today
@@ -147,8 +155,9 @@ enum StatusChange {
                 // What to say about each item, with its line to be given its new number.
                 var reports: [(item: TaskItem, lines: [(text: String, line: Int?)])] = []
                 for item in items {
-                    let edit = try Self.edit(chosen, item: item, in: document, today: today, repeating: repeating,
-                                             keeping: named)
+                    let edit = try Self.edit(
+                        chosen, item: item, in: document, today: today, repeating: repeating,
+                        keeping: named)
                     if edit.splices.isEmpty {
                         outcome.notes.append("\(document.address(of: item)) is already \(Self.state(chosen)); left as it is")
                         continue
@@ -157,11 +166,16 @@ enum StatusChange {
                     var report: [(text: String, line: Int?)] = [("\(Self.word(chosen)) \(document.path):", item.line)]
                     if edit.deletesItem {
                         lines.removed(item.line)
-                        report = [("\(Self.word(chosen)) \(document.address(of: item))  \(item.title), and removed it (its on-completion action is delete)", nil)]
+                        report = [
+                            (
+                                "\(Self.word(chosen)) \(document.address(of: item))  \(item.title), and removed it (its on-completion action is delete)",
+                                nil
+                            )
+                        ]
                     }
                     if case .done = chosen, item.metadata.every != nil || NextOccurrence.unreadableRule(of: item, in: document) != nil {
                         if edit.addsNextOccurrence {
-                            let above = item.line   // the new line goes in just above the item's
+                            let above = item.line // the new line goes in just above the item's
                             lines.inserted(before: above)
                             report.append(("  its next occurrence was added above it as \(document.path):", -above))
                         } else {
@@ -171,15 +185,20 @@ enum StatusChange {
                     if let occurrence = edit.removedOccurrence {
                         lines.removed(occurrence.line)
                         let start = NextOccurrence.removal(of: occurrence, in: document).range.lowerBound
-                        let text = String(decoding: document.source.bytes[start..<document.source.range(ofLine: occurrence.line).upperBound], as: UTF8.self)
-                        report.append(("  removed its next occurrence, which done had added above it: \(text.trimmingCharacters(in: .whitespaces))", nil))
+                        let text = String(
+                            decoding: document.source.bytes[start..<document.source.range(ofLine: occurrence.line).upperBound], as: UTF8.self)
+                        report.append(
+                            ("  removed its next occurrence, which done had added above it: \(text.trimmingCharacters(in: .whitespaces))", nil))
                     }
                     if let note = edit.note { outcome.notes.append(note) }
                     reports.append((item, report))
                 }
                 for (item, report) in reports {
                     for (index, entry) in report.enumerated() {
-                        guard let line = entry.line else { outcome.messages.append(entry.text); continue }
+                        guard let line = entry.line else {
+                            outcome.messages.append(entry.text)
+                            continue
+                        }
                         // A negative line is an inserted line's place: the line it was inserted before.
                         let number = line < 0 ? lines.newLine(ofInsertionBefore: -line) : lines.newLine(of: line)
                         outcome.messages.append(entry.text + "\(number)" + (index == 0 ? "  \(item.title)" : ""))
@@ -213,41 +232,50 @@ enum StatusChange {
     /// silently (a rule tick cannot read, no next date) throws instead;
     /// `keeping` holds the indexes of items named too, whose lines `reopen`
     /// must not remove as next occurrences.
-    static func edit(_ intent: StatusEdit.Intent, item: TaskItem, in document: Document, today: TaskDate,
-                     repeating: Bool = true, keeping: Set<Int> = []) throws -> ItemEdit {
+    static func edit(
+        _ intent: StatusEdit.Intent, item: TaskItem, in document: Document, today: TaskDate,
+        repeating: Bool = true, keeping: Set<Int> = []
+    ) throws -> ItemEdit {
         if case .done = intent, repeating, item.status != .done {
             // A series never ends silently: no next occurrence, no completion.
             if let problem = NextOccurrence.unreadableRule(of: item, in: document) {
-                throw TickFailure.badData("\(document.address(of: item)):\(problem.column): \(problem.message); "
-                    + "nothing was changed: fix the rule, or use --no-repeat to complete it without a next occurrence")
+                throw TickFailure.badData(
+                    "\(document.address(of: item)):\(problem.column): \(problem.message); "
+                        + "nothing was changed: fix the rule, or use --no-repeat to complete it without a next occurrence")
             }
             if item.metadata.every != nil, case .failure(let failure) = NextOccurrence.make(for: item, in: document, today: today) {
-                throw TickFailure.badData("\(document.address(of: item)): \(failure); nothing was changed: "
-                    + "change its dates or its rule, or use --no-repeat to complete it without a next occurrence")
+                throw TickFailure.badData(
+                    "\(document.address(of: item)): \(failure); nothing was changed: "
+                        + "change its dates or its rule, or use --no-repeat to complete it without a next occurrence")
             }
         }
         var result = ItemEdit(splices: StatusEdit.splices(intent, item: item, in: document, today: today, repeating: repeating))
         if result.splices.isEmpty { return result }
         if case .done = intent, repeating, item.metadata.every != nil,
-           NextOccurrence.line(for: item, in: document, today: today) != nil {
+            NextOccurrence.line(for: item, in: document, today: today) != nil
+        {
             result.addsNextOccurrence = true
         }
         if case .done = intent, item.metadata.onCompletion == "delete" {
             if StatusEdit.deletesOnCompletion(item) {
                 result.deletesItem = true
             } else {
-                result.note = "\(document.address(of: item)) says 🏁 delete but has subtasks or notes: it is marked done and kept "
+                result.note =
+                    "\(document.address(of: item)) says 🏁 delete but has subtasks or notes: it is marked done and kept "
                     + "(`tick rm \(document.address(of: item))` removes it with them)"
             }
         }
         if intent == .reopen, let occurrence = NextOccurrence.added(above: item, in: document, today: today),
-           !keeping.contains(occurrence.index) {
+            !keeping.contains(occurrence.index)
+        {
             result.splices.append(NextOccurrence.removal(of: occurrence, in: document))
             result.removedOccurrence = occurrence
         } else if intent == .reopen, item.status == .done, item.metadata.every != nil,
-                  let copy = document.items.last(where: { $0.line == item.line - 1 }),
-                  copy.status.isOpen, copy.title == item.title {
-            result.note = "\(document.address(of: copy)) above it is an open copy that changed since done added it; "
+            let copy = document.items.last(where: { $0.line == item.line - 1 }),
+            copy.status.isOpen, copy.title == item.title
+        {
+            result.note =
+                "\(document.address(of: copy)) above it is an open copy that changed since done added it; "
                 + "left as it is (`tick rm \(document.address(of: copy))` removes it)"
         }
         return result
@@ -275,8 +303,8 @@ enum StatusChange {
 /// Where lines end up after one-line insertions and removals in a file:
 /// the new numbers `done` and `reopen` print.
 struct LineShifts {
-    private var insertions: [Int] = []   // old line numbers a line was inserted before
-    private var removals: [Int] = []     // old line numbers removed
+    private var insertions: [Int] = [] // old line numbers a line was inserted before
+    private var removals: [Int] = [] // old line numbers removed
 
     mutating func inserted(before line: Int) { insertions.append(line) }
     mutating func removed(_ line: Int) { removals.append(line) }

@@ -29,7 +29,8 @@ extension Tick {
         @Option(name: .long, help: ArgumentHelp("New title text; the item's tokens are kept.", valueName: "text")) var title: String?
         @Option(name: .long, help: ArgumentHelp("Due date: YYYY-MM-DD, today, tomorrow, friday, +3d, ...", valueName: "date")) var due: String?
         @Flag(name: .long, help: "Remove the due date.") var noDue = false
-        @Option(name: .long, help: ArgumentHelp("Priority: lowest, low, normal (removes it), medium, high or urgent.", valueName: "priority")) var priority: String?
+        @Option(name: .long, help: ArgumentHelp("Priority: lowest, low, normal (removes it), medium, high or urgent.", valueName: "priority"))
+        var priority: String?
         @Option(name: .long, help: ArgumentHelp("Color: red, orange, ..., gray, or #rrggbb.", valueName: "color")) var color: String?
         @Option(name: .long, help: ArgumentHelp("Icon: a symbol name like cart, or an emoji.", valueName: "icon")) var icon: String?
         @Option(name: .long, help: ArgumentHelp("Add a tag (repeatable).", valueName: "tag")) var tag: [String] = []
@@ -42,8 +43,10 @@ extension Tick {
         func execute() throws {
             if due != nil && noDue { throw TickFailure.usage("use --due or --no-due, not both") }
             if title == nil && due == nil && !noDue && priority == nil && color == nil && icon == nil && tag.isEmpty && untag.isEmpty
-                && after.isEmpty && !noAfter {
-                throw TickFailure.usage("nothing to change; give --title, --due, --no-due, --priority, --color, --icon, --tag, --untag, --after or --no-after")
+                && after.isEmpty && !noAfter
+            {
+                throw TickFailure.usage(
+                    "nothing to change; give --title, --due, --no-due, --priority, --color, --icon, --tag, --untag, --after or --no-after")
             }
             let session = try EditSession(folder: folder)
             var changes: [TokenEdit.Change] = []
@@ -68,8 +71,11 @@ extension Tick {
                 return (tokens > 1 ? [.remove(.dependsOn)] : []) + [.setText(.dependsOn, ids.joined(separator: ","))]
             }
 
-            guard let specs = try Bulk.items(item.map { [$0] } ?? [], bulk: bulk, folder: folder, list: search.list, verb: "Edit",
-                                             dryRun: write.dryRun) else { return }
+            guard
+                let specs = try Bulk.items(
+                    item.map { [$0] } ?? [], bulk: bulk, folder: folder, list: search.list, verb: "Edit",
+                    dryRun: write.dryRun)
+            else { return }
             let paths = try specs.map { try session.locate($0, list: search.list).document.path }
             try session.run(paths: paths, dryRun: write.dryRun) { inputs in
                 // Each file edited once, with all its items' splices.

@@ -43,8 +43,11 @@ extension Tick {
         var events = false
         @Option(name: .long, help: ArgumentHelp("With --events: a reminder this long before each event (30m, 2h, 1d).", valueName: "duration"))
         var alarm: String?
-        @Option(name: .long, help: ArgumentHelp("Write to this file (atomically, and only when its content changes) instead of standard output.",
-                                                valueName: "file"), completion: .file())
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "Write to this file (atomically, and only when its content changes) instead of standard output.",
+                valueName: "file"), completion: .file())
         var output: String?
 
         func validate() throws {
@@ -61,7 +64,10 @@ extension Tick {
             let units: [Character: Int] = ["m": 1, "h": 60, "d": 1440]
             var digits = text.lowercased()
             var unit = 1
-            if let last = digits.last, let factor = units[last] { unit = factor; digits.removeLast() }
+            if let last = digits.last, let factor = units[last] {
+                unit = factor
+                digits.removeLast()
+            }
             guard let count = Int(digits), count > 0, count * unit <= 366 * 1440 else { return nil }
             return count * unit
         }
@@ -92,7 +98,9 @@ extension Tick {
                 // SEQUENCE: kept for an event that did not change since the file
                 // was last written, one more for one that did, 0 for a new one.
                 let previous = output.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }.map(ICalendarWriter.events) ?? [:]
-                try deliver { ICalendarWriter.writeEvents(arranged.items, stamp: stamp, previous: previous, alarm: alarm.flatMap(Self.minutes), to: $0) }
+                try deliver {
+                    ICalendarWriter.writeEvents(arranged.items, stamp: stamp, previous: previous, alarm: alarm.flatMap(Self.minutes), to: $0)
+                }
             }
         }
 

@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import TickKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension Tick {
     /// `tick merge`: git's merge driver for list files (SPEC §8).
@@ -53,16 +54,19 @@ extension Tick {
             }
             let versions = (try read(base, "the base"), try read(ours, "our"), try read(theirs, "their"))
             let today: TaskDate = ProcessInfo.processInfo.environment["TICK_TODAY"].flatMap { TaskDate(iso: $0) } ?? TaskDate.today()
-            let outcome = try ListMerge.merge(base: versions.0, ours: versions.1, theirs: versions.2, path: shownPath,
-                                              today: today, markers: ListMerge.Markers(size: markerSize),
-                                              lineMerge: GitProcess.mergeFile)
+            let outcome = try ListMerge.merge(
+                base: versions.0, ours: versions.1, theirs: versions.2, path: shownPath,
+                today: today, markers: ListMerge.Markers(size: markerSize),
+                lineMerge: GitProcess.mergeFile)
             if outcome.bytes != versions.1 {
                 do { try Data(outcome.bytes).write(to: URL(fileURLWithPath: ours), options: .atomic) } catch {
                     throw TickFailure.cannotWrite("cannot write the merge to '\(ours)': \(error.localizedDescription)")
                 }
             }
             if outcome.conflicts > 0 {
-                Terminal.error("\(shownPath): \(outcome.conflicts) conflict\(outcome.conflicts == 1 ? "" : "s") left between markers; resolve, then `git add \(shownPath)`")
+                Terminal.error(
+                    "\(shownPath): \(outcome.conflicts) conflict\(outcome.conflicts == 1 ? "" : "s") left between markers; resolve, then `git add \(shownPath)`"
+                )
                 throw ExitCode(1)
             }
         }
@@ -93,7 +97,9 @@ extension Tick {
                 """)
 
         @OptionGroup var folder: FolderOptions
-        @Option(name: .long, help: ArgumentHelp("How git should run tick (default: `tick` when it is on PATH, else this program's full path).", valueName: "command"))
+        @Option(
+            name: .long,
+            help: ArgumentHelp("How git should run tick (default: `tick` when it is on PATH, else this program's full path).", valueName: "command"))
         var command: String?
 
         /// Every list file: the extensions NotesFolder reads.
@@ -135,13 +141,16 @@ extension Tick {
                 return
             }
             for line in changed { print(line) }
-            print("git now merges the list files in \(notes) item by item. Commit .gitattributes, and run `tick git setup` once in every other clone (git config is not shared).")
+            print(
+                "git now merges the list files in \(notes) item by item. Commit .gitattributes, and run `tick git setup` once in every other clone (git config is not shared)."
+            )
         }
 
         /// `tick` when the `tick` on PATH is this program, else this
         /// program's full path, quoted for the shell git runs drivers with.
         static func defaultCommand() -> String {
-            let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            let me =
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
                 ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
             let onPath = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { String($0) + "/tick" }
                 .first { FileManager.default.isExecutableFile(atPath: $0) }

@@ -27,8 +27,9 @@ extension Tick {
         func execute() throws {
             // A client that closes its end must not kill the server mid-write.
             signal(SIGPIPE, SIG_IGN)
-            let server = LanguageServer(input: STDIN_FILENO, output: STDOUT_FILENO, folderPath: folder.folderPath,
-                                        today: folder.todayDate)
+            let server = LanguageServer(
+                input: STDIN_FILENO, output: STDOUT_FILENO, folderPath: folder.folderPath,
+                today: folder.todayDate)
             let status = server.run()
             if status != 0 { throw ExitCode(status) }
         }

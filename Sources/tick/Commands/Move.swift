@@ -21,23 +21,31 @@ extension Tick {
         @OptionGroup var folder: FolderOptions
         @OptionGroup var write: WriteOptions
         @OptionGroup var search: ItemSearchOptions
-        @Argument(help: ArgumentHelp("The item (PATH:LINE, ^id or title text), then the list to move it to; with --where, the list alone.",
-                                     valueName: "item> <list"), completion: Completions.itemsAndLists) var words: [String] = []
-        @Option(name: .long, help: ArgumentHelp("Move it under this heading (created at the end when missing).", valueName: "heading")) var section: String?
+        @Argument(
+            help: ArgumentHelp(
+                "The item (PATH:LINE, ^id or title text), then the list to move it to; with --where, the list alone.",
+                valueName: "item> <list"), completion: Completions.itemsAndLists) var words: [String] = []
+        @Option(name: .long, help: ArgumentHelp("Move it under this heading (created at the end when missing).", valueName: "heading")) var section:
+            String?
         @OptionGroup var bulk: BulkOptions
 
         func execute() throws {
             if let section { try OptionValue.oneLine(section, option: "--section") }
             let expected = bulk.query == nil ? 2 : 1
             guard words.count == expected else {
-                throw TickFailure.usage(bulk.query == nil ? "name the ITEM and the LIST to move it to: tick mv ITEM LIST"
-                                                          : "with --where, name only the LIST to move the items to: tick mv --where EXPR LIST")
+                throw TickFailure.usage(
+                    bulk.query == nil
+                        ? "name the ITEM and the LIST to move it to: tick mv ITEM LIST"
+                        : "with --where, name only the LIST to move the items to: tick mv --where EXPR LIST")
             }
             let destination = words[expected - 1]
             let session = try EditSession(folder: folder)
             let destinationPath = try session.listPath(destination)
-            guard let specs = try Bulk.items(bulk.query == nil ? [words[0]] : [], bulk: bulk, folder: folder, list: search.list,
-                                             verb: "Move", dryRun: write.dryRun, leavesOnly: true) else { return }
+            guard
+                let specs = try Bulk.items(
+                    bulk.query == nil ? [words[0]] : [], bulk: bulk, folder: folder, list: search.list,
+                    verb: "Move", dryRun: write.dryRun, leavesOnly: true)
+            else { return }
             let sourcePaths = try specs.map { try session.locate($0, list: search.list).document.path }
             let placement: InsertItem.Placement = section.map { .section($0) } ?? .endOfList
             try session.run(paths: sourcePaths + [destinationPath], dryRun: write.dryRun) { inputs in
@@ -54,7 +62,8 @@ extension Tick {
                     let bytes = try EditSession.apply(move.splices, to: document)
                     outcome.files.append(.replace(path: document.path, bytes: bytes))
                     if let created = move.createdSection { outcome.notes.append("created section '## \(created)' in \(document.path)") }
-                    outcome.messages.append("moved \(document.describe(target)) to \(destinationPath):\(EditSession.line(of: move.itemOffset, in: bytes))")
+                    outcome.messages.append(
+                        "moved \(document.describe(target)) to \(destinationPath):\(EditSession.line(of: move.itemOffset, in: bytes))")
                     return outcome
                 }
                 guard var other = inputs.document(destinationPath) else { throw TickFailure.noInput("\(destinationPath) cannot be read") }
@@ -74,13 +83,15 @@ extension Tick {
                     createdSection = createdSection ?? move.createdSection
                     if removals[document.path] == nil { sourceOrder.append(document.path) }
                     removals[document.path, default: []].append(target.index)
-                    outcome.messages.append("moved \(document.describe(target)) to \(destinationPath):\(EditSession.line(of: move.itemOffset, in: bytes))")
+                    outcome.messages.append(
+                        "moved \(document.describe(target)) to \(destinationPath):\(EditSession.line(of: move.itemOffset, in: bytes))")
                 }
                 guard !sourceOrder.isEmpty else { return outcome }
                 outcome.files.append(.replace(path: other.path, bytes: other.source.bytes))
                 for path in sourceOrder {
                     guard let document = inputs.document(path) else { continue }
-                    outcome.files.append(.replace(path: path, bytes: try EditSession.apply(RemoveItem.splices(removals[path]!, in: document), to: document)))
+                    outcome.files.append(
+                        .replace(path: path, bytes: try EditSession.apply(RemoveItem.splices(removals[path]!, in: document), to: document)))
                 }
                 if let created = createdSection { outcome.notes.append("created section '## \(created)' in \(destinationPath)") }
                 return outcome
@@ -94,8 +105,10 @@ extension Tick {
         /// had neither.
         static func carried(_ item: TaskItem, in document: Document) -> String {
             let (notes, subtasks) = RemoveItem.carried(item, in: document)
-            let parts = [notes == 0 ? nil : "\(notes) note line\(notes == 1 ? "" : "s")",
-                         subtasks == 0 ? nil : "\(subtasks) subtask\(subtasks == 1 ? "" : "s")"].compactMap { $0 }
+            let parts = [
+                notes == 0 ? nil : "\(notes) note line\(notes == 1 ? "" : "s")",
+                subtasks == 0 ? nil : "\(subtasks) subtask\(subtasks == 1 ? "" : "s")",
+            ].compactMap { $0 }
             return parts.isEmpty ? "" : ", with its " + parts.joined(separator: " and ")
         }
 
@@ -115,8 +128,11 @@ extension Tick {
         @OptionGroup var bulk: BulkOptions
 
         func execute() throws {
-            guard let specs = try Bulk.items(items, bulk: bulk, folder: folder, list: search.list, verb: "Remove",
-                                             dryRun: write.dryRun, leavesOnly: true) else { return }
+            guard
+                let specs = try Bulk.items(
+                    items, bulk: bulk, folder: folder, list: search.list, verb: "Remove",
+                    dryRun: write.dryRun, leavesOnly: true)
+            else { return }
             let session = try EditSession(folder: folder)
             let paths = try specs.map { try session.locate($0, list: search.list).document.path }
             try session.run(paths: paths, dryRun: write.dryRun) { inputs in

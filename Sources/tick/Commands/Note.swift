@@ -33,8 +33,9 @@ extension Tick {
             try session.run(paths: [path], dryRun: write.dryRun) { inputs in
                 let (document, target) = try session.locate(spec, list: search.list, in: inputs.documents)
                 guard let (splice, line) = AddNote.splice(adding: note, to: target, in: document) else {
-                    throw TickFailure.usage("'\(note)' would not read back as a note of \(document.address(of: target)) "
-                        + "(it would make an item of its own); put a word before it")
+                    throw TickFailure.usage(
+                        "'\(note)' would not read back as a note of \(document.address(of: target)) "
+                            + "(it would make an item of its own); put a word before it")
                 }
                 let bytes = try EditSession.apply([splice], to: document)
                 var outcome = EditOutcome(files: [.replace(path: path, bytes: bytes)])

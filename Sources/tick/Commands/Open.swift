@@ -3,9 +3,9 @@ import Foundation
 import TickKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension Tick {
@@ -39,10 +39,11 @@ extension Tick {
             let line = document.line(of: location.item)
             let path = root.absolute(document.path)
             let environment = ProcessInfo.processInfo.environment
-            let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }
+            let editor =
+                [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }
                 .first { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? "vi"
             let arguments = Self.editorArguments(editor: editor, path: path, line: line)
-            fflush(nil)   // every stream: nothing printed may be lost by exec
+            fflush(nil) // every stream: nothing printed may be lost by exec
             // The shell splits the editor setting into words ("code -w"); the file is passed as is.
             let argv = ["sh", "-c", editor + " \"$@\"", "tick-open"] + arguments
             var cArguments = argv.map { strdup($0) } + [nil]

@@ -56,8 +56,9 @@ extension Tick {
                 if output.json {
                     Terminal.writeError(tree + "\n")
                 } else {
-                    output.display.print([StyledText("Query:", .strong).rendered(output.display.depth)]
-                                         + tree.split(separator: "\n").map { "  " + $0 } + [""])
+                    output.display.print(
+                        [StyledText("Query:", .strong).rendered(output.display.depth)]
+                            + tree.split(separator: "\n").map { "  " + $0 } + [""])
                 }
             }
             let arranged = results.arrange(matches, isManual: true, today: today)
@@ -75,9 +76,10 @@ extension Tick {
         /// (a heading line first), as Obsidian Tasks counts them.
         func urgencyExplanation(_ items: [EncodedListedItem], today: TaskDate) -> [String]? {
             guard results.sort?.keys.contains(.urgency) == true else { return nil }
-            return ["Urgency (due + priority + scheduled + start):"] + items.map { item in
-                "  " + TerminalText.safe(Urgency(item, today: today).explanation + "   \(item.listPath):\(item.line)  \(item.title.string)")
-            }
+            return ["Urgency (due + priority + scheduled + start):"]
+                + items.map { item in
+                    "  " + TerminalText.safe(Urgency(item, today: today).explanation + "   \(item.listPath):\(item.line)  \(item.title.string)")
+                }
         }
     }
 }

@@ -22,8 +22,9 @@ extension SmartGroupCommand {
             items = QueryEvaluator.filter(items, try QueryInput.parse(expression, today: today).resolvingDependencies(context.dependencies))
         }
         let members = Self.group.members(of: items, today: today)
-        let arranged = results.arrange(members, isManual: Self.group == .all || Self.group == .overdue,
-                                       defaultGrouping: Self.group.defaultGrouping, today: today)
+        let arranged = results.arrange(
+            members, isManual: Self.group == .all || Self.group == .overdue,
+            defaultGrouping: Self.group.defaultGrouping, today: today)
         ResultPrinter.print(arranged, context: context, output: output, emptyMessage: Self.emptyMessage)
     }
 }

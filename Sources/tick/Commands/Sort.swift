@@ -43,9 +43,11 @@ extension Tick {
                 guard let sorted = EncodedDocument(encoding: parsed) else { throw TickFailure.badData("\(path) is too large to show") }
                 let display = Display(choice: .auto, environment: ProcessInfo.processInfo.environment)
                 // The preview shows the order; whether an item is blocked is not its concern.
-                display.print(ListView.source(sorted, items: sorted.items(),
-                                              context: ItemContext(today: session.today, dependencies: .none),
-                                              showNotes: false))
+                display.print(
+                    ListView.source(
+                        sorted, items: sorted.items(),
+                        context: ItemContext(today: session.today, dependencies: .none),
+                        showNotes: false))
                 Terminal.note("nothing was written; --write writes this order, --dry-run shows it as a diff")
                 return
             }

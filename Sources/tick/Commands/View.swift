@@ -42,7 +42,9 @@ extension Tick {
             }
             guard let name else {
                 if settings.views.isEmpty {
-                    print("No saved views yet: add them under views: in \(Configuration.userPath ?? "~/.config/tick/config.yml") or the notes folder's .tick.yml (see tick help view).")
+                    print(
+                        "No saved views yet: add them under views: in \(Configuration.userPath ?? "~/.config/tick/config.yml") or the notes folder's .tick.yml (see tick help view)."
+                    )
                 }
                 for (viewName, view) in settings.views {
                     var line = "\(viewName)  \(view.query)"
@@ -55,7 +57,8 @@ extension Tick {
             guard let view = settings.view(name) else {
                 let names = settings.views.map(\.name)
                 let hint = NearestWord.nearest(to: name, among: names).map { " (did you mean '\($0)'?)" } ?? ""
-                throw TickFailure.usage("no view named '\(name)'\(hint); \(names.isEmpty ? "no views are saved yet" : "views: " + names.joined(separator: ", "))")
+                throw TickFailure.usage(
+                    "no view named '\(name)'\(hint); \(names.isEmpty ? "no views are saved yet" : "views: " + names.joined(separator: ", "))")
             }
             // The view as a query: its words (and the narrowing ones), its
             // sort and groups unless the options given say otherwise.

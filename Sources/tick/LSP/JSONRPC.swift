@@ -86,7 +86,10 @@ enum JSONRPC {
             }
             var chunk = [UInt8](repeating: 0, count: 65536)
             let count = chunk.withUnsafeMutableBytes { Posix.read(descriptor, into: $0) }
-            if count <= 0 { ended = true; return false }
+            if count <= 0 {
+                ended = true
+                return false
+            }
             buffer.append(contentsOf: chunk[0..<count])
             return true
         }
@@ -156,7 +159,11 @@ enum JSONRPC {
                 let name = text[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
                 let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
                 if name == "content-length" {
-                    if let number = Int(value), number >= 0 { length = number } else { problem = problem ?? "Content-Length '\(value)' is not a length" }
+                    if let number = Int(value), number >= 0 {
+                        length = number
+                    } else {
+                        problem = problem ?? "Content-Length '\(value)' is not a length"
+                    }
                 }
             }
             if let problem { return .unreadable(problem) }

@@ -56,7 +56,8 @@ extension LanguageServer {
             throw LSPError(.invalidParams, "params.range is missing or not a range of positions")
         }
         if let only = params["context"]?["only"]?.arrayValue?.compactMap(\.textValue),
-           !only.contains(where: { LSPFeatures.codeActionKind == $0 || LSPFeatures.codeActionKind.hasPrefix($0 + ".") }) {
+            !only.contains(where: { LSPFeatures.codeActionKind == $0 || LSPFeatures.codeActionKind.hasPrefix($0 + ".") })
+        {
             return .array([])
         }
         let document = open.document
@@ -129,8 +130,10 @@ extension LanguageServer {
 
 extension LanguageServer {
     /// The date words offered after a date field, in this order.
-    private static let dateWords = ["today", "tomorrow", "monday", "tuesday", "wednesday", "thursday", "friday",
-                                    "saturday", "sunday", "next week", "eow", "eom", "next month"]
+    private static let dateWords = [
+        "today", "tomorrow", "monday", "tuesday", "wednesday", "thursday", "friday",
+        "saturday", "sunday", "next week", "eow", "eom", "next month",
+    ]
     private static let tickDateKeys = ["due", "scheduled", "start", "created", "done", "cancelled"]
     private static let dataviewDateKeys = ["due", "scheduled", "start", "created", "completion", "cancelled"]
     private static let dateSignifiers: Set<Unicode.Scalar> = ["📅", "📆", "🗓", "⏳", "⌛", "🛫", "➕", "✅", "❌"]
@@ -143,7 +146,8 @@ extension LanguageServer {
         let converter = PositionConverter(source: source, encoding: encoding)
         let offset = converter.offset(of: position)
         guard position.line < source.lineCount, let item = document.items.first(where: { $0.line == position.line + 1 }),
-              offset >= item.boxRange.upperBound else { return .array([]) }
+            offset >= item.boxRange.upperBound
+        else { return .array([]) }
         let lineRange = source.range(ofLine: item.line)
         let before = String(decoding: source.bytes[item.boxRange.upperBound..<offset], as: UTF8.self)
         let after = String(decoding: source.bytes[offset..<lineRange.upperBound], as: UTF8.self)
@@ -174,7 +178,8 @@ extension LanguageServer {
             }
             for word in words {
                 guard let date = DateExpression.resolve(word, today: today) else { continue }
-                add(label: word, detail: "\(date.isoString) (\(date.weekdayAbbreviation))", kind: 12, replacing: typed,
+                add(
+                    label: word, detail: "\(date.isoString) (\(date.weekdayAbbreviation))", kind: 12, replacing: typed,
                     with: prefix + date.isoString + suffix, filter: word)
             }
         }
@@ -204,8 +209,9 @@ extension LanguageServer {
         if let bracket = before.lastIndex(where: { $0 == "[" || $0 == "(" }) {
             let field = before[before.index(after: bracket)...]
             if let separator = field.range(of: "::"),
-               field[..<separator.lowerBound].trimmingCharacters(in: .whitespaces).lowercased() == "dependson",
-               !field.contains(where: { $0 == "]" || $0 == ")" }) {
+                field[..<separator.lowerBound].trimmingCharacters(in: .whitespaces).lowercased() == "dependson",
+                !field.contains(where: { $0 == "]" || $0 == ")" })
+            {
                 let value = field[separator.upperBound...]
                 let typed = afterLastComma(value).trimmingCharacters(in: .whitespaces)
                 ids(typed: typed, prefix: value.isEmpty ? " " : "", suffix: closer(before[bracket]))
@@ -226,7 +232,8 @@ extension LanguageServer {
 
         // tick dialect: due:, scheduled:, ...
         if let colon = lastWord.firstIndex(of: ":"), Self.tickDateKeys.contains(String(lastWord[..<colon])),
-           !lastWord[lastWord.index(after: colon)...].contains(":") {
+            !lastWord[lastWord.index(after: colon)...].contains(":")
+        {
             dates(typed: String(lastWord[lastWord.index(after: colon)...]), prefix: "", suffix: "")
             return .array(items)
         }
@@ -245,7 +252,8 @@ extension LanguageServer {
                     if key == "priority" {
                         for priority in Priority.allCases {
                             let word = priority == .urgent ? "highest" : priority.name
-                            add(label: word, detail: "priority", kind: 20, replacing: typed,
+                            add(
+                                label: word, detail: "priority", kind: 20, replacing: typed,
                                 with: (typed.isEmpty ? gap : "") + word + closer(before[bracket]))
                         }
                         return .array(items)
@@ -274,7 +282,8 @@ extension LanguageServer {
             for priority in Priority.allCases {
                 guard let token = TokenFormat.priority(priority, dialect: dialect) else { continue }
                 let label = dialect == .tick ? token : "\(token) \(priority.name)"
-                add(label: label, detail: "priority \(priority.name)", kind: 20, replacing: lastWord, with: token,
+                add(
+                    label: label, detail: "priority \(priority.name)", kind: 20, replacing: lastWord, with: token,
                     filter: "!" + priority.name)
             }
             return .array(items)
@@ -297,7 +306,8 @@ extension LanguageServer {
             }
             let sorted = counts.values.sorted { $0.count != $1.count ? $0.count > $1.count : $0.shown < $1.shown }
             for tag in sorted {
-                add(label: "#" + tag.shown, detail: "used \(tag.count) time\(tag.count == 1 ? "" : "s")", kind: 14,
+                add(
+                    label: "#" + tag.shown, detail: "used \(tag.count) time\(tag.count == 1 ? "" : "s")", kind: 14,
                     replacing: lastWord, with: "#" + tag.shown)
             }
             return .array(items)
@@ -315,23 +325,25 @@ extension LanguageServer {
         let document = open.document
         guard let item = document.items.first(where: { $0.line == position.line + 1 }) else { return .null }
         let metadata = item.metadata
-        let status: String = switch item.status {
-        case .open: "open"
-        case .done: "done"
-        case .cancelled: "cancelled"
-        case .inProgress: "in progress"
-        }
+        let status: String =
+            switch item.status {
+            case .open: "open"
+            case .done: "done"
+            case .cancelled: "cancelled"
+            case .inProgress: "in progress"
+            }
         var lines = ["**\(Self.markdownEscaped(item.title))** (\(status))", ""]
         func date(_ name: String, _ value: TaskDate?) {
             guard let value else { return }
             let days = today.days(until: value.dayOnly)
-            let words = switch days {
-            case 0: "today"
-            case 1: "tomorrow"
-            case -1: item.status.isOpen ? "1 day overdue" : "yesterday"
-            case ..<0: item.status.isOpen ? "\(-days) days overdue" : "\(-days) days ago"
-            default: "in \(days) days"
-            }
+            let words =
+                switch days {
+                case 0: "today"
+                case 1: "tomorrow"
+                case -1: item.status.isOpen ? "1 day overdue" : "yesterday"
+                case ..<0: item.status.isOpen ? "\(-days) days overdue" : "\(-days) days ago"
+                default: "in \(days) days"
+                }
             lines.append("- \(name): \(value.isoString) (\(value.weekdayAbbreviation)), \(words)")
         }
         lines.append("- priority: \(metadata.priority.name)")
@@ -380,12 +392,13 @@ extension LanguageServer {
             for item in document.items where query.isEmpty || item.title.lowercased().contains(query) {
                 var container = document.name
                 if let section = item.section, section < document.sections.count { container += " › " + document.sections[section].title }
-                symbols.append(.object([
-                    ("name", .string(item.title.isEmpty ? item.text : item.title)),
-                    ("kind", .int(24)),   // SymbolKind.Event
-                    ("location", location(item, in: document, uri: uri)),
-                    ("containerName", .string(container)),
-                ]))
+                symbols.append(
+                    .object([
+                        ("name", .string(item.title.isEmpty ? item.text : item.title)),
+                        ("kind", .int(24)), // SymbolKind.Event
+                        ("location", location(item, in: document, uri: uri)),
+                        ("containerName", .string(container)),
+                    ]))
             }
         }
         return .array(symbols)
@@ -413,8 +426,9 @@ extension LanguageServer {
             opened[document.path] = (uri, document)
             encoded.append(list)
         }
-        return .array(QueryEvaluator.filter(EncodedWorkspace(documents: encoded), expression).compactMap { found in
-            opened[found.listPath].map { location($0.document.items[found.index], in: $0.document, uri: $0.uri) }
-        })
+        return .array(
+            QueryEvaluator.filter(EncodedWorkspace(documents: encoded), expression).compactMap { found in
+                opened[found.listPath].map { location($0.document.items[found.index], in: $0.document, uri: $0.uri) }
+            })
     }
 }

@@ -123,10 +123,11 @@ final class LanguageServer {
     private func send(_ message: JSONValue) { writer.send(message) }
 
     private func sendError(id: JSONValue, _ error: LSPError) {
-        send(.object([
-            ("jsonrpc", .string("2.0")), ("id", id),
-            ("error", .object([("code", .int(error.code.rawValue)), ("message", .string(error.message))])),
-        ]))
+        send(
+            .object([
+                ("jsonrpc", .string("2.0")), ("id", id),
+                ("error", .object([("code", .int(error.code.rawValue)), ("message", .string(error.message))])),
+            ]))
     }
 
     private func notify(_ method: String, _ params: JSONValue) {
@@ -162,14 +163,16 @@ final class LanguageServer {
             update(uri: uri, version: item["version"]?.intValue ?? 0, text: text)
         case "textDocument/didChange":
             guard let uri = params["textDocument"]?["uri"]?.textValue, let changes = params["contentChanges"]?.arrayValue,
-                  var text = openDocuments[uri].map({ String(decoding: $0.document.source.bytes, as: UTF8.self) }) else { return }
+                var text = openDocuments[uri].map({ String(decoding: $0.document.source.bytes, as: UTF8.self) })
+            else { return }
             for change in changes {
                 guard let newText = change["text"]?.textValue else { continue }
                 if let range = change["range"], let start = LSPPosition(range["start"]), let end = LSPPosition(range["end"]) {
                     // An incremental change (a client may send one even though full sync was asked for).
                     let source = SourceText(Array(text.utf8))
                     let converter = PositionConverter(source: source, encoding: encoding)
-                    let from = converter.offset(of: start), to = max(from, converter.offset(of: end))
+                    let from = converter.offset(of: start)
+                    let to = max(from, converter.offset(of: end))
                     text = String(decoding: Array(source.bytes[..<from]) + Array(newText.utf8) + Array(source.bytes[to...]), as: UTF8.self)
                 } else {
                     text = newText
@@ -184,7 +187,7 @@ final class LanguageServer {
         case "textDocument/didSave", "workspace/didChangeWatchedFiles":
             diskDocuments = nil
         default:
-            break   // initialized, $/cancelRequest, $/setTrace and the rest need nothing
+            break // initialized, $/cancelRequest, $/setTrace and the rest need nothing
         }
     }
 
@@ -255,21 +258,26 @@ final class LanguageServer {
         // Only a list with an id or a dependency can have such a problem: the
         // folder is not walked for the others on every change.
         let concernsDependencies = document.items.contains { $0.metadata.id != nil || !$0.metadata.dependsOn.isEmpty }
-        let dependencyProblems = root == nil || !concernsDependencies ? [] : DependencyIndex.problems(in: workspaceDocuments().map(\.document))
-            .filter { $0.path == document.path }
-            .map { Diagnostic(line: $0.line, column: $0.column, message: $0.message) }
+        let dependencyProblems =
+            root == nil || !concernsDependencies
+            ? []
+            : DependencyIndex.problems(in: workspaceDocuments().map(\.document))
+                .filter { $0.path == document.path }
+                .map { Diagnostic(line: $0.line, column: $0.column, message: $0.message) }
         let found = document.diagnostics.map { ($0, 2) } + dependencyProblems.map { ($0, 3) }
         let diagnostics: [JSONValue] = found.map { diagnostic, severity in
             .object([
                 ("range", converter.range(LSPFeatures.range(of: diagnostic, in: document.source))),
-                ("severity", .int(severity)),   // 2: a warning, as tick check says; 3: information
+                ("severity", .int(severity)), // 2: a warning, as tick check says; 3: information
                 ("source", .string("tick")),
                 ("message", .string(diagnostic.message)),
             ])
         }
-        notify("textDocument/publishDiagnostics", .object([
-            ("uri", .string(uri)), ("version", .int(version)), ("diagnostics", .array(diagnostics)),
-        ]))
+        notify(
+            "textDocument/publishDiagnostics",
+            .object([
+                ("uri", .string(uri)), ("version", .int(version)), ("diagnostics", .array(diagnostics)),
+            ]))
     }
 
     /// The open document `params.textDocument.uri` names.

@@ -84,8 +84,8 @@ struct PositionConverter {
         var count = 0
         for index in range {
             let byte = source.bytes[index]
-            if byte & 0xC0 == 0x80 { continue }          // continuation byte
-            count += byte >= 0xF0 ? 2 : 1                // 4-byte sequences are surrogate pairs
+            if byte & 0xC0 == 0x80 { continue } // continuation byte
+            count += byte >= 0xF0 ? 2 : 1 // 4-byte sequences are surrogate pairs
         }
         return count
     }

@@ -5,8 +5,10 @@ import TickKit
 /// Where the notes are and what day it is: shared by every subcommand, so
 /// the options may follow the subcommand's name.
 struct FolderOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The notes folder (default: $TICK_DIR, else folder: in the config file, else the current folder).", valueName: "dir"),
-            completion: .directory)
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The notes folder (default: $TICK_DIR, else folder: in the config file, else the current folder).", valueName: "dir"),
+        completion: .directory)
     var dir: String?
 
     @Option(name: .long, help: ArgumentHelp("Pretend today is this date, YYYY-MM-DD (default: $TICK_TODAY, else the local date).", valueName: "date"))

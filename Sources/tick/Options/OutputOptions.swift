@@ -3,9 +3,9 @@ import Foundation
 import TickKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// When to color the output.
@@ -21,7 +21,9 @@ struct OutputOptions: ParsableArguments {
     @Flag(name: .long, help: "Print one JSON document (SPEC §6) instead of text.")
     var json = false
 
-    @Option(name: .long, help: ArgumentHelp("When to use colors and hyperlinks: auto (a terminal, unless NO_COLOR is set), always or never.", valueName: "when"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("When to use colors and hyperlinks: auto (a terminal, unless NO_COLOR is set), always or never.", valueName: "when"))
     var color: ColorChoice = .auto
 
     /// The terminal settings for this run.
@@ -63,9 +65,9 @@ struct Display {
         guard isTerminal else { return nil }
         var size = winsize()
         #if canImport(Glibc)
-        let result = ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size)
+            let result = ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size)
         #else
-        let result = ioctl(STDOUT_FILENO, TIOCGWINSZ, &size)
+            let result = ioctl(STDOUT_FILENO, TIOCGWINSZ, &size)
         #endif
         if result == 0, size.ws_col > 0 { return Int(size.ws_col) }
         return 80

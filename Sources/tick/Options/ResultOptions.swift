@@ -13,7 +13,9 @@ struct SortKeys: ExpressibleByArgument {
     init?(argument: String) {
         switch SortKey.list(argument) {
         case .success(let keys): self.keys = keys
-        case .failure(let failure): keys = []; problem = failure
+        case .failure(let failure):
+            keys = []
+            problem = failure
         }
     }
 
@@ -25,7 +27,10 @@ struct SortKeys: ExpressibleByArgument {
 
 /// Which results, in which order, in which groups.
 struct ResultOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Sort by these keys in turn, then manual order: manual, title, priority, due, created, done, list, urgency.", valueName: "key[,key]"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Sort by these keys in turn, then manual order: manual, title, priority, due, created, done, list, urgency.", valueName: "key[,key]"))
     var sort: SortKeys?
 
     @Option(name: .customLong("group-by"), help: ArgumentHelp("Group by list, section, priority, due, tag, status, folder or day.", valueName: "key"))
@@ -70,8 +75,9 @@ struct ResultOptions: ParsableArguments {
     private func grouped(_ ordered: [EncodedListedItem], isManual: Bool, defaultGrouping: GroupKey?, today: TaskDate) -> Arranged {
         let key = groupBy ?? defaultGrouping
         let manual = sort.map { $0.keys.allSatisfy { $0 == .manual } } ?? isManual
-        return Arranged(items: ordered, groups: key.map { Grouping.group(ordered, by: $0, today: today) }, groupKey: key,
-                        isManualOrder: manual && !reverse)
+        return Arranged(
+            items: ordered, groups: key.map { Grouping.group(ordered, by: $0, today: today) }, groupKey: key,
+            isManualOrder: manual && !reverse)
     }
 }
 

@@ -8,7 +8,8 @@ struct WriteOptions: ParsableArguments {
 
 /// How a command that names items may narrow the search.
 struct ItemSearchOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Look for ITEM only in this list (path, file name or name).", valueName: "list"),
-            completion: Completions.lists)
+    @Option(
+        name: .long, help: ArgumentHelp("Look for ITEM only in this list (path, file name or name).", valueName: "list"),
+        completion: Completions.lists)
     var list: String?
 }

@@ -22,7 +22,7 @@ enum DisplayWidth {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
         if first.value < 0x7F { return first.value < 0x20 ? 0 : 1 }
-        if scalars.contains(where: { $0.value == 0xFE0F }) { return 2 }   // emoji presentation selector
+        if scalars.contains(where: { $0.value == 0xFE0F }) { return 2 } // emoji presentation selector
         if first.properties.isEmojiPresentation { return 2 }
         var width = 0
         for scalar in scalars { width = max(width, of(scalar)) }

@@ -92,8 +92,9 @@ enum ItemTable {
         }
 
         func merged(with other: ColumnWidths) -> ColumnWidths {
-            ColumnWidths(main: max(main, other.main), due: max(due, other.due), tags: max(tags, other.tags),
-                         list: max(list, other.list), longestPrefix: max(longestPrefix, other.longestPrefix))
+            ColumnWidths(
+                main: max(main, other.main), due: max(due, other.due), tags: max(tags, other.tags),
+                list: max(list, other.list), longestPrefix: max(longestPrefix, other.longestPrefix))
         }
 
         /// Gives way in turn, as the type's comment says, until the row
@@ -118,7 +119,7 @@ enum ItemTable {
             shrink(\.list, to: 0, dropBelow: 4)
             shrink(\.main, to: longestPrefix + minimumTitle)
             shrink(\.due, to: 5)
-            shrink(\.main, to: longestPrefix + 4)   // a very narrow terminal: fit, however little is left
+            shrink(\.main, to: longestPrefix + 4) // a very narrow terminal: fit, however little is left
         }
     }
 

@@ -26,11 +26,21 @@ enum RelativeDate {
                 text = count == 1 ? "yesterday" : "\(count) days ago"
                 tone = .past
             }
-        case 0: text = "today"; tone = .today
-        case 1: text = "tomorrow"; tone = .soon
-        case 2...6: text = date.weekdayAbbreviation; tone = .soon
-        case 7..<60: text = "in \(days) days"; tone = .later
-        default: text = date.dayOnly.isoString; tone = .later
+        case 0:
+            text = "today"
+            tone = .today
+        case 1:
+            text = "tomorrow"
+            tone = .soon
+        case 2...6:
+            text = date.weekdayAbbreviation
+            tone = .soon
+        case 7..<60:
+            text = "in \(days) days"
+            tone = .later
+        default:
+            text = date.dayOnly.isoString
+            tone = .later
         }
         if let minutes = date.minuteOfDay {
             text += " " + String(format: "%02d:%02d", minutes / 60, minutes % 60)

@@ -157,7 +157,11 @@ struct StyledText: Sendable {
             var piece = ""
             for character in span.text {
                 let characterWidth = DisplayWidth.of(character)
-                if characterWidth > remaining { result.append(piece, span.style); lastStyle = span.style; break outer }
+                if characterWidth > remaining {
+                    result.append(piece, span.style)
+                    lastStyle = span.style
+                    break outer
+                }
                 piece.append(character)
                 remaining -= characterWidth
             }
@@ -181,7 +185,10 @@ struct StyledText: Sendable {
             var piece: [Character] = []
             for character in span.text.reversed() {
                 let characterWidth = DisplayWidth.of(character)
-                if characterWidth > remaining { kept.append((String(piece.reversed()), span.style)); break outer }
+                if characterWidth > remaining {
+                    kept.append((String(piece.reversed()), span.style))
+                    break outer
+                }
                 piece.append(character)
                 remaining -= characterWidth
             }

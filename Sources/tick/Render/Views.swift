@@ -7,8 +7,10 @@ enum ItemsView {
     /// per group. Nothing per item is held but the results themselves.
     /// With `plain`, titles are shown without their inline styles (what a
     /// display without color prints anyway), and their runs are not parsed.
-    static func source(_ arranged: Arranged, context: ItemContext, showList: Bool = true, showNotes: Bool = false,
-                       plain: Bool = false) -> ListingSource {
+    static func source(
+        _ arranged: Arranged, context: ItemContext, showList: Bool = true, showNotes: Bool = false,
+        plain: Bool = false
+    ) -> ListingSource {
         let today = context.today
         // One marker width for all groups, so that titles line up across them.
         let markerWidth = ItemStyle.markerWidth(arranged.items)
@@ -26,7 +28,8 @@ enum ItemsView {
             count += group.items.count + (isGrouped ? (index > 0 ? 2 : 1) : 0)
         }
         return ListingSource(count: count) { line in
-            var low = 0, high = starts.count - 1
+            var low = 0
+            var high = starts.count - 1
             while low < high {
                 let middle = (low + high + 1) / 2
                 if starts[middle] <= line { low = middle } else { high = middle - 1 }
@@ -41,8 +44,10 @@ enum ItemsView {
                 offset -= 1
             }
             let item = groups[low].items[offset]
-            return .row(row(item, context: context, depth: present?[low].ancestorCount(of: item) ?? 0, markerWidth: markerWidth,
-                            showList: showsList, showNotes: showNotes, plain: plain))
+            return .row(
+                row(
+                    item, context: context, depth: present?[low].ancestorCount(of: item) ?? 0, markerWidth: markerWidth,
+                    showList: showsList, showNotes: showNotes, plain: plain))
         }
     }
 
@@ -77,8 +82,10 @@ enum ItemsView {
     /// is open or in progress, and when it was finished once it is done
     /// (`done yesterday`) or cancelled (`cancelled 3 days ago`): a finished
     /// item's due date is not shown.
-    static func row(_ item: EncodedListedItem, context: ItemContext, depth: Int, markerWidth: Int, showList: Bool, showNotes: Bool,
-                    plain: Bool = false) -> ItemRow {
+    static func row(
+        _ item: EncodedListedItem, context: ItemContext, depth: Int, markerWidth: Int, showList: Bool, showNotes: Bool,
+        plain: Bool = false
+    ) -> ItemRow {
         let today = context.today
         var prefix = StyledText(String(repeating: "  ", count: depth)) + ItemStyle.box(item.status) + StyledText(" ")
         if markerWidth > 0 {
@@ -120,12 +127,16 @@ enum ListView {
 
     /// What each line of the listing is, cheap to hold for any number of items.
     private enum Plan {
-        case listHeading, blank, section(Int), item(Int), empty
+        case listHeading, blank, empty
+        case section(Int)
+        case item(Int)
     }
 
     /// The listing's lines, each built when asked for.
-    static func source(_ document: EncodedDocument, items: [EncodedListedItem], context: ItemContext, showNotes: Bool,
-                       plain: Bool = false) -> ListingSource {
+    static func source(
+        _ document: EncodedDocument, items: [EncodedListedItem], context: ItemContext, showNotes: Bool,
+        plain: Bool = false
+    ) -> ListingSource {
         var plan: [Plan] = [.listHeading]
         plan.reserveCapacity(items.count + 2 * document.sectionCount + 2)
         let markerWidth = ItemStyle.markerWidth(items)
@@ -153,8 +164,10 @@ enum ListView {
                 return .heading(heading)
             case .item(let position):
                 let listed = items[position]
-                return .row(ItemsView.row(listed, context: context, depth: listed.depth, markerWidth: markerWidth,
-                                          showList: false, showNotes: showNotes, plain: plain))
+                return .row(
+                    ItemsView.row(
+                        listed, context: context, depth: listed.depth, markerWidth: markerWidth,
+                        showList: false, showNotes: showNotes, plain: plain))
             }
         }
     }

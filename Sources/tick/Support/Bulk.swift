@@ -22,8 +22,10 @@ enum Bulk {
     /// out: moving or removing the parent takes it along). Nil when
     /// `--where` matches nothing (said on standard error) or the person at
     /// the terminal says no.
-    static func items(_ items: [String], bulk: BulkOptions, folder: FolderOptions, list: String?, verb: String,
-                      dryRun: Bool, leavesOnly: Bool = false) throws -> [String]? {
+    static func items(
+        _ items: [String], bulk: BulkOptions, folder: FolderOptions, list: String?, verb: String,
+        dryRun: Bool, leavesOnly: Bool = false
+    ) throws -> [String]? {
         guard let text = bulk.query else {
             guard !items.isEmpty else {
                 throw TickFailure.usage("name at least one ITEM (PATH:LINE, ^id or title text), or give --where EXPR")

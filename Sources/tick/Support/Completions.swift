@@ -43,7 +43,8 @@ enum Completions {
         }
         if folderPath == nil, let dir = ProcessInfo.processInfo.environment["TICK_DIR"], !dir.isEmpty { folderPath = dir }
         try? Configuration.loadUser()
-        let path = folderPath.map { $0 == "~" || $0.hasPrefix("~/") ? NSHomeDirectory() + $0.dropFirst() : $0 }
+        let path =
+            folderPath.map { $0 == "~" || $0.hasPrefix("~/") ? NSHomeDirectory() + $0.dropFirst() : $0 }
             ?? Configuration.defaultFolder ?? FileManager.default.currentDirectoryPath
         guard let folder = try? NotesFolder(path: path) else { return [] }
         let workspace = EncodedWorkspace.load(folder, cache: ParseCache(root: folder.root))
@@ -81,12 +82,15 @@ enum CompletionScripts {
         case .bash:
             // The help command's function ends by offering its flags: then the commands.
             guard let start = script.range(of: "\n_tick_help() {\n"),
-                  let end = script.range(of: "\n}\n", range: start.upperBound..<script.endIndex) else { return script }
-            return script.replacingCharacters(in: end.lowerBound..<end.lowerBound,
-                                              with: "\n    __tick_add_completions -W $'\(Tick.commandNames.filter { $0 != "help" }.joined(separator: "\\n"))'")
+                let end = script.range(of: "\n}\n", range: start.upperBound..<script.endIndex)
+            else { return script }
+            return script.replacingCharacters(
+                in: end.lowerBound..<end.lowerBound,
+                with: "\n    __tick_add_completions -W $'\(Tick.commandNames.filter { $0 != "help" }.joined(separator: "\\n"))'")
         case .zsh:
             guard let start = script.range(of: "\n_tick_help() {\n"),
-                  let spec = script.range(of: "'*:subcommands:'", range: start.upperBound..<script.endIndex) else { return script }
+                let spec = script.range(of: "'*:subcommands:'", range: start.upperBound..<script.endIndex)
+            else { return script }
             return script.replacingCharacters(in: spec, with: "'*:subcommands:(\(names))'")
         case .fish:
             return script + "complete -c 'tick' -n '__fish_seen_subcommand_from help' -fa '\(names)'\n"

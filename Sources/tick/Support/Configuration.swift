@@ -35,7 +35,7 @@ enum Configuration {
         var settings = user
         if let folder = try ConfigFile.load(path + "/.tick.yml") {
             var folderSettings = folder
-            folderSettings.folder = nil   // where the notes are is the user's choice
+            folderSettings.folder = nil // where the notes are is the user's choice
             settings = user.overridden(by: folderSettings)
         }
         byFolder[path] = settings
@@ -68,7 +68,8 @@ enum Configuration {
             }
         }
         guard index < arguments.count, !commandNames.contains(arguments[index]) else { return arguments }
-        let folder = dir ?? ProcessInfo.processInfo.environment["TICK_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+        let folder =
+            dir ?? ProcessInfo.processInfo.environment["TICK_DIR"].flatMap { $0.isEmpty ? nil : $0 }
             ?? defaultFolder ?? FileManager.default.currentDirectoryPath
         let settings = try self.settings(forFolder: folder)
         guard let words = settings.alias(arguments[index]) else { return arguments }

@@ -131,7 +131,9 @@ struct EditSession {
         let looksLikePath = NotesFolder.isListFile(name) || name.contains("/")
         guard looksLikePath else { return nil }
         var candidates: [String] = []
-        if name.hasPrefix("/") { candidates = [name] } else {
+        if name.hasPrefix("/") {
+            candidates = [name]
+        } else {
             candidates = [root.absolute(name), FileManager.default.currentDirectoryPath + "/" + name]
         }
         var unreadable: Int32? = nil
@@ -173,8 +175,10 @@ struct EditSession {
     /// other names search `documents`, by default the whole folder.
     /// The items `specs` name in `documents` (as `locate` finds each), by
     /// file in the order the files are first named, each item once.
-    func locateAll(_ specs: [String], list: String?, in documents: [Document],
-                   preferringCompleted: Bool = false) throws -> [(document: Document, items: [TaskItem])] {
+    func locateAll(
+        _ specs: [String], list: String?, in documents: [Document],
+        preferringCompleted: Bool = false
+    ) throws -> [(document: Document, items: [TaskItem])] {
         var grouped: [(document: Document, items: [TaskItem])] = []
         for spec in specs {
             let (document, item) = try locate(spec, list: list, in: documents, preferringCompleted: preferringCompleted)
@@ -187,8 +191,10 @@ struct EditSession {
         return grouped
     }
 
-    func locate(_ spec: String, list: String?, in documents: [Document]? = nil,
-                preferringCompleted: Bool = false) throws -> (document: Document, item: TaskItem) {
+    func locate(
+        _ spec: String, list: String?, in documents: [Document]? = nil,
+        preferringCompleted: Bool = false
+    ) throws -> (document: Document, item: TaskItem) {
         if let (path, line) = Self.address(spec), let relative = try filePath(path, mustExist: true) {
             let document = try documents?.first(where: { $0.path == relative }) ?? self.document(at: relative)
             let listMatches = try list.map { try listPath($0) == relative } ?? true
@@ -198,7 +204,9 @@ struct EditSession {
                     if let item { store.addressed[spec] = ItemIdentity(item, in: document) }
                 } else if let before = store.addressed[spec], item.map({ ItemIdentity($0, in: document) }) != before {
                     // Another edit moved or changed the item since it was resolved.
-                    throw TickFailure.changedOnDisk("\(spec) no longer names the same item: \(document.path) changed on disk while tick was editing it; nothing was written, run the command again")
+                    throw TickFailure.changedOnDisk(
+                        "\(spec) no longer names the same item: \(document.path) changed on disk while tick was editing it; nothing was written, run the command again"
+                    )
                 }
                 if let item { return (document, item) }
                 let candidates = document.items.map { "\(document.path):\($0.line)  \($0.title)" }
@@ -266,7 +274,7 @@ struct EditSession {
                 do {
                     documents.append(try document(at: path))
                 } catch let error as FileIO.ReadError where error.code == ENOENT {
-                    continue   // as a real run would, the command says the file is missing
+                    continue // as a real run would, the command says the file is missing
                 }
             }
             for path in unique { try requireEditable(documents.first { $0.path == path }) }
@@ -357,9 +365,11 @@ struct EditSession {
 
     /// The command as typed, quoted where a word needs it (for `tick undo --list`).
     static var commandLine: String {
-        (["tick"] + CommandLine.arguments.dropFirst().map { word in
-            word.isEmpty || word.contains(where: { " \t'\"\\$`!*?#&;|<>()".contains($0) }) ? "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" : word
-        }).joined(separator: " ")
+        (["tick"]
+            + CommandLine.arguments.dropFirst().map { word in
+                word.isEmpty || word.contains(where: { " \t'\"\\$`!*?#&;|<>()".contains($0) })
+                    ? "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" : word
+            }).joined(separator: " ")
     }
 
     /// A failure that names its file relative to the notes folder.
@@ -490,9 +500,11 @@ enum OptionValue {
     static func tag(_ text: String, option: String = "--tag") throws -> String {
         try oneLine(text, option: option)
         let tag = text.hasPrefix("#") ? String(text.dropFirst()) : text
-        let valid = !tag.isEmpty && tag.unicodeScalars.allSatisfy { scalar in
-            scalar.value >= 0x80 || CharacterSet.alphanumerics.contains(scalar) || "_-/".unicodeScalars.contains(scalar)
-        } && !tag.allSatisfy(\.isNumber)
+        let valid =
+            !tag.isEmpty
+            && tag.unicodeScalars.allSatisfy { scalar in
+                scalar.value >= 0x80 || CharacterSet.alphanumerics.contains(scalar) || "_-/".unicodeScalars.contains(scalar)
+            } && !tag.allSatisfy(\.isNumber)
         guard valid else { throw TickFailure.usage("tag '\(text)' must be letters, digits, _, - or /, and not only digits") }
         return tag
     }
@@ -500,9 +512,11 @@ enum OptionValue {
     /// A block id as typed (`q4plan` or `^q4plan`): letters, digits, `-` and `_`.
     static func blockID(_ text: String, option: String) throws -> String {
         let id = text.hasPrefix("^") ? String(text.dropFirst()) : text
-        guard !id.isEmpty, id.utf8.allSatisfy({ byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x2D || byte == 0x5F
-        }) else {
+        guard !id.isEmpty,
+            id.utf8.allSatisfy({ byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x2D || byte == 0x5F
+            })
+        else {
             throw TickFailure.usage("\(option) '\(text)' is not a block id; an id is letters, digits, - and _ (e.g. q4plan)")
         }
         return id

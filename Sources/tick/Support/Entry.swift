@@ -49,7 +49,9 @@ extension Tick {
             let names = Set(configuration.subcommands.map { $0._commandName })
             let subcommand = rawArguments.first { names.contains($0) } ?? "COMMAND"
             finishBackgroundWork()
-            Terminal.error("'\(dashed)' begins with '-' and was read as options; to name a file or item that begins with '-', put it after --, as in: tick \(subcommand) -- \(dashed)")
+            Terminal.error(
+                "'\(dashed)' begins with '-' and was read as options; to name a file or item that begins with '-', put it after --, as in: tick \(subcommand) -- \(dashed)"
+            )
             exit(withError: ExitCode(64))
         }
         do {
@@ -131,7 +133,8 @@ extension Tick {
             let argument = arguments[index]
             if argument == "--" { return joined + arguments[index...] }
             if argument == "--limit", index + 1 < arguments.count, arguments[index + 1].hasPrefix("-"),
-               arguments[index + 1].dropFirst().first?.isNumber == true {
+                arguments[index + 1].dropFirst().first?.isNumber == true
+            {
                 joined.append("--limit=" + arguments[index + 1])
                 index += 2
                 continue
@@ -144,7 +147,9 @@ extension Tick {
 
     /// The width help is wrapped to, as the library finds it: COLUMNS, else
     /// the terminal's width, else 80.
-    static var helpWidth: Int { Display.terminalWidth(isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment) ?? 80 }
+    static var helpWidth: Int {
+        Display.terminalWidth(isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment) ?? 80
+    }
 
     /// `message` with its `USAGE:` line broken between arguments (never
     /// inside `[--dir <dir>]`) to fit `width`, the next lines lined up
@@ -206,7 +211,7 @@ extension Tick {
             } else if argument == "--json" || (argument.contains("=") && globalValueOptions.contains(name)) {
                 index += 1
             } else {
-                return nil   // --help, --version, completion scripts and the like: the parser's
+                return nil // --help, --version, completion scripts and the like: the parser's
             }
         }
         guard index < arguments.count else { return nil }
@@ -218,8 +223,9 @@ extension Tick {
         }
         guard !names.contains(word) else { return nil }
         let suggestion = NearestWord.nearest(to: word, among: names).map { "; did you mean '\($0)'?" } ?? ""
-        return .usage("'\(word)' is not a tick command" + suggestion
-            + " (`tick help` lists the commands)")
+        return .usage(
+            "'\(word)' is not a tick command" + suggestion
+                + " (`tick help` lists the commands)")
     }
 
     private static func exitWithUsageError(_ error: Error) -> Never {

@@ -1,9 +1,10 @@
 import ArgumentParser
 @preconcurrency import Foundation
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#endif
 import TickKit
+
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#endif
 
 /// An error that ends a command: one line on standard error and an exit code
 /// of SPEC §7.
@@ -177,7 +178,8 @@ extension ItemLookup.Failure {
         switch self {
         case .unknown(let spec, let candidates):
             let base = "no item matches '\(spec)'"
-            return candidates.isEmpty ? base + "; name it by PATH:LINE, ^id or part of its title"
+            return candidates.isEmpty
+                ? base + "; name it by PATH:LINE, ^id or part of its title"
                 : base + "; items there: " + candidates.prefix(8).joined(separator: "; ")
         case .ambiguous(let spec, let candidates):
             return "'\(spec)' matches \(candidates.count) items; name one by PATH:LINE: "

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A minimal Language Server Protocol client for the tests: starts the
@@ -25,7 +26,7 @@ final class LSPClient: @unchecked Sendable {
 
     /// Starts `tick lsp ARGUMENTS` (today pinned to 2026-11-21 unless the arguments say otherwise).
     init(_ arguments: [String] = [], today: String = "2026-11-21") throws {
-        signal(SIGPIPE, SIG_IGN)   // writing to a server that exited must fail, not end the test run
+        signal(SIGPIPE, SIG_IGN) // writing to a server that exited must fail, not end the test run
         process = Process()
         process.executableURL = TickProcess.executable
         process.arguments = ["lsp", "--today", today] + arguments
@@ -35,7 +36,9 @@ final class LSPClient: @unchecked Sendable {
         environment["XDG_STATE_HOME"] = TickRunner.stateHome
         environment["XDG_CONFIG_HOME"] = TickRunner.configHome
         process.environment = environment
-        let inPipe = Pipe(), outPipe = Pipe(), errPipe = Pipe()
+        let inPipe = Pipe()
+        let outPipe = Pipe()
+        let errPipe = Pipe()
         process.standardInput = inPipe
         process.standardOutput = outPipe
         process.standardError = errPipe
@@ -46,7 +49,9 @@ final class LSPClient: @unchecked Sendable {
         Thread.detachNewThread { [self] in readMessages(output) }
         Thread.detachNewThread { [self] in
             let data = TickRunner.readAll(errors)
-            condition.lock(); standardError = data; condition.unlock()
+            condition.lock()
+            standardError = data
+            condition.unlock()
         }
         // Keep the pipes' handles alive with the process.
         handles = [inPipe, outPipe, errPipe]
@@ -69,8 +74,12 @@ final class LSPClient: @unchecked Sendable {
             while let headerEnd = Self.find([13, 10, 13, 10], in: buffer) {
                 let header = String(decoding: buffer[0..<headerEnd], as: UTF8.self)
                 guard let line = header.split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("content-length:") }),
-                      let length = Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) else {
-                    condition.lock(); unreadable.append(header); condition.broadcast(); condition.unlock()
+                    let length = Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces))
+                else {
+                    condition.lock()
+                    unreadable.append(header)
+                    condition.broadcast()
+                    condition.unlock()
                     buffer.removeFirst(headerEnd + 4)
                     continue
                 }
@@ -87,7 +96,10 @@ final class LSPClient: @unchecked Sendable {
                 condition.unlock()
             }
         }
-        condition.lock(); outputClosed = true; condition.broadcast(); condition.unlock()
+        condition.lock()
+        outputClosed = true
+        condition.broadcast()
+        condition.unlock()
     }
 
     private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
@@ -105,7 +117,10 @@ final class LSPClient: @unchecked Sendable {
         var offset = 0
         while offset < bytes.count {
             let count = bytes[offset...].withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
-            if count < 0 { if errno == EINTR { continue }; return }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return
+            }
             offset += count
         }
     }
@@ -166,13 +181,15 @@ final class LSPClient: @unchecked Sendable {
 
     /// Messages received and not yet taken.
     var pending: [[String: Any]] {
-        condition.lock(); defer { condition.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         return received
     }
 
     /// Output that was not a framed JSON message.
     var unreadableOutput: [String] {
-        condition.lock(); defer { condition.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         return unreadable
     }
 
@@ -232,10 +249,13 @@ enum TextEdits {
         var currentLine = 0
         var index = 0
         while currentLine < line && index < bytes.count {
-            if bytes[index] == 10 { currentLine += 1; lineStart = index + 1 }
-            else if bytes[index] == 13 {
+            if bytes[index] == 10 {
+                currentLine += 1
+                lineStart = index + 1
+            } else if bytes[index] == 13 {
                 if index + 1 < bytes.count && bytes[index + 1] == 10 { index += 1 }
-                currentLine += 1; lineStart = index + 1
+                currentLine += 1
+                lineStart = index + 1
             }
             index += 1
         }
@@ -257,7 +277,8 @@ enum TextEdits {
     static func apply(_ edits: [[String: Any]], to bytes: [UInt8], encoding: String) -> [UInt8] {
         let resolved: [(Range<Int>, [UInt8])] = edits.map { edit in
             let range = edit["range"] as! [String: Any]
-            let start = range["start"] as! [String: Any], end = range["end"] as! [String: Any]
+            let start = range["start"] as! [String: Any]
+            let end = range["end"] as! [String: Any]
             let from = offset(line: start["line"] as! Int, character: start["character"] as! Int, in: bytes, encoding: encoding)
             let to = offset(line: end["line"] as! Int, character: end["character"] as! Int, in: bytes, encoding: encoding)
             return (from..<to, Array((edit["newText"] as! String).utf8))

@@ -23,7 +23,9 @@ enum PythonICalendar {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
-        let inPipe = Pipe(), outPipe = Pipe(), errPipe = Pipe()
+        let inPipe = Pipe()
+        let outPipe = Pipe()
+        let errPipe = Pipe()
         process.standardInput = inPipe
         process.standardOutput = outPipe
         process.standardError = errPipe
@@ -47,30 +49,30 @@ enum PythonICalendar {
     /// properties as Python sees them (dates as ISO text, lists as arrays).
     static func parse(_ calendar: String) throws -> [[String: Any]] {
         let script = #"""
-        import sys, json
-        from icalendar import Calendar
-        data = sys.stdin.buffer.read()
-        calendar = Calendar.from_ical(data)
-        assert calendar.name == "VCALENDAR", calendar.name
-        result = []
-        for todo in calendar.walk("VTODO"):
-            entry = {}
-            for key, value in todo.property_items(recursive=False):
-                if key in ("BEGIN", "END"):
-                    continue
-                decoded = todo.decoded(key) if key not in ("CATEGORIES",) else None
-                if key == "CATEGORIES":
-                    entry[key] = [str(c) for c in value.cats]
-                elif hasattr(decoded, "isoformat"):
-                    entry[key] = decoded.isoformat()
-                    entry[key + ";TYPE"] = type(decoded).__name__
-                elif isinstance(decoded, bytes):
-                    entry[key] = decoded.decode("utf-8")
-                else:
-                    entry[key] = str(decoded) if not isinstance(decoded, int) else decoded
-            result.append(entry)
-        print(json.dumps({"version": str(calendar.get("VERSION")), "prodid": str(calendar.get("PRODID")), "todos": result}))
-        """#
+            import sys, json
+            from icalendar import Calendar
+            data = sys.stdin.buffer.read()
+            calendar = Calendar.from_ical(data)
+            assert calendar.name == "VCALENDAR", calendar.name
+            result = []
+            for todo in calendar.walk("VTODO"):
+                entry = {}
+                for key, value in todo.property_items(recursive=False):
+                    if key in ("BEGIN", "END"):
+                        continue
+                    decoded = todo.decoded(key) if key not in ("CATEGORIES",) else None
+                    if key == "CATEGORIES":
+                        entry[key] = [str(c) for c in value.cats]
+                    elif hasattr(decoded, "isoformat"):
+                        entry[key] = decoded.isoformat()
+                        entry[key + ";TYPE"] = type(decoded).__name__
+                    elif isinstance(decoded, bytes):
+                        entry[key] = decoded.decode("utf-8")
+                    else:
+                        entry[key] = str(decoded) if not isinstance(decoded, int) else decoded
+                result.append(entry)
+            print(json.dumps({"version": str(calendar.get("VERSION")), "prodid": str(calendar.get("PRODID")), "todos": result}))
+            """#
         let result = try run(["python3", "-c", script], input: Data(calendar.utf8))
         guard result.status == 0 else {
             throw ParseFailure(message: String(decoding: result.error, as: UTF8.self))

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import TickKit
 
 // The two-step version of the rules of `CmarkInput.shortCopy` (on the
@@ -11,28 +12,37 @@ extension CmarkInput {
         var starts = [Int](repeating: 0, count: lineCount)
         let short = [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
             bytes.withUnsafeBufferPointer { buffer in
-                guard let base = buffer.baseAddress, let outBase = out.baseAddress else { initialized = 0; return }
+                guard let base = buffer.baseAddress, let outBase = out.baseAddress else {
+                    initialized = 0
+                    return
+                }
                 source.lineStarts.withUnsafeBufferPointer { lineStarts in
                     var written = 0
-                    var wholeUntilLine = 0      // lines before this one are kept whole (a `]:` stretch)
+                    var wholeUntilLine = 0 // lines before this one are kept whole (a `]:` stretch)
                     var bracketCheckedUntil = 0 // stretches looked at for `]:` end before this line
                     for line in 0..<lineCount {
                         let start = lineStarts[line]
                         let next = line + 1 < lineCount ? lineStarts[line + 1] : count
-                        var end = next   // the end of the content, before the line ending
+                        var end = next // the end of the content, before the line ending
                         if end > start, buffer[end - 1] == 0x0A { end -= 1 }
                         if end > start, buffer[end - 1] == 0x0D { end -= 1 }
 
-                        var keep = end  // how much of the content cmark-gfm gets
+                        var keep = end // how much of the content cmark-gfm gets
                         var index = start
                         if line == 0, count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { index = 3 }
-                        var sawBracket = false, sawAngle = false
+                        var sawBracket = false
+                        var sawAngle = false
                         var firstBracket = 0
-                        var run: UInt8 = 0, runLength = 0, sawFence = false
+                        var run: UInt8 = 0
+                        var runLength = 0
+                        var sawFence = false
                         while index < end {
                             let byte = buffer[index]
                             if byte >= 0x80 || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) { break }
-                            if byte == UInt8(ascii: "["), !sawBracket { sawBracket = true; firstBracket = index }
+                            if byte == UInt8(ascii: "["), !sawBracket {
+                                sawBracket = true
+                                firstBracket = index
+                            }
                             if byte == UInt8(ascii: "<") { sawAngle = true }
                             if byte == UInt8(ascii: "`") || byte == UInt8(ascii: "~") {
                                 runLength = byte == run ? runLength + 1 : 1
@@ -67,8 +77,10 @@ extension CmarkInput {
                                 cut = min(end, index + (lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2))
                             }
                             let rest = end - cut
-                            if rest <= 0 || (memchr(base + cut, Int32(UInt8(ascii: "|")), rest) == nil
-                                             && memchr(base + cut, Int32(UInt8(ascii: ">")), rest) == nil) {
+                            if rest <= 0
+                                || (memchr(base + cut, Int32(UInt8(ascii: "|")), rest) == nil
+                                    && memchr(base + cut, Int32(UInt8(ascii: ">")), rest) == nil)
+                            {
                                 keep = cut
                                 bracketToLetter = sawBracket
                             }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import TickKit
 
 /// Where the test fixtures live (beside this file's folder).

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs the built `tick` binary for command-line tests.
@@ -23,8 +24,10 @@ enum TickProcess {
 
     /// Starts `tick` with `arguments` (and, when given, through `/bin/sh -c`
     /// with `shellPrefix` run first, e.g. `ulimit -f 0`).
-    static func start(_ arguments: [String], environment: [String: String] = [:], shellPrefix: String? = nil,
-                      wrapper: [String] = []) throws -> (Process, Pipe, Pipe) {
+    static func start(
+        _ arguments: [String], environment: [String: String] = [:], shellPrefix: String? = nil,
+        wrapper: [String] = []
+    ) throws -> (Process, Pipe, Pipe) {
         let process = Process()
         if let program = wrapper.first {
             process.executableURL = URL(fileURLWithPath: program)
@@ -48,7 +51,8 @@ enum TickProcess {
         if let options = env["TICK_CHILD_ASAN_OPTIONS"] { env["ASAN_OPTIONS"] = options }
         for (key, value) in environment { env[key] = value }
         process.environment = env
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
@@ -69,12 +73,15 @@ enum TickProcess {
         let outputData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
-                      stderr: String(decoding: errorData, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
+            stderr: String(decoding: errorData, as: UTF8.self))
     }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:], shellPrefix: String? = nil,
-                    wrapper: [String] = []) throws -> Result {
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], shellPrefix: String? = nil,
+        wrapper: [String] = []
+    ) throws -> Result {
         finish(try start(arguments, environment: environment, shellPrefix: shellPrefix, wrapper: wrapper))
     }
 }

@@ -20,7 +20,8 @@ enum TickRunner {
             let candidate = folder.appendingPathComponent("tick")
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue,
-               FileManager.default.isExecutableFile(atPath: candidate.path) {
+                FileManager.default.isExecutableFile(atPath: candidate.path)
+            {
                 return candidate
             }
             folder = folder.deletingLastPathComponent()
@@ -53,8 +54,10 @@ enum TickRunner {
     /// The timestamp granularity the tick processes of the tests assume.
     static let timestampGranularity = "0"
 
-    static func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil,
-                    program: URL? = nil) throws -> TickRun {
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil,
+        program: URL? = nil
+    ) throws -> TickRun {
         let process = Process()
         process.executableURL = program ?? executable
         process.arguments = arguments
@@ -72,7 +75,8 @@ enum TickRunner {
         if let options = base["TICK_CHILD_ASAN_OPTIONS"] { base["ASAN_OPTIONS"] = options }
         process.environment = base.merging(environment) { $1 }
         if let directory { process.currentDirectoryURL = directory }
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
@@ -90,8 +94,9 @@ enum TickRunner {
         let outputData = Self.readAll(out.fileHandleForReading.fileDescriptor)
         group.wait()
         process.waitUntilExit()
-        return TickRun(status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
-                       stderr: String(decoding: errorData, as: UTF8.self), stdoutBytes: Array(outputData))
+        return TickRun(
+            status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
+            stderr: String(decoding: errorData, as: UTF8.self), stdoutBytes: Array(outputData))
     }
 }
 
