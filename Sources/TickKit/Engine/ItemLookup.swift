@@ -58,22 +58,28 @@ public enum ItemLookup {
         throw .unknown(spec, candidates: [])
     }
 
-    /// The items `test` accepts, in order; the lists are searched on every core.
+    /// The items `test` accepts, in order; the lists are searched on every
+    /// core, chunk by chunk in the order their bytes lie (`readingPosition`),
+    /// so that a search reads the parse cache from front to back.
     private static func all<List: LookupList>(in documents: [List], where test: (List, Int) -> Bool) -> [Location] {
+        let readingOrder = documents.indices.sorted { (documents[$0].readingPosition, $0) < (documents[$1].readingPosition, $1) }
         let chunkSize = max(64, documents.count / 32)
         let chunks = (documents.count + chunkSize - 1) / chunkSize
-        return Array(
+        var found = Array(
             Parallel.map(chunks) { chunk in
+                let chunkOrder = readingOrder[chunk * chunkSize..<min(documents.count, (chunk + 1) * chunkSize)]
                 var found: [Location] = []
-                for documentIndex in chunk * chunkSize..<min(documents.count, (chunk + 1) * chunkSize) {
+                for documentIndex in chunkOrder {
                     let document = documents[documentIndex]
                     for item in 0..<document.itemCount where test(document, item) {
                         found.append(Location(document: documentIndex, item: item))
                     }
                 }
-                List.finishedReading(documents[chunk * chunkSize..<min(documents.count, (chunk + 1) * chunkSize)])
+                List.finishedReading(chunkOrder.map { documents[$0] }[...])
                 return found
             }.joined())
+        found.sort { ($0.document, $0.item) < ($1.document, $1.item) }
+        return found
     }
 
     /// `PATH:LINE  title` for each location, for error messages.
@@ -100,10 +106,14 @@ public protocol LookupList {
     /// Called when a search has read the items of `lists`: memory read in
     /// place can be let go.
     static func finishedReading(_ lists: ArraySlice<Self>)
+    /// Where the list's bytes lie among the other lists' (an address in the
+    /// parse cache's mapping; 0 for a list whose bytes are its own).
+    var readingPosition: Int { get }
 }
 
 extension LookupList {
     public static func finishedReading(_ lists: ArraySlice<Self>) {}
+    public var readingPosition: Int { 0 }
 
     public func title(of item: Int, lowercasedContains wanted: String) -> Bool {
         title(of: item).lowercased().contains(wanted)
@@ -126,6 +136,7 @@ extension EncodedDocument: LookupList {
     public static func finishedReading(_ lists: ArraySlice<EncodedDocument>) {
         lists.lazy.compactMap(\.mapping).first?.releasePages()
     }
+    public var readingPosition: Int { mappedPosition }
 
     /// Compares bytes in place when the title and `wanted` are ASCII (then
     /// lowercasing is ASCII's and characters are bytes: the same answer as

@@ -145,6 +145,10 @@ public final class EncodedDocument: @unchecked Sendable {
     /// for a list parsed afresh (its bytes are its own).
     var mapping: ParseCache.Contents? { unchecked?.owner as? ParseCache.Contents }
 
+    /// Where the list's bytes lie in the parse cache's mapping (their
+    /// address); 0 for a list parsed afresh.
+    var mappedPosition: Int { mapping == nil ? 0 : Int(bitPattern: unchecked?.buffer.baseAddress) }
+
     /// Reads the body from `payload`, the file parsed again after its cached
     /// payload failed its check (inside `complete`'s `repair`); false when it
     /// is another file's, or not UTF-8. Its name and order may differ from
