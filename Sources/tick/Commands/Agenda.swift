@@ -67,14 +67,14 @@ extension Tick {
                     ]))
                 return
             }
-            let markerWidth = ItemStyle.markerWidth(items)
+            let prefixes = ItemStyle.RowPrefixes(markerWidth: ItemStyle.markerWidth(items))
             var lines: [ListingLine] = []
             for day in agenda {
                 if !lines.isEmpty { lines.append(.blank) }
                 lines.append(.heading(StyledText(name(of: day, today: today), TextStyle(bold: true, color: day.date == nil ? .red : nil))))
                 if day.entries.isEmpty { lines.append(.heading(StyledText("  nothing", .dimmed))) }
                 for entry in day.entries {
-                    var row = ItemsView.row(entry.record, context: context, depth: 0, markerWidth: markerWidth, showList: true, showNotes: false)
+                    var row = ItemsView.row(entry.record, context: context, depth: 0, prefixes: prefixes, showList: true, showNotes: false)
                     row.due = StyledText(
                         entry.reasons.map { why($0, entry.record, today: today) }.joined(separator: ", "),
                         entry.reasons.contains(.overdue) ? TextStyle(color: .red) : .plain)

@@ -4,12 +4,15 @@ enum DisplayWidth {
     static func of(_ text: String) -> Int {
         // ASCII, most titles, without walking characters: a printable byte
         // takes a column, a control byte none (CR LF, one character, too).
-        var printable = 0
-        for byte in text.utf8 {
-            guard byte < 0x80 else { return ofCharacters(text) }
-            if byte >= 0x20, byte < 0x7F { printable += 1 }
+        let printable: Int? = text.withUTF8Bytes { bytes in
+            var printable = 0
+            for byte in bytes {
+                guard byte < 0x80 else { return nil }
+                if byte >= 0x20, byte < 0x7F { printable += 1 }
+            }
+            return printable
         }
-        return printable
+        return printable ?? ofCharacters(text)
     }
 
     private static func ofCharacters(_ text: String) -> Int {

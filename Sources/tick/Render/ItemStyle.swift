@@ -73,7 +73,38 @@ enum ItemStyle {
 
     /// The width of the widest priority marker among `items`.
     static func markerWidth(_ items: [EncodedListedItem]) -> Int {
-        items.reduce(0) { max($0, priorityMarker($1.priority).width) }
+        let markerWidths = Priority.allCases.map { priorityMarker($0).width }
+        return items.reduce(0) { max($0, markerWidths[$1.priority.rawValue]) }
+    }
+
+    /// What comes before the titles of a listing's rows: indentation, the
+    /// box, a space, and, when some item of the listing has a priority
+    /// marker, the marker padded to `markerWidth` and a space. The prefixes
+    /// of top-level rows are built once per listing, not once per row.
+    struct RowPrefixes: Sendable {
+        let markerWidth: Int
+        /// The top-level prefix of each status and priority.
+        private let topLevel: [TaskStatus: [StyledText]]
+
+        init(markerWidth: Int) {
+            self.markerWidth = markerWidth
+            var topLevel: [TaskStatus: [StyledText]] = [:]
+            for status in TaskStatus.allCases {
+                topLevel[status] = Priority.allCases.map { priority in
+                    var prefix = ItemStyle.box(status) + StyledText(" ")
+                    if markerWidth > 0 { prefix = prefix + ItemStyle.priorityMarker(priority).padded(to: markerWidth) + StyledText(" ") }
+                    return prefix
+                }
+            }
+            self.topLevel = topLevel
+        }
+
+        /// The prefix of a row of an item with `status` and `priority`,
+        /// indented two spaces per level of `depth`.
+        func prefix(status: TaskStatus, priority: Priority, depth: Int) -> StyledText {
+            let prefix = topLevel[status]![priority.rawValue]
+            return depth == 0 ? prefix : StyledText(String(repeating: "  ", count: depth)) + prefix
+        }
     }
 
     /// `#tag #other`, dimmed.

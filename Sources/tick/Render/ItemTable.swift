@@ -142,12 +142,16 @@ enum ItemTable {
             }
             // Drop empty trailing cells so that no line ends in spaces.
             while cells.count > 1, cells.last!.0.isEmpty { cells.removeLast() }
-            var text = StyledText()
+            // Each cell is rendered on its own, then padded with plain
+            // spaces: the same text as padding the cells and rendering
+            // them as one (plain spaces carry no escape sequence), with no
+            // styled copy of the row.
+            var text = ""
             for (index, (cell, cellWidth)) in cells.enumerated() {
-                let isLast = index == cells.count - 1
-                text.append(isLast ? cell : cell.padded(to: cellWidth + gap))
+                text += cell.rendered(depth)
+                if index < cells.count - 1 { text += String(repeating: " ", count: max(0, cellWidth + gap - cell.width)) }
             }
-            emit(trimmed(text.rendered(depth)))
+            emit(trimmed(text))
             for note in row.notes {
                 let indented = StyledText(String(repeating: " ", count: row.notesIndent)) + note
                 emit(trimmed((width.map { indented.truncated(to: $0) } ?? indented).rendered(depth)))

@@ -96,7 +96,15 @@ struct TextStyle: Equatable, Sendable {
 /// without escape sequences. With `ColorDepth.none` the output is exactly
 /// the plain text.
 struct StyledText: Sendable {
-    private(set) var spans: [(text: String, style: TextStyle)] = []
+    /// A stretch of text in one style, with the columns it takes.
+    struct Span: Sendable {
+        var text: String
+        var style: TextStyle
+        var width: Int
+    }
+
+    /// The spans; two in a row never have the same style.
+    private(set) var spans: [Span] = []
     /// The columns the text takes (`DisplayWidth`), kept as spans are
     /// appended: a listing asks for it several times per cell.
     private(set) var width = 0
@@ -111,30 +119,29 @@ struct StyledText: Sendable {
     /// the only escape sequences in rendered text are the styles' own.
     mutating func append(_ text: String, _ style: TextStyle = .plain) {
         guard !text.isEmpty else { return }
-        appendVisible(TerminalText.safe(text), style)
+        appendVisible(TerminalText.safe(text), style, width: nil)
     }
 
     mutating func append(_ other: StyledText) {
-        for span in other.spans { appendVisible(span.text, span.style) }
+        for span in other.spans { appendVisible(span.text, span.style, width: span.width) }
     }
 
-    /// Appends text whose control characters were already made visible.
-    private mutating func appendVisible(_ text: String, _ style: TextStyle) {
+    /// Appends text whose control characters were already made visible;
+    /// `width`, when known, is its width.
+    private mutating func appendVisible(_ text: String, _ style: TextStyle, width textWidth: Int?) {
         guard let last = spans.last, last.style == style else {
-            spans.append((text, style))
-            width += DisplayWidth.of(text)
+            let span = Span(text: text, style: style, width: textWidth ?? DisplayWidth.of(text))
+            spans.append(span)
+            width += span.width
             return
         }
         let merged = last.text + text
-        spans[spans.count - 1].text = merged
         // Text that starts with an ASCII character cannot join the last
         // character before it (a combining mark or a joiner could), so its
         // width adds up; otherwise the span is measured again.
-        if text.utf8.first! < 0x80 {
-            width += DisplayWidth.of(text)
-        } else {
-            width += DisplayWidth.of(merged) - DisplayWidth.of(last.text)
-        }
+        let mergedWidth = text.utf8.first! < 0x80 ? last.width + (textWidth ?? DisplayWidth.of(text)) : DisplayWidth.of(merged)
+        spans[spans.count - 1] = Span(text: merged, style: style, width: mergedWidth)
+        width += mergedWidth - last.width
     }
 
     static func + (lhs: StyledText, rhs: StyledText) -> StyledText {

@@ -13,7 +13,7 @@ enum ItemsView {
     ) -> ListingSource {
         let today = context.today
         // One marker width for all groups, so that titles line up across them.
-        let markerWidth = ItemStyle.markerWidth(arranged.items)
+        let prefixes = ItemStyle.RowPrefixes(markerWidth: ItemStyle.markerWidth(arranged.items))
         let isGrouped = arranged.groups != nil
         let groups = arranged.groups ?? [ItemGroup(name: "", items: arranged.items)]
         // An item is indented once for each of its ancestors listed in its group.
@@ -46,7 +46,7 @@ enum ItemsView {
             let item = groups[low].items[offset]
             return .row(
                 row(
-                    item, context: context, depth: present?[low].ancestorCount(of: item) ?? 0, markerWidth: markerWidth,
+                    item, context: context, depth: present?[low].ancestorCount(of: item) ?? 0, prefixes: prefixes,
                     showList: showsList, showNotes: showNotes, plain: plain))
         }
     }
@@ -83,14 +83,11 @@ enum ItemsView {
     /// (`done yesterday`) or cancelled (`cancelled 3 days ago`): a finished
     /// item's due date is not shown.
     static func row(
-        _ item: EncodedListedItem, context: ItemContext, depth: Int, markerWidth: Int, showList: Bool, showNotes: Bool,
+        _ item: EncodedListedItem, context: ItemContext, depth: Int, prefixes: ItemStyle.RowPrefixes, showList: Bool, showNotes: Bool,
         plain: Bool = false
     ) -> ItemRow {
         let today = context.today
-        var prefix = StyledText(String(repeating: "  ", count: depth)) + ItemStyle.box(item.status) + StyledText(" ")
-        if markerWidth > 0 {
-            prefix = prefix + ItemStyle.priorityMarker(item.priority).padded(to: markerWidth) + StyledText(" ")
-        }
+        let prefix = prefixes.prefix(status: item.status, priority: item.priority, depth: depth)
         var row = ItemRow(prefix: prefix, title: plain ? ItemStyle.plainTitle(item) : ItemStyle.title(item))
         // An open item that waits for an open item (Obsidian Tasks' "blocked").
         if context.isBlocked(item) { row.title = row.title + StyledText(" (blocked)", .dimmed) }
@@ -139,7 +136,7 @@ enum ListView {
     ) -> ListingSource {
         var plan: [Plan] = [.listHeading]
         plan.reserveCapacity(items.count + 2 * document.sectionCount + 2)
-        let markerWidth = ItemStyle.markerWidth(items)
+        let prefixes = ItemStyle.RowPrefixes(markerWidth: ItemStyle.markerWidth(items))
         var currentSection: Int? = nil
         for (position, item) in items.enumerated() {
             let section = item.sectionIndex
@@ -166,7 +163,7 @@ enum ListView {
                 let listed = items[position]
                 return .row(
                     ItemsView.row(
-                        listed, context: context, depth: listed.depth, markerWidth: markerWidth,
+                        listed, context: context, depth: listed.depth, prefixes: prefixes,
                         showList: false, showNotes: showNotes, plain: plain))
             }
         }
