@@ -272,8 +272,10 @@ public enum ICalendarWriter {
     public static func escaped(_ text: String) -> String {
         // Most text has nothing to escape: a byte scan says so without
         // building a new string. (0xC2 leads every C1 control, and more.)
-        let isPlain = text.utf8.allSatisfy { byte in
-            byte >= 0x20 && byte != UInt8(ascii: "\\") && byte != UInt8(ascii: ";") && byte != UInt8(ascii: ",") && byte != 0x7F && byte != 0xC2
+        let isPlain = text.withUTF8Bytes { bytes in
+            bytes.allSatisfy { byte in
+                byte >= 0x20 && byte != UInt8(ascii: "\\") && byte != UInt8(ascii: ";") && byte != UInt8(ascii: ",") && byte != 0x7F && byte != 0xC2
+            }
         }
         if isPlain { return text }
         var output = String.UnicodeScalarView()
@@ -306,8 +308,8 @@ public enum ICalendarWriter {
 
     /// Appends `fold(line)`.
     static func appendFolded(_ line: String, to output: inout ByteOutput) {
-        var line = line
-        line.withUTF8 { bytes in
+        line.withUTF8Bytes { bytes in
+            guard bytes.count > 75 else { return output.append(bytes) }
             // Cut before the character that would pass 75 octets; a
             // continuation line's space counts as one.
             var lineStart = 0

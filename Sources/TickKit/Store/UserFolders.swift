@@ -35,7 +35,7 @@ public enum UserFolders {
 /// FNV-1a, 64 bits: a short stable name for a path or an item (not a
 /// protection against anyone choosing collisions).
 enum FNV1a {
-    static func hash(_ text: String) -> UInt64 { hash(text.utf8) }
+    static func hash(_ text: String) -> UInt64 { text.withUTF8Bytes { hash($0) } }
 
     static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325

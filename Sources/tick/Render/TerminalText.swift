@@ -50,15 +50,3 @@ enum TerminalText {
         }
     }
 }
-
-extension String {
-    /// Calls `body` with the text's UTF-8 bytes: in place when they are
-    /// stored contiguously (a native string), else from a copy. A loop over
-    /// the buffer is several times faster than one over `utf8`, which
-    /// checks for other storage at every byte; listings scan every cell.
-    func withUTF8Bytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        if let result = utf8.withContiguousStorageIfAvailable(body) { return result }
-        var copy = self
-        return copy.withUTF8(body)
-    }
-}
