@@ -35,8 +35,11 @@ extension Tick {
             String?
         @Option(name: .long, help: ArgumentHelp("Add as the last subtask of this item (of the same list).", valueName: "item")) var under: String?
 
+        func validate() throws {
+            if section != nil && under != nil { throw ValidationError("use --section or --under, not both") }
+        }
+
         func execute() throws {
-            if section != nil && under != nil { throw TickFailure.usage("use --section or --under, not both") }
             if text.isEmpty { throw TickFailure.usage("missing TEXT: the item's text, e.g. tick add \(list) \"Buy bread\"") }
             if let section { try OptionValue.oneLine(section, option: "--section") }
             let session = try EditSession(folder: folder)

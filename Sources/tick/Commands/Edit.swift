@@ -40,8 +40,11 @@ extension Tick {
         @Flag(name: .long, help: "Remove every dependency (before --after adds).") var noAfter = false
         @OptionGroup var bulk: BulkOptions
 
+        func validate() throws {
+            if due != nil && noDue { throw ValidationError("use --due or --no-due, not both") }
+        }
+
         func execute() throws {
-            if due != nil && noDue { throw TickFailure.usage("use --due or --no-due, not both") }
             if title == nil && due == nil && !noDue && priority == nil && color == nil && icon == nil && tag.isEmpty && untag.isEmpty
                 && after.isEmpty && !noAfter
             {

@@ -5,27 +5,34 @@ import TickKit
 protocol SmartGroupCommand: TickCommand {
     static var group: SmartGroup { get }
     static var emptyMessage: String { get }
-    var folder: FolderOptions { get }
-    var output: OutputOptions { get }
-    var results: ResultOptions { get }
-    var list: String? { get }
-    var expression: [String] { get }
+    var options: SmartGroupOptions { get }
+}
+
+/// What every smart-group command takes: the folder, the output and
+/// result options, `--list`, and a query that narrows the group.
+struct SmartGroupOptions: ParsableArguments {
+    @OptionGroup var folder: FolderOptions
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var results: ResultOptions
+    @Option(name: .long, help: "Only this list (path, file name or name).", completion: Completions.lists) var list: String?
+    @Argument(help: "A query that narrows the group, as in `tick query`.") var expression: [String] = []
 }
 
 extension SmartGroupCommand {
     func execute() throws {
-        let today = folder.todayDate
-        let workspace = try folder.workspace()
+        let today = options.folder.todayDate
+        let workspace = try options.folder.workspace()
         let context = ItemContext(today: today) { workspace.dependencies }
-        var items = try ListFilter.items(workspace, list: list)
-        if !expression.isEmpty {
-            items = QueryEvaluator.filter(items, try QueryInput.parse(expression, today: today).resolvingDependencies(context.dependencies))
+        var items = try ListFilter.items(workspace, list: options.list)
+        if !options.expression.isEmpty {
+            let query = try QueryInput.parse(options.expression, today: today).resolvingDependencies(context.dependencies)
+            items = QueryEvaluator.filter(items, query)
         }
         let members = Self.group.members(of: items, today: today)
-        let arranged = results.arrange(
+        let arranged = options.results.arrange(
             members, isManual: Self.group == .all || Self.group == .overdue,
             defaultGrouping: Self.group.defaultGrouping, today: today)
-        ResultPrinter.print(arranged, context: context, output: output, emptyMessage: Self.emptyMessage)
+        ResultPrinter.print(arranged, context: context, output: options.output, emptyMessage: Self.emptyMessage)
     }
 }
 
@@ -66,11 +73,7 @@ extension Tick {
                 """)
         static let group = SmartGroup.today
         static let emptyMessage = "Nothing due today."
-        @OptionGroup var folder: FolderOptions
-        @OptionGroup var output: OutputOptions
-        @OptionGroup var results: ResultOptions
-        @Option(name: .long, help: "Only this list (path, file name or name).", completion: Completions.lists) var list: String?
-        @Argument(help: "A query that narrows the group, as in `tick query`.") var expression: [String] = []
+        @OptionGroup var options: SmartGroupOptions
     }
 
     /// `tick scheduled`: open items with a due date, grouped by day.
@@ -86,11 +89,7 @@ extension Tick {
                 """)
         static let group = SmartGroup.scheduled
         static let emptyMessage = "Nothing scheduled."
-        @OptionGroup var folder: FolderOptions
-        @OptionGroup var output: OutputOptions
-        @OptionGroup var results: ResultOptions
-        @Option(name: .long, help: "Only this list (path, file name or name).", completion: Completions.lists) var list: String?
-        @Argument(help: "A query that narrows the group, as in `tick query`.") var expression: [String] = []
+        @OptionGroup var options: SmartGroupOptions
     }
 
     /// `tick all`: every open item.
@@ -106,11 +105,7 @@ extension Tick {
                 """)
         static let group = SmartGroup.all
         static let emptyMessage = "Nothing to do."
-        @OptionGroup var folder: FolderOptions
-        @OptionGroup var output: OutputOptions
-        @OptionGroup var results: ResultOptions
-        @Option(name: .long, help: "Only this list (path, file name or name).", completion: Completions.lists) var list: String?
-        @Argument(help: "A query that narrows the group, as in `tick query`.") var expression: [String] = []
+        @OptionGroup var options: SmartGroupOptions
     }
 
     /// `tick overdue`: open items due before today.
@@ -126,11 +121,7 @@ extension Tick {
                 """)
         static let group = SmartGroup.overdue
         static let emptyMessage = "Nothing overdue."
-        @OptionGroup var folder: FolderOptions
-        @OptionGroup var output: OutputOptions
-        @OptionGroup var results: ResultOptions
-        @Option(name: .long, help: "Only this list (path, file name or name).", completion: Completions.lists) var list: String?
-        @Argument(help: "A query that narrows the group, as in `tick query`.") var expression: [String] = []
+        @OptionGroup var options: SmartGroupOptions
     }
 
     /// `tick completed`: done items, newest first.
@@ -146,10 +137,6 @@ extension Tick {
                 """)
         static let group = SmartGroup.completed
         static let emptyMessage = "Nothing completed yet."
-        @OptionGroup var folder: FolderOptions
-        @OptionGroup var output: OutputOptions
-        @OptionGroup var results: ResultOptions
-        @Option(name: .long, help: "Only this list (path, file name or name).", completion: Completions.lists) var list: String?
-        @Argument(help: "A query that narrows the group, as in `tick query`.") var expression: [String] = []
+        @OptionGroup var options: SmartGroupOptions
     }
 }

@@ -46,7 +46,7 @@ extension Tick {
             // The parser asks for help (an `h` in the name) or refuses an
             // unknown short option: say what the argument was read as.
             guard let dashed = dashedName(in: rawArguments) else { return }
-            let names = Set(configuration.subcommands.map { $0._commandName })
+            let names = Set(commandNames)
             let subcommand = rawArguments.first { names.contains($0) } ?? "COMMAND"
             finishBackgroundWork()
             Terminal.error(
@@ -195,7 +195,8 @@ extension Tick {
     static let globalValueOptions: Set<String> = ["--dir", "--today", "--color"]
 
     /// Every subcommand's name, and `help`.
-    static var commandNames: [String] { configuration.subcommands.map { $0._commandName } + ["help"] }
+    /// The subcommands' names (each names itself in its configuration), and `help`.
+    static var commandNames: [String] { configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"] }
 
     /// A word where a command's name goes that names no command (`tick todya`,
     /// `tick help nosuch`): a usage error with the nearest command's name.
