@@ -12,7 +12,7 @@ public struct ItemSet {
     public init(_ items: [EncodedListedItem]) {
         // Only an item with subtasks can enclose another: the others are
         // never asked about, and a listing of a million items holds few.
-        keys = Set(items.lazy.filter(\.hasSubtasks).map { Key(list: ObjectIdentifier($0.document), index: $0.index) })
+        keys = Set(items.compactMapReleasingCachePages { $0.hasSubtasks ? Key(list: ObjectIdentifier($0.document), index: $0.index) : nil })
     }
 
     /// How many of the items that enclose `item` (its parent, the parent's

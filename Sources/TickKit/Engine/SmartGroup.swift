@@ -44,7 +44,7 @@ public enum SmartGroup: String, Sendable, CaseIterable {
     /// `items` may come in any order; ties always fall back to manual order.
     public func members(of items: [EncodedListedItem], today: TaskDate) -> [EncodedListedItem] {
         // Each member's keys are read once, not at every comparison.
-        var keyed = items.compactMap { item -> (item: EncodedListedItem, date: TaskDate?, rank: Int, offset: Int)? in
+        var keyed = items.compactMapReleasingCachePages { item -> (item: EncodedListedItem, date: TaskDate?, rank: Int, offset: Int)? in
             let due = item.date(.due)
             guard contains(status: item.status, due: due, today: today) else { return nil }
             return (item, self == .completed ? item.date(.done) : due, item.listRank, item.fileOffset)

@@ -38,9 +38,11 @@ public enum ICalendarWriter {
         let chunkSize = 256
         Parallel.orderedChunks((items.count + chunkSize - 1) / chunkSize, inFlight: 8, capacity: chunkSize * 512) { chunk, output in
             var uids = UIDs()
-            for index in chunk * chunkSize..<min(items.count, (chunk + 1) * chunkSize) {
-                for line in component(items[index], &uids) { appendFolded(line, to: &output) }
+            let chunkItems = items[chunk * chunkSize..<min(items.count, (chunk + 1) * chunkSize)]
+            for item in chunkItems {
+                for line in component(item, &uids) { appendFolded(line, to: &output) }
             }
+            chunkItems.releaseCachePages()
         } deliver: {
             emit(String(decoding: $0, as: UTF8.self))
         }

@@ -5,7 +5,8 @@
 public enum QueryEvaluator {
     /// The items that match `expression`, in the order given.
     public static func filter(_ items: [EncodedListedItem], _ expression: QueryExpression) -> [EncodedListedItem] {
-        items.filter(test(expression))
+        let test = test(expression)
+        return items.compactMapReleasingCachePages { test($0) ? $0 : nil }
     }
 
     /// `expression` as a test of one kind of record: nested closures, made

@@ -484,3 +484,30 @@ extension EncodedListedItem {
         }
     }
 }
+
+extension Collection where Element == EncodedListedItem {
+    /// Gives back the pages of the parse cache these items were read from
+    /// (`ParseCache.Contents.releasePages`): for a writer that has written
+    /// a run of results and goes on to the next. Reading an item again maps
+    /// its pages again.
+    public func releaseCachePages() {
+        lazy.compactMap(\.document.mapping).first?.releasePages()
+    }
+
+    /// The non-nil results of `transform` on the items, in order, read a
+    /// run at a time with the parse cache's pages given back after each run
+    /// (`releaseCachePages`): a pass over a whole folder's items in manual
+    /// order, which is the cache's order, holds a run's pages, not the cache.
+    public func compactMapReleasingCachePages<Result>(_ transform: (EncodedListedItem) -> Result?) -> [Result] {
+        var results: [Result] = []
+        var runStart = startIndex
+        while runStart != endIndex {
+            let runEnd = index(runStart, offsetBy: 65_536, limitedBy: endIndex) ?? endIndex
+            let run = self[runStart..<runEnd]
+            results.append(contentsOf: run.lazy.compactMap(transform))
+            run.releaseCachePages()
+            runStart = runEnd
+        }
+        return results
+    }
+}

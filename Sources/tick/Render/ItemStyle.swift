@@ -74,7 +74,10 @@ enum ItemStyle {
     /// The width of the widest priority marker among `items`.
     static func markerWidth(_ items: [EncodedListedItem]) -> Int {
         let markerWidths = Priority.allCases.map { priorityMarker($0).width }
-        return items.reduce(0) { max($0, markerWidths[$1.priority.rawValue]) }
+        // The priorities that have a marker, read with the parse cache's
+        // pages given back as the pass goes.
+        let marked = Set(items.compactMapReleasingCachePages { markerWidths[$0.priority.rawValue] > 0 ? $0.priority : nil })
+        return marked.map { markerWidths[$0.rawValue] }.max() ?? 0
     }
 
     /// What comes before the titles of a listing's rows: indentation, the

@@ -47,19 +47,24 @@ enum ItemTable {
     /// and once to print, so a source that builds them on demand never holds
     /// a whole listing (200,000 rows of styled text) in memory. Both passes
     /// take blocks of lines on every core (building a row parses its title:
-    /// most of the time of showing a big list); the lines are emitted a batch
-    /// of blocks at a time, in order.
+    /// most of the time of showing a big list), a batch of blocks at a time:
+    /// the lines are emitted in order, and after each batch the pages of the
+    /// parse cache it read are given back (`ListingSource.finishedBatch`).
     static func render(_ source: ListingSource, width: Int?, depth: ColorDepth, emit: (String) -> Void) {
         let blocks = (source.count + blockSize - 1) / blockSize
         func lines(ofBlock block: Int) -> Range<Int> { block * blockSize..<min(source.count, (block + 1) * blockSize) }
-        let measured = Parallel.map(blocks) { block in
-            var widths = ColumnWidths()
-            for index in lines(ofBlock: block) {
-                if case .row(let row) = source.line(index) { widths.include(row) }
+        var widths = ColumnWidths()
+        for batchStart in stride(from: 0, to: blocks, by: blocksPerBatch) {
+            let measured = Parallel.map(min(blocksPerBatch, blocks - batchStart)) { offset in
+                var widths = ColumnWidths()
+                for index in lines(ofBlock: batchStart + offset) {
+                    if case .row(let row) = source.line(index) { widths.include(row) }
+                }
+                return widths
             }
-            return widths
+            widths = measured.reduce(widths) { $0.merged(with: $1) }
+            source.finishedBatch()
         }
-        var widths = measured.reduce(ColumnWidths()) { $0.merged(with: $1) }
         if let width { widths.fit(in: width) }
         for batchStart in stride(from: 0, to: blocks, by: blocksPerBatch) {
             let rendered = Parallel.map(min(blocksPerBatch, blocks - batchStart)) { offset in
@@ -70,6 +75,7 @@ enum ItemTable {
                 return texts
             }
             for texts in rendered { texts.forEach(emit) }
+            source.finishedBatch()
         }
     }
 
@@ -163,11 +169,19 @@ enum ItemTable {
 struct ListingSource {
     let count: Int
     let line: (Int) -> ListingLine
+    /// The items the lines are read from, whose parse cache pages are
+    /// given back after each batch of lines (`finishedBatch`).
+    let items: [EncodedListedItem]
 
-    init(count: Int, line: @escaping (Int) -> ListingLine) {
+    init(count: Int, readingFrom items: [EncodedListedItem] = [], line: @escaping (Int) -> ListingLine) {
         self.count = count
+        self.items = items
         self.line = line
     }
+
+    /// Called after each batch of lines is measured or printed: the pages
+    /// of the parse cache they were read from can be let go.
+    func finishedBatch() { items.releaseCachePages() }
 
     init(_ lines: [ListingLine]) {
         self.init(count: lines.count) { lines[$0] }

@@ -27,7 +27,7 @@ enum ItemsView {
             starts.append(count)
             count += group.items.count + (isGrouped ? (index > 0 ? 2 : 1) : 0)
         }
-        return ListingSource(count: count) { line in
+        return ListingSource(count: count, readingFrom: arranged.items) { line in
             var low = 0
             var high = starts.count - 1
             while low < high {
@@ -148,7 +148,7 @@ enum ListView {
             plan.append(.item(position))
         }
         if items.isEmpty { plan.append(.empty) }
-        return ListingSource(count: plan.count) { index in
+        return ListingSource(count: plan.count, readingFrom: items) { index in
             switch plan[index] {
             case .listHeading: return .heading(ItemStyle.listHeading(document))
             case .blank: return .blank
