@@ -551,3 +551,22 @@ struct ParseCacheTests {
         #expect(try FileIO.read(path) == Array(pieces.joined()))
     }
 }
+
+@Suite("passes that give the parse cache's pages back as they go")
+struct CachePageReleaseTests {
+    @Test("a pass over more items than one run gives what compactMap gives, in order, from the cache and without one")
+    func passInRunsMatchesCompactMap() throws {
+        // More than one run of 65,536 items.
+        let lines = (0..<70_000).map { "- [\($0 % 4 == 0 ? "x" : " ")] item \($0)" }
+        let files = ["big.md": "# Big\n" + lines.joined(separator: "\n") + "\n", "small.md": "- [ ] one\n- [x] two\n"]
+        let folder = try TemporaryFolder(files)
+        let cache = ParseCacheTests.CacheFolder()
+        for _ in 0..<2 {  // cold, then read in place from the cache's mapping
+            let items = EncodedWorkspace.load(try NotesFolder(path: folder.path), cache: try cache.parseCache(of: folder)).items
+            #expect(items.count == 70_002)
+            let expected = items.compactMap { $0.status.isOpen ? $0.title.string : nil }
+            #expect(items.compactMapReleasingCachePages { $0.status.isOpen ? $0.title.string : nil } == expected)
+            #expect(expected.count == 52_501)
+        }
+    }
+}
