@@ -561,7 +561,7 @@ struct CachePageReleaseTests {
         let files = ["big.md": "# Big\n" + lines.joined(separator: "\n") + "\n", "small.md": "- [ ] one\n- [x] two\n"]
         let folder = try TemporaryFolder(files)
         let cache = ParseCacheTests.CacheFolder()
-        for _ in 0..<2 {  // cold, then read in place from the cache's mapping
+        for _ in 0..<2 { // cold, then read in place from the cache's mapping
             let items = EncodedWorkspace.load(try NotesFolder(path: folder.path), cache: try cache.parseCache(of: folder)).items
             #expect(items.count == 70_002)
             let expected = items.compactMap { $0.status.isOpen ? $0.title.string : nil }
