@@ -14,6 +14,18 @@ import TickKit
         try TickRunner.run(arguments + pinned, environment: environment)
     }
 
+    @Test("--due with --no-due, and --section with --under, are refused: one line, exit 64, nothing changed")
+    func conflictingFlagsAreRefused() throws {
+        let before = try Data(contentsOf: URL(fileURLWithPath: folder + "/alpha.md"))
+        let due = try tick(["edit", "a6", "--due", "friday", "--no-due"])
+        #expect(due.status == 64)
+        #expect(due.stderr == "tick: use --due or --no-due, not both\n")
+        let placement = try tick(["add", "alpha", "x", "--section", "A", "--under", "a6"])
+        #expect(placement.status == 64)
+        #expect(placement.stderr == "tick: use --section or --under, not both\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/alpha.md")) == before)
+    }
+
     // MARK: Screens
 
     @Test func plainTickShowsTheHomeScreen() throws {

@@ -263,14 +263,20 @@ struct ParseCacheTests {
         "eclair.md": "# Éclair\n- [ ] e\n", "echo.md": "# echo\n- [ ] e2\n", "m/Mid.md": "# mid\n- [ ] m\n",
     ]
 
+    /// `orderedLists` and `bad.md`, a file that is not UTF-8 (no list).
+    static func orderedListsAndAFileNotUTF8() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder(orderedLists)
+        try Data([0x2D, 0x20, 0x5B, 0x20, 0x5D, 0x20, 0xFF, 0x0A]).write(to: folder.url.appendingPathComponent("bad.md"))
+        return folder
+    }
+
     func workspace(_ folder: TemporaryFolder, cache: CacheFolder) throws -> EncodedWorkspace {
         EncodedWorkspace.load(try NotesFolder(path: folder.path), cache: try cache.parseCache(of: folder))
     }
 
     @Test("a query over an unchanged folder takes the list order the cache stored, the same as computing it")
     func storedListOrderIsTheComputedOne() throws {
-        let folder = try TemporaryFolder(Self.orderedLists)
-        try Data([0x2D, 0x20, 0x5B, 0x20, 0x5D, 0x20, 0xFF, 0x0A]).write(to: folder.url.appendingPathComponent("bad.md"))
+        let folder = try Self.orderedListsAndAFileNotUTF8()
         let cache = CacheFolder()
         let cold = try workspace(folder, cache: cache)
         #expect(!cold.orderCameFromCache)
@@ -285,8 +291,7 @@ struct ParseCacheTests {
 
     @Test("a new cache file holds the lists in list order, the files that are not lists after them")
     func newCacheFileIsInListOrder() throws {
-        let folder = try TemporaryFolder(Self.orderedLists)
-        try Data([0x2D, 0x20, 0x5B, 0x20, 0x5D, 0x20, 0xFF, 0x0A]).write(to: folder.url.appendingPathComponent("bad.md"))
+        let folder = try Self.orderedListsAndAFileNotUTF8()
         let cache = CacheFolder()
         let warm = try workspace(folder, cache: cache)
         let contents = try #require(try cache.parseCache(of: folder).load())
@@ -550,23 +555,41 @@ struct ParseCacheTests {
         close(descriptor)
         #expect(try FileIO.read(path) == Array(pieces.joined()))
     }
-}
 
-@Suite("passes that give the parse cache's pages back as they go")
-struct CachePageReleaseTests {
     @Test("a pass over more items than one run gives what compactMap gives, in order, from the cache and without one")
     func passInRunsMatchesCompactMap() throws {
         // More than one run of 65,536 items.
         let lines = (0..<70_000).map { "- [\($0 % 4 == 0 ? "x" : " ")] item \($0)" }
-        let files = ["big.md": "# Big\n" + lines.joined(separator: "\n") + "\n", "small.md": "- [ ] one\n- [x] two\n"]
-        let folder = try TemporaryFolder(files)
-        let cache = ParseCacheTests.CacheFolder()
+        let folder = try TemporaryFolder(["big.md": "# Big\n" + lines.joined(separator: "\n") + "\n", "small.md": "- [ ] one\n- [x] two\n"])
+        let cache = CacheFolder()
         for _ in 0..<2 { // cold, then read in place from the cache's mapping
-            let items = EncodedWorkspace.load(try NotesFolder(path: folder.path), cache: try cache.parseCache(of: folder)).items
+            let items = try workspace(folder, cache: cache).items
             #expect(items.count == 70_002)
             let expected = items.compactMap { $0.status.isOpen ? $0.title.string : nil }
             #expect(items.compactMapReleasingCachePages { $0.status.isOpen ? $0.title.string : nil } == expected)
             #expect(expected.count == 52_501)
+        }
+    }
+
+    @Test("a title found in several lists read from the cache names them in path order, though the cache holds them in list order")
+    func lookupFromTheCacheNamesCandidatesInPathOrder() throws {
+        let folder = try TemporaryFolder([
+            "a.md": "# Zebra\n- [ ] Call Ana\n", "b.md": "# Aardvark\n- [ ] Call Ana\n", "c.md": "# Middle\n- [ ] Call Ana\n",
+        ])
+        let cache = CacheFolder()
+        _ = try workspace(folder, cache: cache)
+        let warm = try workspace(folder, cache: cache)
+        #expect(warm.orderCameFromCache)
+        #expect(warm.pathsInListOrder == ["b.md", "c.md", "a.md"])
+        do {
+            _ = try ItemLookup.resolve("Call Ana", in: warm.listsByPath)
+            Issue.record("expected the title to be ambiguous")
+        } catch {
+            guard case .ambiguous(_, let candidates) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(candidates.map { String($0.prefix(4)) } == ["a.md", "b.md", "c.md"])
         }
     }
 }

@@ -62,7 +62,8 @@ public enum ItemLookup {
     /// core, chunk by chunk in the order their bytes lie (`readingPosition`),
     /// so that a search reads the parse cache from front to back.
     private static func all<List: LookupList>(in documents: [List], where test: (List, Int) -> Bool) -> [Location] {
-        let readingOrder = documents.indices.sorted { (documents[$0].readingPosition, $0) < (documents[$1].readingPosition, $1) }
+        let positions = documents.map(\.readingPosition)
+        let readingOrder = documents.indices.sorted { (positions[$0], $0) < (positions[$1], $1) }
         let chunkSize = max(64, documents.count / 32)
         let chunks = (documents.count + chunkSize - 1) / chunkSize
         var found = Array(

@@ -494,19 +494,27 @@ extension Collection where Element == EncodedListedItem {
         lazy.compactMap(\.document.mapping).first?.releasePages()
     }
 
-    /// The non-nil results of `transform` on the items, in order, read a
-    /// run at a time with the parse cache's pages given back after each run
-    /// (`releaseCachePages`): a pass over a whole folder's items in manual
-    /// order, which is the cache's order, holds a run's pages, not the cache.
-    public func compactMapReleasingCachePages<Result>(_ transform: (EncodedListedItem) -> Result?) -> [Result] {
-        var results: [Result] = []
+    /// Calls `body` with each item, in order, a run at a time, and gives the
+    /// parse cache's pages back after each run (`releaseCachePages`): a pass
+    /// over a whole folder's items in manual order, which is the cache's
+    /// order, holds a run's pages, not the cache.
+    public func forEachReleasingCachePages(_ body: (EncodedListedItem) -> Void) {
         var runStart = startIndex
         while runStart != endIndex {
             let runEnd = index(runStart, offsetBy: 65_536, limitedBy: endIndex) ?? endIndex
             let run = self[runStart..<runEnd]
-            results.append(contentsOf: run.lazy.compactMap(transform))
+            run.forEach(body)
             run.releaseCachePages()
             runStart = runEnd
+        }
+    }
+
+    /// The non-nil results of `transform` on the items, in order, read as
+    /// `forEachReleasingCachePages` reads them.
+    public func compactMapReleasingCachePages<Result>(_ transform: (EncodedListedItem) -> Result?) -> [Result] {
+        var results: [Result] = []
+        forEachReleasingCachePages { item in
+            if let result = transform(item) { results.append(result) }
         }
         return results
     }

@@ -361,15 +361,24 @@ public struct ParseCache: Sendable {
             case .kept(let entry): entry.summary
             }
         }
+
+        var checksum: UInt64 {
+            switch self {
+            case .fresh(let payload): payload.checksum
+            case .kept(let entry): entry.checksum
+            }
+        }
     }
 
-    /// The list order of `entries`: the places, among the entries that are
-    /// lists (valid UTF-8), of the lists from first to last.
-    private static func listOrder(_ entries: [(path: String, stamp: FileStamp, source: Source)]) -> [Int] {
-        let listed = entries.filter(\.source.summary.isValidUTF8)
-        return SortKey.listOrder(
-            foldedNames: listed.map(\.source.summary.foldedName), orders: listed.map(\.source.summary.order),
-            paths: listed.map(\.path))
+    /// The list order of `entries`: `places`, the places among the entries
+    /// that are lists (valid UTF-8) from first list to last, as the index
+    /// stores it; `entryIndices`, the same lists as indices of `entries`.
+    private static func listOrder(_ entries: [(path: String, stamp: FileStamp, source: Source)]) -> (places: [Int], entryIndices: [Int]) {
+        let listed = entries.indices.filter { entries[$0].source.summary.isValidUTF8 }
+        let places = SortKey.listOrder(
+            foldedNames: listed.map { entries[$0].source.summary.foldedName }, orders: listed.map { entries[$0].source.summary.order },
+            paths: listed.map { entries[$0].path })
+        return (places, places.map { listed[$0] })
     }
 
     /// Makes `entries` the cache's lists. The new lists' encodings and a new
@@ -408,12 +417,8 @@ public struct ParseCache: Sendable {
             }
             index.int(offset)
             index.int(entry.source.length)
-            let (checksum, summary) =
-                switch entry.source {
-                case .fresh(let payload): (payload.checksum, payload.summary)
-                case .kept(let kept): (kept.checksum, kept.summary)
-                }
-            index.word64(checksum)
+            let summary = entry.source.summary
+            index.word64(entry.source.checksum)
             index.string(summary.name)
             index.optionalInt(summary.order)
             index.bool(summary.isValidUTF8)
@@ -459,7 +464,7 @@ public struct ParseCache: Sendable {
             }
             live += entry.source.length
         }
-        let tail = indexAndTrailer(entries, offsets: offsets, listOrder: Self.listOrder(entries), scanStarted: scanStarted, start: end)
+        let tail = indexAndTrailer(entries, offsets: offsets, listOrder: Self.listOrder(entries).places, scanStarted: scanStarted, start: end)
         // Mostly bytes no index points to: write the file anew instead.
         guard end + tail.count <= 2 * live + (1 << 20) else { return false }
         guard Posix.seek(descriptor, to: size) else { return true }
@@ -479,8 +484,7 @@ public struct ParseCache: Sendable {
         // a command that reads every list reads the file from start to end,
         // however its pages are mapped (a few pages around each one read).
         let listOrder = Self.listOrder(entries)
-        let listed = entries.indices.filter { entries[$0].source.summary.isValidUTF8 }
-        let writeOrder = listOrder.map { listed[$0] } + entries.indices.filter { !entries[$0].source.summary.isValidUTF8 }
+        let writeOrder = listOrder.entryIndices + entries.indices.filter { !entries[$0].source.summary.isValidUTF8 }
         var offsets = [Int](repeating: 0, count: entries.count)
         var payloads: [UnsafeBufferPointer<UInt8>] = []
         payloads.reserveCapacity(entries.count)
@@ -494,7 +498,7 @@ public struct ParseCache: Sendable {
             case .kept(let kept): payloads.append(UnsafeBufferPointer(rebasing: base!.buffer[kept.payload]))
             }
         }
-        let tail = indexAndTrailer(entries, offsets: offsets, listOrder: listOrder, scanStarted: scanStarted, start: end)
+        let tail = indexAndTrailer(entries, offsets: offsets, listOrder: listOrder.places, scanStarted: scanStarted, start: end)
 
         let folder = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -67,7 +67,7 @@ extension Tick {
                     ]))
                 return
             }
-            let prefixes = ItemStyle.RowPrefixes(markerWidth: ItemStyle.markerWidth(items))
+            let prefixes = ItemStyle.RowPrefixes(for: items)
             var lines: [ListingLine] = []
             for day in agenda {
                 if !lines.isEmpty { lines.append(.blank) }

@@ -72,25 +72,25 @@ enum ItemStyle {
     }
 
     /// The width of the widest priority marker among `items`.
-    static func markerWidth(_ items: [EncodedListedItem]) -> Int {
+    private static func markerWidth(_ items: [EncodedListedItem]) -> Int {
         let markerWidths = Priority.allCases.map { priorityMarker($0).width }
-        // The priorities that have a marker, read with the parse cache's
-        // pages given back as the pass goes.
-        let marked = Set(items.compactMapReleasingCachePages { markerWidths[$0.priority.rawValue] > 0 ? $0.priority : nil })
-        return marked.map { markerWidths[$0.rawValue] }.max() ?? 0
+        var widest = 0
+        items.forEachReleasingCachePages { widest = max(widest, markerWidths[$0.priority.rawValue]) }
+        return widest
     }
 
     /// What comes before the titles of a listing's rows: indentation, the
     /// box, a space, and, when some item of the listing has a priority
-    /// marker, the marker padded to `markerWidth` and a space. The prefixes
-    /// of top-level rows are built once per listing, not once per row.
+    /// marker, the marker padded to the widest one (`markerWidth`) and a
+    /// space. The prefixes of top-level rows are built once per listing,
+    /// not once per row.
     struct RowPrefixes: Sendable {
-        let markerWidth: Int
         /// The top-level prefix of each status and priority.
         private let topLevel: [TaskStatus: [StyledText]]
 
-        init(markerWidth: Int) {
-            self.markerWidth = markerWidth
+        /// The prefixes of a listing of `items`.
+        init(for items: [EncodedListedItem]) {
+            let markerWidth = ItemStyle.markerWidth(items)
             var topLevel: [TaskStatus: [StyledText]] = [:]
             for status in TaskStatus.allCases {
                 topLevel[status] = Priority.allCases.map { priority in

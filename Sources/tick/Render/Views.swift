@@ -13,7 +13,7 @@ enum ItemsView {
     ) -> ListingSource {
         let today = context.today
         // One marker width for all groups, so that titles line up across them.
-        let prefixes = ItemStyle.RowPrefixes(markerWidth: ItemStyle.markerWidth(arranged.items))
+        let prefixes = ItemStyle.RowPrefixes(for: arranged.items)
         let isGrouped = arranged.groups != nil
         let groups = arranged.groups ?? [ItemGroup(name: "", items: arranged.items)]
         // An item is indented once for each of its ancestors listed in its group.
@@ -136,7 +136,7 @@ enum ListView {
     ) -> ListingSource {
         var plan: [Plan] = [.listHeading]
         plan.reserveCapacity(items.count + 2 * document.sectionCount + 2)
-        let prefixes = ItemStyle.RowPrefixes(markerWidth: ItemStyle.markerWidth(items))
+        let prefixes = ItemStyle.RowPrefixes(for: items)
         var currentSection: Int? = nil
         for (position, item) in items.enumerated() {
             let section = item.sectionIndex
