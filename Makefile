@@ -58,7 +58,7 @@ test-deps:
 		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq neovim; }
 
 test: deps test-deps
-	$(SWIFT) build --build-tests
+	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
 	$(SWIFT) test --skip-build
 
 # The code's format (.swift-format), which CI checks: `make lint` reports

@@ -25,10 +25,24 @@ let package = Package(
             pkgConfig: "libcmark-gfm",
             providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
         ),
-        .target(
-            name: "TickKit",
-            dependencies: ["CCmarkGFM", .product(name: "Yams", package: "Yams")]
-        ),
+        // The library's layers, lowest first; each may import only those
+        // above it in this list (docs/ARCHITECTURE.md, "Layers").
+        // Every system call: POSIX files, folders, mappings, time, processes.
+        .target(name: "TickSystem"),
+        // Values: documents, items, dates, statuses, runs, bytes out.
+        .target(name: "TickModel", dependencies: ["TickSystem"]),
+        // Markdown to items: the cmark-gfm seam, inline tokens, front matter, settings.
+        .target(name: "TickSyntax", dependencies: ["TickModel", "CCmarkGFM", .product(name: "Yams", package: "Yams")]),
+        // The notes folder on disk: scans, the parse cache and its read model, locks, atomic writes, the journal.
+        .target(name: "TickStore", dependencies: ["TickSyntax"]),
+        // Queries, smart groups, sorting, grouping, lookups: answers from the read model.
+        .target(name: "TickEngine", dependencies: ["TickStore"]),
+        // JSON, CSV and iCalendar.
+        .target(name: "TickOutput", dependencies: ["TickEngine"]),
+        // Byte splices on one list file, and the three-way merge of a list.
+        .target(name: "TickEdit", dependencies: ["TickEngine"]),
+        // The facade: `import TickKit` brings every layer.
+        .target(name: "TickKit", dependencies: ["TickOutput", "TickEdit"]),
         .executableTarget(
             name: "tick",
             dependencies: ["TickKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]

@@ -1,6 +1,13 @@
 import Testing
 
+@testable import TickEdit
+@testable import TickEngine
 @testable import TickKit
+@testable import TickModel
+@testable import TickOutput
+@testable import TickStore
+@testable import TickSyntax
+@testable import TickSystem
 
 /// cmark-gfm allocates from a per-parse arena (`ParseArena`): blocks that
 /// grow in place, blocks copied when they grow, blocks too large for a chunk,

@@ -1,7 +1,14 @@
 import Foundation
 import Testing
 
+@testable import TickEdit
+@testable import TickEngine
 @testable import TickKit
+@testable import TickModel
+@testable import TickOutput
+@testable import TickStore
+@testable import TickSyntax
+@testable import TickSystem
 
 /// The parse cache gives the same answers as parsing, is checked per file,
 /// survives damage, and is never used for edits.

@@ -1,0 +1,89 @@
+import Foundation
+import TickModel
+import TickStore
+
+/// A named run of items: one group of grouped output.
+public struct ItemGroup: Sendable {
+    public var name: String
+    public var items: [EncodedListedItem]
+
+    public init(name: String, items: [EncodedListedItem]) {
+        self.name = name
+        self.items = items
+    }
+}
+
+/// Splits items into groups. Groups come in the key's own order, empty
+/// groups are left out, and within a group items keep the order they came in.
+public enum Grouping {
+    public static func group(_ items: [EncodedListedItem], by key: GroupKey, today: TaskDate) -> [ItemGroup] {
+        // Groups by identity (two lists may share a name), ordered by rank.
+        var groups: [String: (name: String, rank: [String], items: [EncodedListedItem])] = [:]
+        var identities: [String] = []
+        for listed in items {
+            var joined = Set<String>()
+            for membership in memberships(of: listed, key: key, today: today) {
+                let identity = membership.rank.joined(separator: "\u{0}")
+                guard joined.insert(identity).inserted else { continue }
+                if groups[identity] == nil {
+                    groups[identity] = (membership.name, membership.rank, [])
+                    identities.append(identity)
+                }
+                groups[identity]!.items.append(listed)
+            }
+        }
+        let ordered = identities.sorted { groups[$0]!.rank.lexicographicallyPrecedes(groups[$1]!.rank) }
+        return ordered.map { ItemGroup(name: groups[$0]!.name, items: groups[$0]!.items) }
+    }
+
+    /// The due buckets in display order.
+    public static let dueBuckets = ["Overdue", "Earlier", "Today", "Tomorrow", "This week", "Later", "No date"]
+
+    /// The due bucket of an item on `today`.
+    public static func dueBucket(of item: EncodedListedItem, today: TaskDate) -> String {
+        guard let due = item.date(.due) else { return "No date" }
+        let days = today.days(until: due.dayOnly)
+        if days < 0 { return item.status.isOpen ? "Overdue" : "Earlier" }
+        if days == 0 { return "Today" }
+        if days == 1 { return "Tomorrow" }
+        let endOfWeek = today.adding(7 - today.isoWeekday, .day)
+        if due.compareDay(endOfWeek) <= 0 { return "This week" }
+        return "Later"
+    }
+
+    /// Fixed-width text that sorts numbers in order.
+    private static func padded(_ number: Int) -> String { String(format: "%08d", number) }
+
+    /// The groups one item belongs to: each group's name and its rank, which
+    /// orders the groups and tells them apart.
+    private static func memberships(of item: EncodedListedItem, key: GroupKey, today: TaskDate) -> [(name: String, rank: [String])] {
+        switch key {
+        case .list:
+            return [(item.listName, [padded(item.listRank)])] // ranks are unique per list
+        case .section:
+            let list = padded(item.listRank)
+            guard let section = item.sectionIndex, let title = item.sectionTitle else { return [(item.listName, [list, padded(0)])] }
+            return [("\(item.listName) › \(title.string)", [list, padded(section + 1)])]
+        case .priority:
+            let priority = item.priority
+            return [(priority.name, [padded(Priority.urgent.rawValue - priority.rawValue)])]
+        case .due:
+            let bucket = dueBucket(of: item, today: today)
+            return [(bucket, [padded(dueBuckets.firstIndex(of: bucket)!)])]
+        case .tag:
+            let tags = item.tags.map(\.string)
+            if tags.isEmpty { return [("No tag", ["1"])] }
+            return tags.map { ("#" + $0, ["0", $0.lowercased()]) } // #Work and #work are one group
+        case .status:
+            let order: [TaskStatus] = [.open, .inProgress, .done, .cancelled]
+            return [(item.status.rawValue, [padded(order.firstIndex(of: item.status)!)])]
+        case .folder:
+            let parts = item.listPath.split(separator: "/")
+            let folder = parts.count > 1 ? parts.dropLast().joined(separator: "/") : "."
+            return [(folder, [folder == "." ? "0" : "1", folder])]
+        case .day:
+            guard let due = item.date(.due) else { return [("No date", ["1"])] }
+            return [(due.dayOnly.isoString, ["0", due.dayOnly.isoString])]
+        }
+    }
+}

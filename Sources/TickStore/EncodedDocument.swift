@@ -1,0 +1,524 @@
+import Synchronization
+import TickModel
+import TickSyntax
+import TickSystem
+
+/// A list as the parse cache encodes it (`DocumentCoding`), read in place.
+///
+/// Answering a query from the cache this way builds no `Document` and
+/// decodes nothing ahead: each item is a fixed-size record
+/// (`ItemRecordLayout`) whose fields are read where they lie, and a string
+/// becomes a Swift `String` only when a query compares it; JSON output
+/// copies its bytes. Reads are bounds-checked (a payload from the cache has
+/// also passed its checksum); a damaged field reads as empty, never crashes.
+///
+/// The bytes stay alive as long as the document: they belong to the cache
+/// file's mapping or to the payload that a fresh parse was encoded into.
+public final class EncodedDocument: @unchecked Sendable {
+    // The header is immutable after init. The body is set in init, or, for
+    // a document read from the cache unchecked, once by `complete`, which
+    // every reader of items calls first (`EncodedWorkspace.forEachItem`):
+    // one thread checks and sets it, and `state` orders that before any
+    // other thread's reads.
+    public let path: String
+    public let name: String
+    /// The name as list order compares it (`SortKey.foldedName`), folded
+    /// while the lists are read, off the main thread.
+    let foldedName: String
+    /// The list's `order:` from its front matter.
+    public let order: Int?
+    let isValidUTF8: Bool
+    private(set) var body: Body
+    /// The payload `complete` checks, for a document made unchecked.
+    private let unchecked: Unchecked?
+    /// 0: unchecked; 1: being checked; 2: complete.
+    private let state: Atomic<Int>
+
+    /// The parts of a document read from its payload past the header.
+    struct Body {
+        let owner: AnyObject?
+        let buffer: UnsafeBufferPointer<UInt8>
+        let explicitColor: String?
+        let explicitIcon: String?
+        /// Where the front matter block starts.
+        let frontMatterOffset: Int
+        let sectionTitles: [ByteSlice]
+        /// Where each section's details (level, line, color, icon) start.
+        let sectionDetails: [Int]
+        /// Where the diagnostics start.
+        let diagnosticsOffset: Int
+        let records: ItemRecordLayout.Records
+        /// The list's path, name, color and icon as JSON string literals,
+        /// escaped once for every item of the list that is printed: one
+        /// allocation, read in place (no reference counting per item).
+        let listJSON: UnsafeMutableBufferPointer<UInt8>
+        let listJSONEnds: (path: Int, name: Int, color: Int, icon: Int)
+
+        static var empty: Body {
+            Body(
+                owner: nil, buffer: UnsafeBufferPointer(start: nil, count: 0), explicitColor: nil, explicitIcon: nil,
+                frontMatterOffset: 0, sectionTitles: [], sectionDetails: [], diagnosticsOffset: 0, records: .empty,
+                listJSON: UnsafeMutableBufferPointer(start: nil, count: 0),
+                listJSONEnds: (0, 0, 0, 0))
+        }
+    }
+
+    /// A payload from the cache not yet checked against its checksum.
+    struct Unchecked {
+        let owner: AnyObject
+        let buffer: UnsafeBufferPointer<UInt8>
+        let checksum: UInt64
+        let itemCount: Int
+    }
+
+    /// Reads the document encoded in `buffer`, which `owner` keeps alive.
+    init(_ buffer: UnsafeBufferPointer<UInt8>, owner: AnyObject) throws {
+        var reader = ByteReader(buffer, range: 0..<buffer.count)
+        let header = try Self.readHeader(&reader)
+        path = header.path
+        name = header.name
+        foldedName = SortKey.foldedName(header.name)
+        order = header.order
+        isValidUTF8 = header.isValidUTF8
+        body = try Self.readBody(&reader, header: header, buffer: buffer, owner: owner)
+        unchecked = nil
+        state = Atomic(2)
+    }
+
+    /// A document of the cache whose header came from the cache's index
+    /// (checked when the cache was opened) and whose payload is checked
+    /// and read by `complete`, in the task that reads its items: reading a
+    /// payload right before its items are tested keeps it in the processor's
+    /// cache, where checking every payload up front read each twice from memory.
+    init(
+        unchecked buffer: UnsafeBufferPointer<UInt8>, owner: AnyObject, checksum: UInt64,
+        path: String, summary: ParseCache.ListSummary
+    ) {
+        self.path = path
+        name = summary.name
+        foldedName = summary.foldedName
+        order = summary.order
+        isValidUTF8 = summary.isValidUTF8
+        body = .empty
+        unchecked = Unchecked(owner: owner, buffer: buffer, checksum: checksum, itemCount: summary.itemCount)
+        state = Atomic(0)
+    }
+
+    deinit { body.listJSON.baseAddress?.deallocate() }
+
+    /// `document` as the read model holds it: for a list that is not in a
+    /// folder's cache (one being edited, or an editor's unsaved text).
+    /// Nil for a list too large for the encoding (a file of gigabytes).
+    public convenience init?(encoding document: Document) {
+        guard let payload = ParseCache.Payload(encoding: document) else { return nil }
+        try? self.init(payload.buffer, owner: payload.storage)
+    }
+
+    /// The items in file order, each with `rank` as its list's rank.
+    public func items(rank: Int = 0) -> [EncodedListedItem] {
+        if !isComplete { complete { _ in } }
+        return (0..<itemCount).map { EncodedListedItem(document: self, index: $0, listRank: rank) }
+    }
+
+    /// False until `complete` has run on a document made unchecked.
+    package var isComplete: Bool { state.load(ordering: .acquiring) == 2 }
+
+    /// Checks an unchecked payload against its checksum and reads its body,
+    /// once, whichever thread asks first (the others wait for it). When the
+    /// payload is damaged, or does not hold the header the index gave,
+    /// `repair` is called to `adopt` a payload parsed again; until then, and
+    /// for good if it does not, the list has no items.
+    package func complete(repair: (EncodedDocument) -> Void) {
+        if state.load(ordering: .acquiring) == 2 { return }
+        guard state.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged else {
+            while state.load(ordering: .acquiring) != 2 { Posix.yieldProcessor() }
+            return
+        }
+        if let unchecked, ParseCache.checksum(unchecked.buffer) == unchecked.checksum,
+            let body = try? readBody(unchecked.buffer, owner: unchecked.owner)
+        {
+            self.body = body
+        } else {
+            repair(self)
+        }
+        state.store(2, ordering: .releasing)
+    }
+
+    /// The parse cache's mapping a list read from the cache came from; nil
+    /// for a list parsed afresh (its bytes are its own).
+    package var mapping: ParseCache.Contents? { unchecked?.owner as? ParseCache.Contents }
+
+    /// Where the list's bytes lie in the parse cache's mapping (their
+    /// address); 0 for a list parsed afresh.
+    package var mappedPosition: Int { mapping == nil ? 0 : Int(bitPattern: unchecked?.buffer.baseAddress) }
+
+    /// Reads the body from `payload`, the file parsed again after its cached
+    /// payload failed its check (inside `complete`'s `repair`); false when it
+    /// is another file's, or not UTF-8. Its name and order may differ from
+    /// the index's when the file changed meanwhile: the list keeps its place.
+    func adopt(_ payload: ParseCache.Payload) -> Bool {
+        var reader = ByteReader(payload.buffer, range: 0..<payload.buffer.count)
+        guard let header = try? Self.readHeader(&reader), header.path == path, header.isValidUTF8,
+            let body = try? Self.readBody(&reader, header: header, buffer: payload.buffer, owner: payload.storage)
+        else { return false }
+        self.body = body
+        return true
+    }
+
+    /// The body of `buffer`, when its header is this document's. The path
+    /// and name are compared as bytes, where they lie: no `String` is made
+    /// for them for each list a query reads.
+    private func readBody(_ buffer: UnsafeBufferPointer<UInt8>, owner: AnyObject) throws -> Body {
+        func same(_ slice: ByteSlice, _ text: String) -> Bool {
+            var text = text
+            return text.withUTF8 { ByteText.compare(slice.bytes(in: buffer), $0) == 0 }
+        }
+        var reader = ByteReader(buffer, range: 0..<buffer.count)
+        guard same(try reader.slice(), path) else { throw ByteReader.Damaged() }
+        let explicitColor = try reader.optionalString()
+        let explicitIcon = try reader.optionalString()
+        guard try reader.optionalInt() == order, same(try reader.slice(), name), try reader.bool() == isValidUTF8 else {
+            throw ByteReader.Damaged()
+        }
+        let header = Header(
+            path: path, explicitColor: explicitColor, explicitIcon: explicitIcon, order: order, name: name,
+            isValidUTF8: isValidUTF8)
+        return try Self.readBody(&reader, header: header, buffer: buffer, owner: owner)
+    }
+
+    /// What a payload holds before its sections.
+    private struct Header {
+        let path: String
+        let explicitColor: String?
+        let explicitIcon: String?
+        let order: Int?
+        let name: String
+        let isValidUTF8: Bool
+    }
+
+    private static func readHeader(_ reader: inout ByteReader) throws -> Header {
+        Header(
+            path: try reader.string(), explicitColor: try reader.optionalString(), explicitIcon: try reader.optionalString(),
+            order: try reader.optionalInt(), name: try reader.string(), isValidUTF8: try reader.bool())
+    }
+
+    private static func readBody(
+        _ reader: inout ByteReader, header: Header, buffer: UnsafeBufferPointer<UInt8>,
+        owner: AnyObject
+    ) throws -> Body {
+        let frontMatterOffset = reader.position
+        try reader.skipBlock()
+        let sectionCount = try reader.count(limit: 1 << 24)
+        var sectionTitles: [ByteSlice] = []
+        var sectionDetails: [Int] = []
+        sectionTitles.reserveCapacity(sectionCount)
+        sectionDetails.reserveCapacity(sectionCount)
+        for _ in 0..<sectionCount {
+            sectionTitles.append(try reader.slice())
+            sectionDetails.append(reader.position)
+            try reader.skipBlock()
+        }
+        let diagnosticsOffset = reader.position
+        try reader.skipBlock()
+        let records = try ItemRecordLayout.Records(&reader, in: buffer)
+        var json = ByteOutput(capacity: header.path.utf8.count + header.name.utf8.count + 32)
+        JSONValue.appendString(header.path, to: &json)
+        let pathEnd = json.count
+        JSONValue.appendString(header.name, to: &json)
+        let nameEnd = json.count
+        JSONValue.appendString(header.explicitColor ?? Document.defaultColor, to: &json)
+        let colorEnd = json.count
+        JSONValue.appendString(header.explicitIcon ?? Document.defaultIcon, to: &json)
+        let iconEnd = json.count
+        return Body(
+            owner: owner, buffer: buffer, explicitColor: header.explicitColor, explicitIcon: header.explicitIcon,
+            frontMatterOffset: frontMatterOffset, sectionTitles: sectionTitles, sectionDetails: sectionDetails, diagnosticsOffset: diagnosticsOffset,
+            records: records, listJSON: json.release().allocation,
+            listJSONEnds: (pathEnd, nameEnd, colorEnd, iconEnd))
+    }
+
+    var buffer: UnsafeBufferPointer<UInt8> { body.buffer }
+    var records: ItemRecordLayout.Records { body.records }
+    var sectionTitles: [ByteSlice] { body.sectionTitles }
+
+    /// The list's color and icon, defaulting as `Document.color` and `Document.icon` do.
+    public var color: String { body.explicitColor ?? Document.defaultColor }
+    public var icon: String { body.explicitIcon ?? Document.defaultIcon }
+
+    /// The list's front matter (`Document.frontMatter`), read when asked
+    /// for; nil when there is none or the payload is damaged there.
+    public var frontMatter: FrontMatter? {
+        var reader = ByteReader(body.buffer, range: body.frontMatterOffset..<body.buffer.count)
+        return (try? DocumentCoding.decodeFrontMatter(&reader)) ?? nil
+    }
+
+    /// How many of the list's items have a status `include` accepts.
+    public func count(where include: (TaskStatus) -> Bool) -> Int {
+        if !isComplete { complete { _ in } }
+        let records = body.records
+        var count = 0
+        for index in 0..<records.count where include(records.record(index).status ?? .open) { count += 1 }
+        return count
+    }
+
+    /// The number of sections (headings).
+    public var sectionCount: Int { body.sectionTitles.count }
+
+    /// The section at `index` (its place among the list's headings), read
+    /// from the payload when asked for; a damaged one has only its title.
+    public func section(_ index: Int) -> Section {
+        let title = body.sectionTitles[index].string(in: body.buffer)
+        var section = Section(level: 1, title: title, line: 0, range: 0..<0, color: nil, icon: nil)
+        var reader = ByteReader(body.buffer, range: body.sectionDetails[index]..<body.buffer.count)
+        try? reader.block { reader in
+            section.level = try reader.int()
+            section.line = try reader.int()
+            section.range = try reader.range()
+            section.color = try reader.optionalString()
+            section.icon = try reader.optionalString()
+        }
+        return section
+    }
+
+    /// What the parse found wrong with the list (`Document.diagnostics`);
+    /// none when the payload is damaged there.
+    public var diagnostics: [Diagnostic] {
+        var reader = ByteReader(body.buffer, range: body.diagnosticsOffset..<body.buffer.count)
+        var diagnostics: [Diagnostic] = []
+        try? reader.block { reader in
+            let count = try reader.count(limit: 1 << 24)
+            for _ in 0..<count {
+                diagnostics.append(Diagnostic(line: try reader.int(), column: try reader.int(), message: try reader.string()))
+            }
+        }
+        return diagnostics
+    }
+
+    /// The index of the item that encloses the item at `index`, if any.
+    public func parentIndex(of index: Int) -> Int? {
+        let parent = body.records.record(index)[.parent]
+        return parent > 0 && parent <= index ? parent - 1 : nil
+    }
+
+    /// The JSON string literal of one of the list's fields.
+    func listJSON(_ field: ListField) -> UnsafeBufferPointer<UInt8> {
+        let ends = body.listJSONEnds
+        let range: Range<Int>
+        switch field {
+        case .path: range = 0..<ends.path
+        case .name: range = ends.path..<ends.name
+        case .color: range = ends.name..<ends.color
+        case .icon: range = ends.color..<ends.icon
+        }
+        return UnsafeBufferPointer(rebasing: body.listJSON[range])
+    }
+
+    /// The number of items: before `complete`, as the cache's index says.
+    public var itemCount: Int { isComplete ? body.records.count : unchecked?.itemCount ?? 0 }
+
+    func text(_ slice: ByteSlice) -> EncodedText { EncodedText(bytes: slice.bytes(in: body.buffer)) }
+}
+
+/// UTF-8 bytes of an encoded document, valid while the document lives.
+public struct EncodedText: ItemText {
+    package let bytes: UnsafeBufferPointer<UInt8>
+
+    static var empty: EncodedText { EncodedText(bytes: UnsafeBufferPointer(start: nil, count: 0)) }
+
+    public var string: String { String(decoding: bytes, as: UTF8.self) }
+    public func appendJSON(to output: inout ByteOutput) { JSONValue.appendString(utf8: bytes, to: &output) }
+}
+
+/// An item of an `EncodedDocument` together with its list's rank: the
+/// encoded counterpart of `ListedItem`.
+public struct EncodedListedItem: @unchecked Sendable {
+    // Sendable: the document's body is set once, before any item is read (`EncodedDocument.complete`).
+    /// The item's list.
+    public let document: EncodedDocument
+    /// The item's place in its list (file order).
+    public internal(set) var index: Int
+    public let listRank: Int
+
+    /// The item at `index` of `document`, a list whose items can be read
+    /// (one from `EncodedWorkspace`, or made with `EncodedDocument(encoding:)`).
+    public init(document: EncodedDocument, index: Int, listRank: Int) {
+        self.document = document
+        self.index = index
+        self.listRank = listRank
+    }
+
+    private var record: ItemRecordLayout.Record { document.records.record(index) }
+
+    public var status: TaskStatus { record.status ?? .open }
+    public var line: Int { record[.line] }
+    public var depth: Int { record[.depth] }
+    public var fileOffset: Int { record[.fileOffset] }
+    public var priority: Priority { record.priority ?? .normal }
+    public var hasPriority: Bool { record.hasPriority }
+
+    public func date(_ field: MetadataField) -> TaskDate? {
+        let position: Int
+        switch field {
+        case .due: position = 0
+        case .scheduled: position = 1
+        case .start: position = 2
+        case .created: position = 3
+        case .done: position = 4
+        case .cancelled: position = 5
+        default: return nil
+        }
+        return (try? record.date(position)) ?? nil
+    }
+
+    private func text(_ field: ItemRecordLayout.TextField) -> EncodedText? {
+        guard let bytes = (try? record.slice(field)) ?? nil else { return nil }
+        return EncodedText(bytes: bytes)
+    }
+
+    public var title: EncodedText { text(.title) ?? .empty }
+    public var text: EncodedText { text(.text) ?? .empty }
+    public var notes: EncodedText? { text(.notes) }
+    public var every: EncodedText? { text(.every) }
+    public var color: EncodedText? { text(.color) }
+    public var icon: EncodedText? { text(.icon) }
+    public var id: EncodedText? { text(.id) }
+    public var dependsOnText: EncodedText? { text(.dependsOn) }
+    public var onCompletion: EncodedText? { text(.onCompletion) }
+
+    public var hasTags: Bool { record.hasTags }
+
+    /// Reads the tags twice, in place: first to check that every one can be
+    /// read (a damaged list gives no tags, as `tags` does), then for `body`.
+    public func forEachTag(_ body: (EncodedText) -> Void) {
+        let record = record
+        guard record.hasTags, let start = try? record.reader(at: .tags) else { return }
+        var check = start
+        guard let count = try? check.count(limit: 1 << 20) else { return }
+        for _ in 0..<count { guard (try? check.slice()) != nil else { return } }
+        var reader = start
+        _ = try? reader.count(limit: 1 << 20)
+        for _ in 0..<count {
+            guard let slice = try? reader.slice() else { return }
+            body(document.text(slice))
+        }
+    }
+
+    /// `"path:line"` from the list's path escaped once (`listJSON`): no
+    /// `String` made for each item.
+    public func appendParentJSON(to output: inout ByteOutput) {
+        guard let line = parentLine else { return }
+        let path = document.listJSON(.path)
+        output.append(UnsafeBufferPointer(rebasing: path.dropLast())) // without its closing quote
+        output.append(UInt8(ascii: ":"))
+        output.appendDecimal(line)
+        output.append(UInt8(ascii: "\""))
+    }
+
+    public var tags: [EncodedText] {
+        var tags: [EncodedText] = []
+        forEachTag { tags.append($0) }
+        return tags
+    }
+
+    public var fields: [(key: EncodedText, value: EncodedText)] {
+        let record = record
+        guard record.hasFields else { return [] }
+        return ((try? record.slicePairs(at: .fields)) ?? []).map { (document.text($0.0), document.text($0.1)) }
+    }
+
+    public var sectionTitle: EncodedText? {
+        let section = record[.section]
+        guard section > 0, section <= document.sectionTitles.count else { return nil }
+        return document.text(document.sectionTitles[section - 1])
+    }
+
+    public var parentLine: Int? { record[.parent] == 0 ? nil : record[.parentLine] }
+    /// `path:line`, the item's address.
+    public var address: String { "\(listPath):\(line)" }
+    /// The index of the enclosing item in its list.
+    public var parentIndex: Int? { document.parentIndex(of: index) }
+    /// The index of the nearest heading above the item among its list's sections.
+    public var sectionIndex: Int? {
+        let section = record[.section]
+        return section > 0 && section <= document.sectionCount ? section - 1 : nil
+    }
+
+    /// The title's runs, metadata tokens included, parsed from the item's
+    /// own text (as `TaskItem.runs`, with ranges counted from the title's start).
+    public var runs: [TitleRun] {
+        let bytes = text.bytes
+        return TitleParser.parse(bytes, title: 0..<bytes.count).runs
+    }
+    public var hasSubtasks: Bool { record[.childCount] > 0 }
+    public var listPath: String { document.path }
+    public var listName: String { document.name }
+    public var listColor: String { document.color }
+    public var listIcon: String { document.icon }
+
+    public func appendListJSON(_ field: ListField, to output: inout ByteOutput) {
+        output.append(document.listJSON(field))
+    }
+}
+
+extension EncodedListedItem {
+    /// The earliest of the due, scheduled and start dates: when the item
+    /// happens (Obsidian Tasks' `happens`).
+    public var happens: TaskDate? {
+        var earliest: TaskDate?
+        for field in [MetadataField.due, .scheduled, .start] {
+            if let date = date(field), earliest.map({ date.compareDay($0) < 0 }) ?? true { earliest = date }
+        }
+        return earliest
+    }
+
+    /// The ids the item depends on, in order.
+    public var dependsOn: [String] { dependsOnText.map { ItemMetadata.dependencyIDs($0.string) } ?? [] }
+
+    /// `path:line` of the enclosing item, as the `parent` field shows it.
+    public var parentReference: String? { parentLine.map { "\(listPath):\($0)" } }
+
+    /// One of the list's fields, as `listPath`, `listName`, `listColor` or `listIcon`.
+    public func listText(_ field: ListField) -> String {
+        switch field {
+        case .path: listPath
+        case .name: listName
+        case .color: listColor
+        case .icon: listIcon
+        }
+    }
+}
+
+extension Collection where Element == EncodedListedItem {
+    /// Gives back the pages of the parse cache these items were read from
+    /// (`ParseCache.Contents.releasePages`): for a writer that has written
+    /// a run of results and goes on to the next. Reading an item again maps
+    /// its pages again.
+    public func releaseCachePages() {
+        lazy.compactMap(\.document.mapping).first?.releasePages()
+    }
+
+    /// Calls `body` with each item, in order, a run at a time, and gives the
+    /// parse cache's pages back after each run (`releaseCachePages`): a pass
+    /// over a whole folder's items in manual order, which is the cache's
+    /// order, holds a run's pages, not the cache.
+    public func forEachReleasingCachePages(_ body: (EncodedListedItem) -> Void) {
+        var runStart = startIndex
+        while runStart != endIndex {
+            let runEnd = index(runStart, offsetBy: 65_536, limitedBy: endIndex) ?? endIndex
+            let run = self[runStart..<runEnd]
+            run.forEach(body)
+            run.releaseCachePages()
+            runStart = runEnd
+        }
+    }
+
+    /// The non-nil results of `transform` on the items, in order, read as
+    /// `forEachReleasingCachePages` reads them.
+    public func compactMapReleasingCachePages<Result>(_ transform: (EncodedListedItem) -> Result?) -> [Result] {
+        var results: [Result] = []
+        forEachReleasingCachePages { item in
+            if let result = transform(item) { results.append(result) }
+        }
+        return results
+    }
+}

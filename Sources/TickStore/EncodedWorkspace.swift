@@ -1,0 +1,188 @@
+import TickModel
+import TickSystem
+
+/// Every list of a notes folder, read for answering a query: the
+/// counterpart of `Workspace` made of `EncodedDocument`s.
+///
+/// Unchanged files are read in place from the parse cache, so a repeated
+/// query builds no `Document` at all; the others are parsed and encoded
+/// first (and the cache saved). `items` holds every item once, in manual
+/// order, exactly as `Workspace.items` does; queries, smart groups, sorting
+/// and JSON output give the same answers as from a `Workspace`.
+public struct EncodedWorkspace: Sendable {
+    public let documents: [EncodedDocument]
+    /// What was skipped while loading (unreadable files, links out of the root, files not UTF-8).
+    public let warnings: [String]
+    /// The lists skipped because they are not UTF-8: an edit that names
+    /// one is refused saying so, not told that nothing has that name.
+    public private(set) var listsNotUTF8: [String] = []
+    /// The documents in list order, each with its rank.
+    private let ranked: [(document: EncodedDocument, rank: Int)]
+
+    /// Checks the lists read from the cache unchecked, as their items are
+    /// first read, and saves the ones found damaged.
+    private let repairs: CacheRepairs?
+
+    public init(documents: [EncodedDocument], warnings: [String] = []) {
+        self.init(documents: documents, warnings: warnings, repairs: nil, listOrder: nil)
+    }
+
+    /// `listOrder`, when given, is the documents' list order as the parse
+    /// cache stored it (see `NotesFolder.loadEncoded`); otherwise it is
+    /// computed.
+    init(documents: [EncodedDocument], warnings: [String], repairs: CacheRepairs?, listOrder: [Int]?) {
+        self.documents = documents
+        self.warnings = warnings
+        self.repairs = repairs
+        mapping = documents.lazy.compactMap(\.mapping).first
+        let order: [Int]
+        if let listOrder, listOrder.count == documents.count {
+            order = listOrder
+            orderCameFromCache = true
+        } else {
+            order = SortKey.listOrder(
+                foldedNames: documents.map(\.foldedName), orders: documents.map(\.order),
+                paths: documents.map(\.path))
+            orderCameFromCache = false
+        }
+        ranked = order.enumerated().map { rank, index in (documents[index], rank) }
+    }
+
+    /// Whether the list order was the cache's (for tests).
+    let orderCameFromCache: Bool
+
+    /// The paths of the lists in list order (for tests).
+    var pathsInListOrder: [String] { ranked.map(\.document.path) }
+
+    /// Scans the folder, reading unchanged files from `cache` in place and
+    /// parsing the others in parallel; with `savingInBackground`, a new
+    /// cache file is written while the caller goes on (see `BackgroundSaves`).
+    public static func load(_ folder: NotesFolder, cache: ParseCache? = nil, savingInBackground: Bool = false) -> EncodedWorkspace {
+        let (documents, warnings, repairs, listOrder, notUTF8) = folder.loadEncoded(cache: cache, savingInBackground: savingInBackground)
+        var workspace = EncodedWorkspace(documents: documents, warnings: warnings, repairs: repairs, listOrder: listOrder)
+        workspace.listsNotUTF8 = notUTF8
+        return workspace
+    }
+
+    /// Every item of every list, in manual order.
+    public var items: [EncodedListedItem] { items { _ in true } }
+
+    /// The lists in list order (`order:`, then name, then path), each
+    /// ready for its items to be read.
+    public var listsInOrder: [EncodedDocument] {
+        completeAll()
+        return ranked.map(\.document)
+    }
+
+    /// Checks and reads every list read from the cache unchecked, on every core.
+    private func completeAll() {
+        let runs = listRuns(minimumSize: 4096)
+        _ = Parallel.map(runs.count) { run in
+            for (document, _) in ranked[runs[run]] where !document.isComplete { document.complete { repairs?.repair($0) } }
+            releasePages()
+        }
+        saveRepairs()
+    }
+
+    /// The number of open and of done items of each list, lists in list
+    /// order, counted on every core.
+    public func listCounts() -> [(open: Int, done: Int)] {
+        let runs = listRuns(minimumSize: 4096)
+        let perRun = Parallel.map(runs.count) { run in
+            defer { releasePages() }
+            return ranked[runs[run]].map { document, _ in
+                if !document.isComplete { document.complete { repairs?.repair($0) } }
+                return (open: document.count { $0.isOpen }, done: document.count { $0 == .done })
+            }
+        }
+        saveRepairs()
+        return Array(perRun.joined())
+    }
+
+    /// The lists in path order (as the folder scan found them), each ready
+    /// for its items to be read: what names are looked up in, so that
+    /// candidates are offered by path.
+    public var listsByPath: [EncodedDocument] {
+        completeAll()
+        return documents
+    }
+
+    /// The items of the list at `path`, in file order; none when no list has that path.
+    public func items(ofListAt path: String) -> [EncodedListedItem] {
+        guard let (document, rank) = ranked.first(where: { $0.document.path == path }) else { return [] }
+        if !document.isComplete { document.complete { repairs?.repair($0) } }
+        return document.items(rank: rank)
+    }
+
+    /// The items `include` accepts, in manual order, tested on every core.
+    public func items(where include: (EncodedListedItem) -> Bool) -> [EncodedListedItem] {
+        withoutActuallyEscaping(include) { include in itemsAccepted(byTestsFrom: { include }) }
+    }
+
+    /// The items accepted by the tests `makeTest` makes, one per task, so
+    /// that a test can hold values of its own: a query tree shared by both
+    /// cores would have its reference counts bounce between them on every
+    /// item (that was a tenth of a repeated query's time).
+    package func itemsAccepted(byTestsFrom makeTest: () -> (EncodedListedItem) -> Bool) -> [EncodedListedItem] {
+        let runs = listRuns(minimumSize: 1024)
+        let found = Parallel.map(runs.count) { run in
+            let include = makeTest()
+            var found: [EncodedListedItem] = []
+            forEachItem(in: runs[run]) { item in
+                if include(item) { found.append(item) }
+            }
+            return found
+        }
+        saveRepairs()
+        return Array(found.joined())
+    }
+
+    /// Runs of lists (ranges of `ranked`) of about the same number of items,
+    /// about 64 in all and at least `minimumSize` items each (the last
+    /// excepted): the tasks that test items on every core.
+    package func listRuns(minimumSize: Int) -> [Range<Int>] {
+        let total = ranked.reduce(0) { $0 + $1.document.itemCount }
+        let target = max(minimumSize, total / 64)
+        var runs: [Range<Int>] = []
+        var start = 0
+        var size = 0
+        for (position, entry) in ranked.enumerated() {
+            size += entry.document.itemCount
+            if size >= target {
+                runs.append(start..<position + 1)
+                start = position + 1
+                size = 0
+            }
+        }
+        if start < ranked.count { runs.append(start..<ranked.count) }
+        return runs
+    }
+
+    /// Lets the process's memory go of the parse cache's pages (see
+    /// `ParseCache.Contents.releasePages`); called after each run of lists.
+    func releasePages() { mapping?.releasePages() }
+
+    /// The parse cache's mapping the lists were read from, if any.
+    private let mapping: ParseCache.Contents?
+
+    /// Saves the parse cache again when lists read from it were found damaged.
+    package func saveRepairs() { repairs?.saveIfRepaired() }
+
+    /// Calls `body` with every item of the lists of `run`, in manual order.
+    /// A list read from the cache unchecked is checked first: runs never
+    /// overlap, so each list is checked by one task, right before its items
+    /// are read.
+    package func forEachItem(in run: Range<Int>, _ body: (EncodedListedItem) -> Void) {
+        for (document, rank) in ranked[run] {
+            if !document.isComplete { document.complete { repairs?.repair($0) } }
+            // One value per list, moved from item to item: a new value for
+            // each item would retain and release the document every time.
+            var item = EncodedListedItem(document: document, index: 0, listRank: rank)
+            for index in 0..<document.itemCount {
+                item.index = index
+                body(item)
+            }
+        }
+        releasePages()
+    }
+}

@@ -1,0 +1,722 @@
+import Foundation
+import TickModel
+import TickSyntax
+import TickSystem
+
+/// What `stat` says about a file, enough to tell whether it changed since it
+/// was parsed: size, modification time and status-change time (ctime, which
+/// no user can set: a rewrite whose mtime is put back still moves it) to the
+/// nanosecond, inode and device.
+public struct FileStamp: Hashable, Sendable {
+    public var size: Int
+    public var modifiedSeconds: Int
+    public var modifiedNanoseconds: Int
+    public var changedSeconds: Int
+    public var changedNanoseconds: Int
+    public var inode: Int
+    public var device: Int
+
+    public init(
+        size: Int, modifiedSeconds: Int, modifiedNanoseconds: Int, changedSeconds: Int = 0, changedNanoseconds: Int = 0,
+        inode: Int, device: Int
+    ) {
+        self.size = size
+        self.modifiedSeconds = modifiedSeconds
+        self.modifiedNanoseconds = modifiedNanoseconds
+        self.changedSeconds = changedSeconds
+        self.changedNanoseconds = changedNanoseconds
+        self.inode = inode
+        self.device = device
+    }
+
+    init(_ info: stat) {
+        let modified = info.modificationTime
+        let changed = info.changeTime
+        self.init(
+            size: Int(info.st_size), modifiedSeconds: modified.seconds, modifiedNanoseconds: modified.nanoseconds,
+            changedSeconds: changed.seconds, changedNanoseconds: changed.nanoseconds,
+            inode: Int(truncatingIfNeeded: info.inodeNumber), device: Int(truncatingIfNeeded: info.deviceNumber))
+    }
+
+    /// The later of the modification and change times, in nanoseconds since 1970.
+    var latestTime: Int {
+        max(modifiedSeconds &* 1_000_000_000 &+ modifiedNanoseconds, changedSeconds &* 1_000_000_000 &+ changedNanoseconds)
+    }
+
+    /// How long after a change the file's timestamps may still show the
+    /// time before it: 2 s on a file system that keeps whole seconds (both
+    /// nanosecond fields 0; FAT keeps even seconds), 50 ms elsewhere (the
+    /// kernel stamps files from a clock that advances a tick, 1–10 ms, at a time).
+    var timestampGranularity: Int {
+        modifiedNanoseconds == 0 && changedNanoseconds == 0 ? 2_000_000_000 : 50_000_000
+    }
+
+    /// True when a change made after `time` (nanoseconds since 1970) would
+    /// certainly give the file other timestamps than these: they are older
+    /// than `time` by more than their granularity (or `granularity`, when given).
+    func isSettled(before time: Int, granularity: Int? = nil) -> Bool {
+        latestTime &+ (granularity ?? timestampGranularity) < time
+    }
+}
+
+/// The notes folder: finds its lists and reads them (SPEC §1).
+///
+/// Every `*.md` and `*.markdown` file below the root is a list; hidden
+/// folders and `node_modules` are skipped, and so, inside a git work tree,
+/// are the files git's ignore rules name (read in-process: `IgnoreRules`). Symbolic links are
+/// followed, but never out of the root and never round a loop.
+public struct NotesFolder: Sendable {
+    /// The root, absolute and with symbolic links resolved.
+    public let root: String
+
+    public struct Problem: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Opens the folder at `path`; fails when it is not a readable folder.
+    public init(path: String) throws {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) else {
+            throw Problem(description: "notes folder \(path) does not exist; pass --dir or set TICK_DIR")
+        }
+        guard isDirectory.boolValue else {
+            throw Problem(description: "\(path) is not a folder; pass a folder with --dir")
+        }
+        guard Posix.mayReadAndSearch(absolute) else {
+            throw Problem(description: "cannot read notes folder \(path); check its permissions")
+        }
+        root = Self.resolved(absolute)
+    }
+
+    static func resolved(_ path: String) -> String { Posix.realPath(path) ?? path }
+
+    /// The absolute path of a path relative to the root.
+    public func absolute(_ relativePath: String) -> String { root + "/" + relativePath }
+
+    /// The path relative to the root of an absolute path inside it, else nil.
+    public func relative(_ absolutePath: String) -> String? {
+        let resolved = URL(fileURLWithPath: absolutePath).standardizedFileURL.path
+        if resolved == root { return "" }
+        if resolved.hasPrefix(root + "/") { return String(resolved.dropFirst(root.count + 1)) }
+        let real = Self.resolved(resolved)
+        if real.hasPrefix(root + "/") {
+            // A path through a symlinked root: keep the name the user gave.
+            let parent = Self.resolved((resolved as NSString).deletingLastPathComponent)
+            if parent == root { return (resolved as NSString).lastPathComponent }
+            if parent.hasPrefix(root + "/") { return String(parent.dropFirst(root.count + 1)) + "/" + (resolved as NSString).lastPathComponent }
+        }
+        return nil
+    }
+
+    /// True for the file names tick treats as lists.
+    public static func isListFile(_ name: String) -> Bool {
+        // Compared as bytes: the same answer as `hasSuffix` (a grapheme
+        // always breaks before "."), without its Unicode machinery, for
+        // every file of the folder on every query.
+        func hasSuffix(_ suffix: StaticString) -> Bool {
+            let utf8 = name.utf8
+            let count = suffix.utf8CodeUnitCount
+            guard utf8.count >= count else { return false }
+            return suffix.withUTF8Buffer { utf8.suffix(count).elementsEqual($0) }
+        }
+        return hasSuffix(".md") || hasSuffix(".markdown")
+    }
+
+    /// The list files, as paths relative to the root, sorted; and warnings
+    /// about what had to be skipped.
+    ///
+    /// A file reached by several paths (through symbolic links) is listed
+    /// once, under the path with no link in it if there is one, else the
+    /// shortest. A link to a folder that contains it is not followed.
+    public func listFiles() -> (paths: [String], warnings: [String]) {
+        let (entries, warnings, unnamable) = listFileEntries()
+        return (entries.map(\.path), warnings + unnamable.map(Self.unnamableWarning))
+    }
+
+    /// The warning about a list file or folder whose name is not UTF-8.
+    public static func unnamableWarning(_ path: String) -> String {
+        "\(path): \(unnamableProblem)"
+    }
+
+    /// What is wrong with a list file or folder whose name is not UTF-8.
+    public static let unnamableProblem = "its name is not valid UTF-8, so tick cannot name it; skipped (rename it, for example with `mv`)"
+
+    /// The list files as `listFiles()` finds them, each with the stamp of
+    /// its `stat` (size, modification time, inode) taken during the walk;
+    /// warnings about what is skipped; and, apart, the list files and
+    /// folders skipped because their names are not UTF-8 (paths with each
+    /// byte that is not UTF-8 written `\xHH`), which `check` reports as
+    /// problems and every other command as warnings.
+    public func listFileEntries() -> (files: [(path: String, stamp: FileStamp)], warnings: [String], unnamable: [String]) {
+        var warnings: [String] = []
+        var unnamable: [String] = []
+        /// Every list file found, in walk order.
+        var found: [(path: String, stamp: FileStamp)] = []
+        /// Where each folder's files went in `found`, for telling which
+        /// paths name one file when there are links (rare: kept aside).
+        var placed: [(folder: WalkedFolder, files: FolderContents)] = []
+        var sawLink = false
+        // The walk goes level by level; the folders of one level are read on
+        // every core (a big notes folder has thousands of files to `stat`),
+        // and what they hold is merged in order, so the result does not
+        // depend on timing.
+        var level = [WalkedFolder(relative: "", real: root, ancestors: [root], throughLink: false, ignoring: IgnoreRules.forRoot(root))]
+        var walked = 0
+        while !level.isEmpty {
+            if walked + level.count > 100_000 {
+                warnings.append("more than 100000 folders below the notes folder; the rest are skipped")
+                level = Array(level.prefix(max(0, 100_000 - walked)))
+            }
+            walked += level.count
+            let contents = Parallel.map(level.count) { index in read(level[index]) }
+            var next: [WalkedFolder] = []
+            for (folder, held) in zip(level, contents) {
+                warnings += held.warnings
+                unnamable += held.unnamable
+                for subfolder in held.folders {
+                    if folder.ancestors.contains(subfolder.real) { continue } // a loop
+                    sawLink = sawLink || subfolder.isLink
+                    next.append(
+                        WalkedFolder(
+                            relative: subfolder.relative, real: subfolder.real,
+                            ancestors: folder.ancestors.union([subfolder.real]),
+                            throughLink: folder.throughLink || subfolder.isLink, ignoring: subfolder.ignoring))
+                }
+                sawLink = sawLink || !held.linkedFiles.isEmpty
+                found += held.files
+                placed.append((folder, held))
+            }
+            level = next
+        }
+        if sawLink { found = Self.withoutRepeats(placed) }
+        Self.sortByPath(&found)
+        return (found, warnings, unnamable)
+    }
+
+    /// The files of `placed` with each file named once: only a link can
+    /// make two paths name one file, and then the preferred path is kept.
+    private static func withoutRepeats(_ placed: [(folder: WalkedFolder, files: FolderContents)]) -> [(path: String, stamp: FileStamp)] {
+        var files: [(path: String, stamp: FileStamp, real: String, throughLink: Bool)] = []
+        for (folder, held) in placed {
+            for (index, file) in held.files.enumerated() {
+                let link = held.linkedFiles[index]
+                let name = file.path.split(separator: "/").last.map(String.init) ?? file.path
+                files.append((file.path, file.stamp, link ?? folder.real + "/" + name, folder.throughLink || link != nil))
+            }
+        }
+        var preferred: [String: Int] = [:]
+        for (index, file) in files.enumerated() {
+            if let existing = preferred[file.real],
+                !prefers((file.path, file.throughLink), over: (files[existing].path, files[existing].throughLink))
+            {
+                continue
+            }
+            preferred[file.real] = index
+        }
+        return preferred.values.map { (files[$0].path, files[$0].stamp) }
+    }
+
+    /// Sorts entries by path as `String` orders them. Paths that are all
+    /// ASCII (nearly always) are compared as bytes, which is the same order
+    /// at a fraction of the cost: a folder of 5,000 notes is sorted on every
+    /// query. The walk nearly always finds them in order already, which one
+    /// pass tells.
+    static func sortByPath(_ entries: inout [(path: String, stamp: FileStamp)]) {
+        var isASCII = true
+        var isSorted = true
+        var previous: String? = nil
+        for entry in entries {
+            var path = entry.path
+            guard path.withUTF8({ ByteText.isASCII($0) }) else {
+                isASCII = false
+                break
+            }
+            if isSorted, var before = previous {
+                isSorted = before.withUTF8 { before in path.withUTF8 { ByteText.compare(before, $0) <= 0 } }
+            }
+            previous = path
+        }
+        guard isASCII else {
+            entries.sort { $0.path < $1.path }
+            return
+        }
+        if isSorted { return }
+        entries.sort { left, right in
+            var left = left.path
+            var right = right.path
+            return left.withUTF8 { l in right.withUTF8 { r in ByteText.compare(l, r) < 0 } }
+        }
+    }
+
+    private struct WalkedFolder: Sendable {
+        var relative: String
+        var real: String
+        /// Real paths of this folder and the folders above it: a link to one of them is a loop.
+        var ancestors: Set<String>
+        var throughLink: Bool
+        /// The ignore rules in force in this folder (before its own
+        /// `.gitignore`); nil outside a git work tree.
+        var ignoring: IgnoreRules?
+    }
+
+    /// What one folder holds, in name order.
+    private struct FolderContents {
+        var folders: [(relative: String, real: String, isLink: Bool, ignoring: IgnoreRules?)] = []
+        /// List files, by path relative to the root, with their stamps.
+        var files: [(path: String, stamp: FileStamp)] = []
+        /// The real paths of the files that are links, by index in `files`.
+        var linkedFiles: [Int: String] = [:]
+        /// What is skipped.
+        var warnings: [String] = []
+        /// List files and folders whose names are not UTF-8, by escaped path.
+        var unnamable: [String] = []
+    }
+
+    /// What one folder holds, in name order: its subfolders, its list files
+    /// with their stamps, and warnings about what is skipped.
+    private func read(_ folder: WalkedFolder) -> FolderContents {
+        var held = FolderContents()
+        guard let directory = Posix.OpenFolder(folder.real) else {
+            held.warnings.append("cannot read folder \(folder.relative.isEmpty ? "." : folder.relative); skipped")
+            return held
+        }
+        let descriptor = directory.descriptor
+        let (names, notUTF8) = Self.names(in: directory)
+        // A name that is not UTF-8 cannot be a `String` path (tick names
+        // lists by path everywhere), so such a list or folder is skipped,
+        // and said so: silently, its items would just vanish.
+        for (escaped, type) in notUTF8 where !escaped.hasPrefix(".") {
+            let isList = Self.isListFile(escaped)
+            if isList || type == UInt8(DT_DIR) || type == UInt8(DT_UNKNOWN) || type == UInt8(DT_LNK) {
+                if !isList, type != UInt8(DT_DIR) {
+                    // Only a folder (or a link to one) matters: ask.
+                    let isFolder = Posix.status(in: descriptor, rawName: Self.rawName(escaped), followingLink: true)?.isDirectory ?? false
+                    if !isFolder { continue }
+                }
+                held.unnamable.append(folder.relative.isEmpty ? escaped : folder.relative + "/" + escaped)
+            }
+        }
+        // Inside a git work tree, the folder's own `.gitignore` joins the rules.
+        var ignoring = folder.ignoring
+        if let rules = ignoring, names.contains(where: { $0.name == ".gitignore" }) {
+            ignoring = rules.adding(gitignoreIn: folder.real)
+        }
+        for (name, type) in names {
+            if name.utf8.first == UInt8(ascii: ".") || name == "node_modules" { continue }
+            // A regular file that is not a list needs no `stat`.
+            if type == UInt8(DT_REG), !Self.isListFile(name) { continue }
+            let relative = folder.relative.isEmpty ? name : folder.relative + "/" + name
+            if type == UInt8(DT_DIR) {
+                // readdir said what it is (a folder's stamp is not needed).
+                if let ignoring, ignoring.isIgnored(name, isDirectory: true) { continue }
+                held.folders.append((relative, folder.real + "/" + name, false, ignoring?.descending(into: name)))
+                continue
+            }
+            // Relative to the open folder: no path lookup from the root for each file.
+            guard var info = Posix.status(in: descriptor, name) else { continue }
+            var kind = info.fileType
+            // As git does, a link is matched as a file, never as a folder.
+            if let ignoring, kind == S_IFDIR || kind == S_IFLNK || Self.isListFile(name),
+                ignoring.isIgnored(name, isDirectory: kind == S_IFDIR)
+            {
+                continue
+            }
+            var real: String? = nil
+            if kind == S_IFLNK {
+                let resolved = Self.resolved(folder.real + "/" + name)
+                guard resolved == root || resolved.hasPrefix(root + "/") else {
+                    held.warnings.append("\(relative) links outside the notes folder; skipped")
+                    continue
+                }
+                guard let target = Posix.status(atPath: resolved) else {
+                    held.warnings.append("\(relative) is a broken link; skipped")
+                    continue
+                }
+                info = target
+                kind = info.fileType
+                real = resolved
+            }
+            if kind == S_IFDIR {
+                held.folders.append((relative, real ?? folder.real + "/" + name, real != nil, ignoring?.descending(into: name)))
+            } else if kind == S_IFREG, Self.isListFile(name) {
+                if let real { held.linkedFiles[held.files.count] = real }
+                held.files.append((relative, FileStamp(info)))
+            }
+        }
+        return held
+    }
+
+    /// The names in an open folder with their `d_type` (`DT_UNKNOWN` when
+    /// the file system does not say), sorted by name (without `.` and
+    /// `..`), read with `readdir`; apart, the names that are not UTF-8,
+    /// escaped (`escapedName`).
+    private static func names(in folder: Posix.OpenFolder) -> (names: [(name: String, type: UInt8)], notUTF8: [(escaped: String, type: UInt8)]) {
+        var names: [(name: String, type: UInt8)] = []
+        var notUTF8: [(escaped: String, type: UInt8)] = []
+        while let (cName, type) = folder.nextEntry() {
+            guard let name = String(validatingCString: cName) else {
+                notUTF8.append(
+                    (
+                        escapedName(
+                            Array(
+                                UnsafeBufferPointer(
+                                    start: UnsafeRawPointer(cName).assumingMemoryBound(to: UInt8.self),
+                                    count: Posix.cStringLength(cName)))), type
+                    ))
+                continue
+            }
+            if name != "." && name != ".." { names.append((name, type)) }
+        }
+        return (names.sorted { $0.name < $1.name }, notUTF8.sorted { $0.escaped < $1.escaped })
+    }
+
+    /// A file name's bytes as text: UTF-8 where it is, every other byte
+    /// (and a backslash before `x`) as `\xHH`.
+    static func escapedName(_ bytes: [UInt8]) -> String {
+        var text = ""
+        var index = 0
+        while index < bytes.count {
+            let length = bytes[index] < 0x80 ? 1 : UTF8Check.sequenceLength(bytes, at: index)
+            if length > 0, !(bytes[index] == UInt8(ascii: "\\") && index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "x")) {
+                text += String(decoding: bytes[index..<index + length], as: UTF8.self)
+                index += length
+            } else {
+                text += "\\x" + (bytes[index] < 16 ? "0" : "") + String(bytes[index], radix: 16, uppercase: true)
+                index += 1
+            }
+        }
+        return text
+    }
+
+    /// The bytes `escapedName` stands for, NUL-terminated.
+    static func rawName(_ escaped: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        let utf8 = Array(escaped.utf8)
+        var index = 0
+        while index < utf8.count {
+            if utf8[index] == UInt8(ascii: "\\"), index + 3 < utf8.count, utf8[index + 1] == UInt8(ascii: "x"),
+                let byte = UInt8(String(decoding: utf8[index + 2..<index + 4], as: UTF8.self), radix: 16)
+            {
+                bytes.append(byte)
+                index += 4
+            } else {
+                bytes.append(utf8[index])
+                index += 1
+            }
+        }
+        return bytes + [0]
+    }
+
+    /// Which of two paths to one file names it: no link first, then shorter, then alphabetical.
+    private static func prefers(_ lhs: (relative: String, throughLink: Bool), over rhs: (relative: String, throughLink: Bool)) -> Bool {
+        if lhs.throughLink != rhs.throughLink { return !lhs.throughLink }
+        if lhs.relative.count != rhs.relative.count { return lhs.relative.count < rhs.relative.count }
+        return lhs.relative < rhs.relative
+    }
+
+    /// Reads and parses one list, by its path relative to the root.
+    public func load(_ relativePath: String) throws -> Document {
+        let bytes = try FileIO.read(absolute(relativePath))
+        return DocumentParser.parse(bytes, path: relativePath)
+    }
+
+    /// Reads and parses the lists at `paths`, in parallel on every core.
+    public func loadEach(_ paths: [String]) -> [Result<Document, FileIO.ReadError>] {
+        Parallel.map(paths.count) { index in
+            do { return .success(try load(paths[index])) } catch let error as FileIO.ReadError {
+                return .failure(error)
+            } catch {
+                return .failure(FileIO.ReadError(path: paths[index], code: EIO))
+            }
+        }
+    }
+
+    /// Reads and parses every list, in parallel on every core. Files that
+    /// cannot be read or are not UTF-8 are left out with a warning.
+    ///
+    /// With a `cache`, files whose stamp matches the cache are not read: their
+    /// documents come from the cache; the others are parsed, and the cache is
+    /// rewritten when anything differs from it.
+    ///
+    /// With `keepingBytes: false` the documents come without their files'
+    /// bytes (`Document.droppingSource()`), which is all a query needs.
+    public func loadAll(cache: ParseCache? = nil, keepingBytes: Bool = true) -> (documents: [Document], warnings: [String]) {
+        let loaded = loadEvery(
+            cache: cache, alwaysEncode: false, savingInBackground: false,
+            fromCache: { contents, path, position, stamp in contents.document(path, at: position, stamp: stamp) },
+            fromParse: { document, _ in keepingBytes ? document : document.droppingSource() })
+        return (loaded.values.filter(\.isValidUTF8), loaded.warnings)
+    }
+
+    /// Every list as `EncodedDocument`s, for answering queries: unchanged
+    /// files are read in place from the cache, the others parsed and encoded
+    /// (as `loadAll`, which they are also saved for). Without a cache, every
+    /// file is parsed and encoded.
+    ///
+    /// A list from the cache comes unchecked: its payload is checked against
+    /// its checksum when its items are first read (`EncodedDocument.complete`,
+    /// called by `EncodedWorkspace`), and a damaged one is parsed again from
+    /// its file and saved, through the `CacheRepairs` returned.
+    ///
+    /// With `savingInBackground`, a new cache file is written on another
+    /// thread while the caller goes on (the answer is printed meanwhile);
+    /// `BackgroundSaves.wait()` must run before the process exits.
+    /// `listOrder` is the documents' list order as the cache stored it, when
+    /// every document came from the cache in the cache's own order (nil
+    /// otherwise: then it must be computed).
+    public func loadEncoded(cache: ParseCache? = nil, savingInBackground: Bool = false)
+        -> (documents: [EncodedDocument], warnings: [String], repairs: CacheRepairs?, listOrder: [Int]?, notUTF8: [String])
+    {
+        let loaded = loadEvery(
+            cache: cache, alwaysEncode: true, savingInBackground: savingInBackground,
+            fromCache: { contents, path, position, stamp in contents.uncheckedDocument(path, at: position, stamp: stamp) },
+            fromParse: { _, payload in payload.flatMap { try? EncodedDocument($0.buffer, owner: $0.storage) } })
+        let repairs = loaded.saveWithRepairs.map { CacheRepairs(folder: self, save: $0) }
+        return (
+            loaded.values.filter(\.isValidUTF8), loaded.warnings, repairs, loaded.storedListOrder,
+            loaded.values.filter { !$0.isValidUTF8 }.map(\.path)
+        )
+    }
+
+    /// The shared core of `loadAll` and `loadEncoded`: lists the folder, takes
+    /// what it can from the cache, parses the rest in parallel and rewrites
+    /// the cache when anything differs from it.
+    ///
+    /// A parsed document is encoded once (`ParseCache.Payload`), when there is
+    /// a cache to save or `alwaysEncode` asks for it, and handed to
+    /// `fromParse` with that payload.
+    private func loadEvery<Value: ValidatedList>(
+        cache: ParseCache?,
+        alwaysEncode: Bool,
+        savingInBackground: Bool,
+        fromCache: (ParseCache.Contents, String, Int, FileStamp) -> Value?,
+        fromParse: (Document, ParseCache.Payload?) -> Value?
+    ) -> (
+        values: [Value], warnings: [String], saveWithRepairs: (@Sendable ([String: ParseCache.Payload?]) -> Void)?,
+        storedListOrder: [Int]?
+    ) {
+        // The cache file is mapped and its index read while the folder is
+        // walked: neither needs the other.
+        nonisolated(unsafe) var loaded: ParseCache.Contents? = nil
+        let reading = DispatchGroup()
+        if let cache {
+            DispatchQueue.global().async(group: reading) { loaded = cache.load() }
+        }
+        // Files are stamped after this: a change that the stamps cannot show
+        // (made within their granularity of it) is kept from the cache.
+        let scanStarted = Posix.nanosecondsNow()
+        let (entries, walkWarnings, unnamable) = listFileEntries()
+        let listWarnings = walkWarnings + unnamable.map(Self.unnamableWarning)
+        reading.wait()
+        let contents = loaded
+        let encodes = cache != nil || alwaysEncode
+        // Each list, with where it came from and the line of its first git conflict marker.
+        let results: [(Result<Value, FileIO.ReadError>, payload: ParseCache.Payload?, fromCache: Bool, conflictLine: Int?)] = Parallel.map(
+            entries.count
+        ) { index in
+            let entry = entries[index]
+            if let contents, let value = fromCache(contents, entry.path, index, entry.stamp) {
+                return (.success(value), nil, true, contents.entry(entry.path, at: index)?.summary.conflictLine)
+            }
+            do {
+                let document = try load(entry.path)
+                let payload = encodes ? ParseCache.Payload(encoding: document) : nil
+                guard let value = fromParse(document, payload) else {
+                    // Only a document too large to encode has no value.
+                    return (.failure(FileIO.ReadError(path: entry.path, code: EFBIG)), nil, false, nil)
+                }
+                return (.success(value), cache != nil ? payload : nil, false, document.conflictLines.first)
+            } catch let error as FileIO.ReadError {
+                return (.failure(error), nil, false, nil)
+            } catch {
+                return (.failure(FileIO.ReadError(path: entry.path, code: EIO)), nil, false, nil)
+            }
+        }
+        // One pass over the results, by position: iterating the arrays as
+        // values copied every entry and result (a retain and a release of
+        // each path and document), on the one thread that waits here.
+        var values: [Value] = []
+        values.reserveCapacity(results.count)
+        var warnings = listWarnings
+        var payloads: [ParseCache.Payload?] = []
+        var fromCache: [Bool] = []
+        if cache != nil {
+            payloads.reserveCapacity(results.count)
+            fromCache.reserveCapacity(results.count)
+        }
+        var allFromCache = true
+        // The folder holds the files the cache holds (and, when all came
+        // from it, the same ones).
+        let sameCount = contents.map { $0.entries.count == entries.count } ?? false
+        results.withUnsafeBufferPointer { results in
+            entries.withUnsafeBufferPointer { entries in
+                for index in results.indices {
+                    if cache != nil {
+                        payloads.append(results[index].payload)
+                        fromCache.append(results[index].fromCache)
+                    }
+                    allFromCache = allFromCache && results[index].fromCache
+                    switch results[index].0 {
+                    case .success(let value):
+                        if !value.isValidUTF8 { warnings.append("\(entries[index].path) is not valid UTF-8; skipped") }
+                        if let line = results[index].conflictLine {
+                            warnings.append(
+                                "\(entries[index].path) has an unresolved git merge conflict (markers from line \(line)); "
+                                    + "its items are shown as read, and tick will not change it until the conflict is resolved")
+                        }
+                        values.append(value)
+                    case .failure(let error):
+                        warnings.append("cannot read \(entries[index].path): \(Posix.describe(error.code)); skipped")
+                    }
+                }
+            }
+        }
+        var saveWithRepairs: (@Sendable ([String: ParseCache.Payload?]) -> Void)? = nil
+        if let cache {
+            // Unchanged documents keep their encoded bytes, new ones were
+            // encoded while parsing, and repaired ones (found damaged when
+            // first read) are given later; a list that could not be repaired
+            // is left out, to be parsed again next time.
+            let save: @Sendable ([String: ParseCache.Payload?]) -> Void = { [payloads, fromCache] repaired in
+                var saved: [(path: String, stamp: FileStamp, source: ParseCache.Source)] = []
+                saved.reserveCapacity(entries.count)
+                for index in entries.indices {
+                    let entry = entries[index]
+                    // A repaired list's new payload; none for a list that could not be repaired.
+                    if let change = repaired[entry.path] {
+                        if let change { saved.append((entry.path, entry.stamp, .fresh(change))) }
+                    } else if fromCache[index], let kept = contents?.entry(entry.path, at: index) {
+                        saved.append((entry.path, entry.stamp, .kept(kept)))
+                    } else if let payload = payloads[index] {
+                        saved.append((entry.path, entry.stamp, .fresh(payload)))
+                    }
+                }
+                cache.save(saved, scanStarted: scanStarted, keptIn: contents)
+            }
+            if !sameCount || !allFromCache {
+                if savingInBackground {
+                    BackgroundSaves.start { save([:]) }
+                } else {
+                    save([:])
+                }
+            }
+            saveWithRepairs = savingInBackground ? { repaired in BackgroundSaves.start { save(repaired) } } : save
+        }
+        // The cache's list order holds when every file came from it, each at
+        // its own place: the documents are then the cache's lists, in order.
+        var storedListOrder: [Int]? = nil
+        if let contents, allFromCache, sameCount,
+            contents.entries.withUnsafeBufferPointer({ cached in
+                entries.withUnsafeBufferPointer { walked in walked.indices.allSatisfy { cached[$0].path == walked[$0].path } }
+            })
+        {
+            storedListOrder = contents.listOrder
+        }
+        return (values, warnings, saveWithRepairs, storedListOrder)
+    }
+}
+
+/// Parse-cache files being written on other threads
+/// (`NotesFolder.loadEncoded(cache:savingInBackground:)`).
+///
+/// Before one is started, `ProcessHooks.beforeBackgroundSave` runs: the
+/// command line ignores SIGPIPE there, so that a reader closing standard
+/// output early cannot kill the process halfway through the file: a
+/// command that meets a closed output calls `wait()`, then ends itself with
+/// SIGPIPE as before. Every command calls `wait()` before it exits.
+public enum BackgroundSaves {
+    private static let group = DispatchGroup()
+    /// One save at a time, in the order started: a later save (with
+    /// repaired lists) must not be overtaken by an earlier one, and two
+    /// must never write the temporary file at once.
+    private static let queue = DispatchQueue(label: "tick.cache-save")
+
+    static func start(_ save: @escaping () -> Void) {
+        ProcessHooks.beforeBackgroundSave()
+        nonisolated(unsafe) let save = save
+        let delay = testDelay()
+        queue.async(group: group) {
+            if delay > 0 { Posix.pause(microseconds: delay) }
+            save()
+        }
+    }
+
+    /// Test seam: `TICK_TEST_SLOW_CACHE_SAVE` (milliseconds) holds every
+    /// save back that long, so that a test can close the output first.
+    private static func testDelay() -> UInt32 {
+        guard let value = ProcessInfo.processInfo.environment["TICK_TEST_SLOW_CACHE_SAVE"], let milliseconds = UInt32(value) else { return 0 }
+        return min(milliseconds, 10_000) * 1000
+    }
+
+    /// Returns when every save started has finished.
+    public static func wait() { group.wait() }
+}
+
+/// Lists whose payload in the parse cache failed its check when their
+/// items were first read (`EncodedDocument.complete`): each is parsed again
+/// from its file, and the cache is saved again with them once the items
+/// have been read (`saveIfRepaired`). A list whose file cannot be read (or
+/// parsed into the same list) again is skipped with a warning
+/// (`takeWarnings`) and left out of the cache.
+public final class CacheRepairs: @unchecked Sendable {
+    // `repaired` and `savedCount` are guarded by `lock`.
+    private let lock = NSLock()
+    /// The new payload of each list repaired; nil for one that could not be.
+    private var repaired: [String: ParseCache.Payload?] = [:]
+    private var savedCount = 0
+    private let folder: NotesFolder
+    private let save: @Sendable ([String: ParseCache.Payload?]) -> Void
+
+    private static let warningsLock = NSLock()
+    // Guarded by `warningsLock`.
+    nonisolated(unsafe) private static var warnings: [String] = []
+
+    init(folder: NotesFolder, save: @escaping @Sendable ([String: ParseCache.Payload?]) -> Void) {
+        self.folder = folder
+        self.save = save
+    }
+
+    /// Parses the file of `document`, whose cached payload failed its check,
+    /// and gives the document the new payload, kept for the next save.
+    func repair(_ document: EncodedDocument) {
+        let parsed = try? folder.load(document.path)
+        let payload = parsed.flatMap { ParseCache.Payload(encoding: $0) }
+        let adopted = payload.map { document.adopt($0) } ?? false
+        lock.lock()
+        repaired.updateValue(adopted ? payload : nil, forKey: document.path) // nil: leave the list out
+        lock.unlock()
+        if !adopted {
+            Self.warningsLock.lock()
+            Self.warnings.append("\(document.path): its cached copy is damaged and the file cannot be read again; skipped")
+            Self.warningsLock.unlock()
+        }
+    }
+
+    /// The warnings about lists that could not be repaired, each once: a
+    /// command prints them when it has printed its answer.
+    public static func takeWarnings() -> [String] {
+        warningsLock.lock()
+        defer { warningsLock.unlock() }
+        let taken = warnings
+        warnings = []
+        return taken
+    }
+
+    /// Saves the cache again when lists were repaired since the last save.
+    func saveIfRepaired() {
+        lock.lock()
+        let pending = repaired.count > savedCount ? repaired : nil
+        savedCount = repaired.count
+        lock.unlock()
+        if let pending { save(pending) }
+    }
+}
+
+/// What `loadEvery` loads: a list that knows whether its file was UTF-8.
+protocol ValidatedList: Sendable {
+    var isValidUTF8: Bool { get }
+}
+
+extension Document: ValidatedList {}
+extension EncodedDocument: ValidatedList {}

@@ -1,0 +1,570 @@
+import Foundation
+import TickModel
+import TickSystem
+
+/// The parse cache: the parsed lists of one notes folder, kept in one file
+/// under `$XDG_CACHE_HOME/tick` (else `~/.cache/tick`) so that a repeated
+/// query reads no Markdown at all.
+///
+/// Guarantees:
+/// - an entry is used only when the file's size, modification and
+///   status-change times (to the nanosecond), inode and device all match
+///   the `stat` taken while listing the folder; any other file is read and parsed again (per file);
+/// - a cache file that is damaged, half written, of another format version
+///   or for another folder is never trusted: every read is bounds-checked,
+///   the index carries a checksum checked when the file is opened (a bad one
+///   and the whole file is ignored and rebuilt), and each list's payload a
+///   checksum checked before its items are read (a bad one and that list is
+///   parsed again from its file, and the cache saved again);
+/// - answers are the same, byte for byte, as without the cache (the
+///   documents read back equal the parsed ones; tests check both);
+/// - it is never used for edits: the editor always reads the file itself;
+/// - a change costs about what changed: the new lists' encodings and a new
+///   index are appended to the file (under an exclusive `flock`, which
+///   readers share while they map it), the other lists' bytes stay where
+///   they are; when the file holds as many bytes no index points to as
+///   bytes it does, it is written anew (temporary file, rename). An append
+///   cut short (a crash) leaves a file whose end is not a valid trailer,
+///   which is not trusted.
+///
+/// The file: magic, format version and root; then segments, each the
+/// payloads it adds, an index of every list (payloads by their place in the
+/// file, in earlier segments or this one) with its checksum, and a fixed
+/// 24-byte trailer (where the index is, its length, `TICKEND1`). Readers
+/// read the index the trailer at the end of the file points to.
+public struct ParseCache: Sendable {
+    /// The cache file.
+    public let path: String
+    let root: String
+    /// The timestamp granularity to assume instead of the stamps' own (`FileStamp.timestampGranularity`); a test seam.
+    let granularity: Int?
+
+    static let magic = Array("TICKCACHE".utf8)
+    static let trailerMagic = Array("TICKEND1".utf8)
+    static let trailerLength = 24
+    /// Bump when the parser or the encoding changes what a document holds.
+    static let formatVersion = 15
+
+    /// The cache for the folder `root`, or nil when caching is off
+    /// (`TICK_NO_CACHE` set) or there is no cache folder to use.
+    public init?(root: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        if let off = environment["TICK_NO_CACHE"], !off.isEmpty, off != "0" { return nil }
+        guard let base = UserFolders.tick(.cache, environment: environment) else { return nil }
+        self.root = root
+        self.path = base + "/" + Self.fileName(for: root)
+        // Test seam: the tests write a file and query it at once; they
+        // assume a granularity (0 for "any stamp older than the scan") so
+        // that a warm run does not depend on how fast the machine is.
+        granularity = environment["TICK_TEST_TIMESTAMP_GRANULARITY_MS"].flatMap(Int.init).map { $0 * 1_000_000 }
+    }
+
+    /// A name from the folder's path (FNV-1a), so each folder has its own file.
+    static func fileName(for root: String) -> String {
+        "folder-" + String(FNV1a.hash(root), radix: 16) + ".cache"
+    }
+
+    /// What list order and the query's tasks need of a list, kept in the
+    /// cache's index (checked whole when the cache is opened), so that a
+    /// query places every list without reading its payload first.
+    public struct ListSummary: Sendable, Equatable {
+        var name: String
+        var order: Int?
+        var isValidUTF8: Bool
+        var itemCount: Int
+        /// The line of the first git conflict marker (`ConflictMarkers`), for the warning read commands give.
+        var conflictLine: Int? = nil
+        /// `SortKey.foldedName(name)`; not stored.
+        var foldedName: String
+
+        init(name: String, order: Int?, isValidUTF8: Bool, itemCount: Int) {
+            self.name = name
+            self.order = order
+            self.isValidUTF8 = isValidUTF8
+            self.itemCount = itemCount
+            foldedName = SortKey.foldedName(name)
+        }
+
+        init(_ document: Document) {
+            self.init(name: document.name, order: document.order, isValidUTF8: document.isValidUTF8, itemCount: document.items.count)
+            conflictLine = document.conflictLines.first
+        }
+    }
+
+    /// What a cache file holds: where each file's document is, in a
+    /// read-only mapping of the cache file.
+    public final class Contents: @unchecked Sendable {
+        // The mapping is never written and is unmapped only when the last
+        // reference goes, so sharing it between threads is safe.
+        let base: UnsafeRawPointer
+        let length: Int
+        /// The files in the order of the cache file, which is the order the
+        /// walk lists them in: a file's entry is nearly always at its place
+        /// in the walk, which `entry(_:at:)` tries first.
+        let entries: [Entry]
+        /// The list order of the entries whose lists are valid UTF-8 (the
+        /// lists a workspace holds), as indices into that subsequence of
+        /// `entries`: computed when the cache was saved, so that a query over
+        /// an unchanged folder does not sort 5,000 lists again (3 ms).
+        let listOrder: [Int]
+        /// When the scan that made the entries started (nanoseconds since 1970).
+        let scanStarted: Int
+        /// The timestamp granularity to assume, when not the stamps' own (a test seam).
+        let granularity: Int?
+        /// The cache file's inode and device: a save appends to it only if it is still the file at the path.
+        let fileIdentity: (inode: UInt64, device: UInt64)
+        /// Entry by path, made on the first lookup that misses.
+        private var entryIndex: [String: Int]? = nil
+        private let lock = NSLock()
+
+        struct Entry {
+            var path: String
+            var stamp: FileStamp
+            var payload: Range<Int>
+            var checksum: UInt64
+            var summary: ListSummary
+        }
+
+        init(
+            base: UnsafeRawPointer, length: Int, entries: [Entry], listOrder: [Int], scanStarted: Int, granularity: Int?,
+            fileIdentity: (inode: UInt64, device: UInt64)
+        ) {
+            self.fileIdentity = fileIdentity
+            self.base = base
+            self.length = length
+            self.entries = entries
+            self.listOrder = listOrder
+            self.scanStarted = scanStarted
+            self.granularity = granularity
+        }
+
+        deinit { Posix.unmap(UnsafeMutableRawPointer(mutating: base), length: length) }
+
+        /// Lets the process's memory go of the whole mapping: what is read
+        /// again is mapped again from the file. Commands over a whole folder
+        /// call it after each run of lists, so that they hold the lists they
+        /// are reading, not the whole cache (a list is often smaller than a
+        /// page, so giving back one list's pages would keep most of them).
+        package func releasePages() { Posix.releasePages(buffer) }
+
+        var buffer: UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: length)
+        }
+
+        /// The entry of `path`, looked for first at `position` (the file's
+        /// place in the walk; no hashing of paths when the folder's files
+        /// are the cache's), then by path.
+        func entry(_ path: String, at position: Int) -> Entry? {
+            if entries.indices.contains(position), entries[position].path == path { return entries[position] }
+            lock.lock()
+            defer { lock.unlock() }
+            if entryIndex == nil {
+                entryIndex = Dictionary(entries.indices.map { (entries[$0].path, $0) }, uniquingKeysWith: { first, _ in first })
+            }
+            return entryIndex?[path].map { entries[$0] }
+        }
+
+        /// The entry of `path` when it was made for exactly `stamp` and the
+        /// stamp was settled when the entry was made: the file's timestamps
+        /// were older than the scan that made it by more than their
+        /// granularity. Otherwise the file may have changed after it was
+        /// read without any change to its stamp (a same-size save in the
+        /// same second on a file system with whole-second times), and it is
+        /// parsed again; the cache saved then holds it as settled.
+        func trustedEntry(_ path: String, at position: Int, stamp: FileStamp) -> Entry? {
+            guard let entry = entry(path, at: position), entry.stamp == stamp,
+                stamp.isSettled(before: scanStarted, granularity: granularity)
+            else { return nil }
+            return entry
+        }
+
+        /// The encoded document of `path` for exactly `stamp`, if its checksum holds.
+        func payload(_ path: String, at position: Int, stamp: FileStamp) -> UnsafeBufferPointer<UInt8>? {
+            guard let entry = trustedEntry(path, at: position, stamp: stamp) else { return nil }
+            let bytes = UnsafeBufferPointer(rebasing: buffer[entry.payload])
+            return ParseCache.checksum(bytes) == entry.checksum ? bytes : nil
+        }
+
+        /// The document of `path` if the cache holds it for exactly `stamp`,
+        /// made from the index alone: its payload is checked when its items
+        /// are first read (`EncodedDocument.complete`).
+        func uncheckedDocument(_ path: String, at position: Int, stamp: FileStamp) -> EncodedDocument? {
+            guard let entry = trustedEntry(path, at: position, stamp: stamp) else { return nil }
+            return EncodedDocument(
+                unchecked: UnsafeBufferPointer(rebasing: buffer[entry.payload]), owner: self,
+                checksum: entry.checksum, path: path, summary: entry.summary)
+        }
+
+        /// The document of `path` if the cache holds it for exactly `stamp`.
+        func document(_ path: String, at position: Int, stamp: FileStamp) -> Document? {
+            guard let bytes = payload(path, at: position, stamp: stamp) else { return nil }
+            guard let document = try? DocumentCoding.decode(bytes), document.path == path else { return nil }
+            return document
+        }
+    }
+
+    /// Maps the cache file and reads its index; nil when there is none or it
+    /// cannot be trusted. Documents are checked (each has its own checksum)
+    /// and decoded only when asked for.
+    public func load() -> Contents? {
+        let descriptor = Posix.openFile(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { Posix.closeFile(descriptor) }
+        // Shared with other readers, not with a save appending: its length
+        // and mapping are taken between appends. (Appends are short; a
+        // reader that cannot have the lock within a moment does without.)
+        guard Self.lock(descriptor, LOCK_SH) else { return nil }
+        let info = Posix.status(of: descriptor)
+        let length = info.map { Int($0.st_size) } ?? 0
+        // Pages are mapped as they are read, and given back run by run
+        // (`Contents.releasePages`).
+        let mapping = length > Self.magic.count + Self.trailerLength ? Posix.mapReadOnly(descriptor, length: length) : nil
+        Posix.unlock(descriptor)
+        guard let info, let mapping else { return nil }
+        let buffer = UnsafeBufferPointer(start: mapping.assumingMemoryBound(to: UInt8.self), count: length)
+        func fail() -> Contents? {
+            Posix.unmap(mapping, length: length)
+            return nil
+        }
+        guard Array(buffer[0..<Self.magic.count]) == Self.magic else { return fail() }
+        var reader = ByteReader(buffer, range: Self.magic.count..<length)
+        do {
+            guard try reader.int() == Self.formatVersion, try reader.string() == root else { return fail() }
+            let payloadsStart = reader.position
+            // The trailer says where the current index is.
+            var trailer = ByteReader(buffer, range: length - Self.trailerLength..<length)
+            let indexStart = Int(truncatingIfNeeded: try trailer.word64())
+            let indexLength = Int(truncatingIfNeeded: try trailer.word64())
+            guard Array(buffer[length - 8..<length]) == Self.trailerMagic, indexStart >= payloadsStart, indexLength > 8,
+                indexLength <= length - Self.trailerLength - indexStart,
+                indexStart + indexLength == length - Self.trailerLength
+            else { return fail() }
+            let indexEnd = indexStart + indexLength - 8
+            // The index has its own checksum, written after it.
+            var checksumReader = ByteReader(buffer, range: indexEnd..<indexEnd + 8)
+            guard Self.checksum(UnsafeBufferPointer(rebasing: buffer[indexStart..<indexEnd])) == (try checksumReader.word64())
+            else { return fail() }
+            reader = ByteReader(buffer, range: indexStart..<indexEnd)
+            let scanStarted = try reader.int()
+            let count = try reader.count(limit: 1 << 24)
+            var entries: [Contents.Entry] = []
+            // Not more than the bytes left could hold.
+            entries.reserveCapacity(min(count, indexLength / 16))
+            for _ in 0..<count {
+                let path = try reader.string()
+                let stamp = FileStamp(
+                    size: try reader.int(), modifiedSeconds: try reader.int(),
+                    modifiedNanoseconds: try reader.int(), changedSeconds: try reader.int(),
+                    changedNanoseconds: try reader.int(), inode: try reader.int(), device: try reader.int())
+                // Payloads lie between the file's header and this index.
+                let payloadStart = try reader.count()
+                let payloadLength = try reader.count()
+                guard payloadStart >= payloadsStart, payloadLength <= indexStart - payloadStart else { return fail() }
+                let checksum = try reader.word64()
+                var summary = ListSummary(
+                    name: try reader.string(), order: try reader.optionalInt(), isValidUTF8: try reader.bool(),
+                    itemCount: try reader.count(limit: 1 << 26))
+                summary.conflictLine = try reader.optionalInt()
+                entries.append(
+                    Contents.Entry(
+                        path: path, stamp: stamp, payload: payloadStart..<payloadStart + payloadLength,
+                        checksum: checksum, summary: summary))
+            }
+            // The list order: a permutation of the valid lists' places.
+            let listed = entries.reduce(0) { $0 + ($1.summary.isValidUTF8 ? 1 : 0) }
+            guard try reader.count(limit: 1 << 24) == listed else { return fail() }
+            var listOrder: [Int] = []
+            listOrder.reserveCapacity(listed)
+            var placed = [Bool](repeating: false, count: listed)
+            for _ in 0..<listed {
+                let place = try reader.count()
+                guard place < listed, !placed[place] else { return fail() }
+                placed[place] = true
+                listOrder.append(place)
+            }
+            guard reader.position == indexEnd else { return fail() }
+            return Contents(
+                base: UnsafeRawPointer(mapping), length: length, entries: entries, listOrder: listOrder,
+                scanStarted: scanStarted, granularity: granularity,
+                fileIdentity: (info.inodeNumber, info.deviceNumber))
+        } catch {
+            return fail()
+        }
+    }
+
+    /// Takes `operation` (`LOCK_SH` or `LOCK_EX`) on the open cache file,
+    /// trying for up to about a second; false if it could not.
+    static func lock(_ descriptor: Int32, _ operation: Int32) -> Bool {
+        for attempt in 0..<200 {
+            if Posix.tryLock(descriptor, operation) { return true }
+            if errno != EWOULDBLOCK && errno != EINTR { return false }
+            if attempt < 199 { Posix.pause(microseconds: 5_000) }
+        }
+        return false
+    }
+
+    /// One document as the cache stores it.
+    public struct Payload: Sendable {
+        /// The bytes, in memory of their own, so that an `EncodedDocument`
+        /// can be read from them in place.
+        let storage: OwnedBytes
+        let checksum: UInt64
+        /// What the cache's index says of the list.
+        let summary: ListSummary
+
+        var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(storage.buffer) }
+
+        /// Nil for a document too large for the encoding (a file of gigabytes).
+        init?(encoding document: Document) {
+            var writer = ByteWriter()
+            do { try DocumentCoding.encode(document, into: &writer) } catch { return nil }
+            storage = writer.bytes.withUnsafeBufferPointer { OwnedBytes(copying: $0) }
+            checksum = ParseCache.checksum(UnsafeBufferPointer(storage.buffer))
+            summary = ListSummary(document)
+        }
+
+        init(copying bytes: UnsafeBufferPointer<UInt8>, checksum: UInt64, summary: ListSummary) {
+            storage = OwnedBytes(copying: bytes)
+            self.checksum = checksum
+            self.summary = summary
+        }
+    }
+
+    /// Bytes at a fixed address, freed with the last reference.
+    final class OwnedBytes: @unchecked Sendable {
+        // Written once, in init.
+        let buffer: UnsafeMutableBufferPointer<UInt8>
+
+        init(copying bytes: UnsafeBufferPointer<UInt8>) {
+            let memory = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, bytes.count))
+            buffer = UnsafeMutableBufferPointer(rebasing: memory[0..<bytes.count])
+            _ = buffer.initialize(from: bytes)
+        }
+
+        deinit { buffer.baseAddress?.deallocate() }
+    }
+
+    /// Where the encoding of a list in a new index comes from.
+    enum Source {
+        /// Just encoded: written with the new index.
+        case fresh(Payload)
+        /// Already in the cache file that was loaded (`keptIn`), where it stays.
+        case kept(Contents.Entry)
+
+        var length: Int {
+            switch self {
+            case .fresh(let payload): payload.buffer.count
+            case .kept(let entry): entry.payload.count
+            }
+        }
+
+        var summary: ListSummary {
+            switch self {
+            case .fresh(let payload): payload.summary
+            case .kept(let entry): entry.summary
+            }
+        }
+
+        var checksum: UInt64 {
+            switch self {
+            case .fresh(let payload): payload.checksum
+            case .kept(let entry): entry.checksum
+            }
+        }
+    }
+
+    /// The list order of `entries`: `places`, the places among the entries
+    /// that are lists (valid UTF-8) from first list to last, as the index
+    /// stores it; `entryIndices`, the same lists as indices of `entries`.
+    private static func listOrder(_ entries: [(path: String, stamp: FileStamp, source: Source)]) -> (places: [Int], entryIndices: [Int]) {
+        let listed = entries.indices.filter { entries[$0].source.summary.isValidUTF8 }
+        let places = SortKey.listOrder(
+            foldedNames: listed.map { entries[$0].source.summary.foldedName }, orders: listed.map { entries[$0].source.summary.order },
+            paths: listed.map { entries[$0].path })
+        return (places, places.map { listed[$0] })
+    }
+
+    /// Makes `entries` the cache's lists. The new lists' encodings and a new
+    /// index are appended to the cache file `keptIn` was loaded from, when
+    /// that is still the file at the path and holds no more bytes that no
+    /// index points to than bytes it does; otherwise a new file is written
+    /// (every list, then the index), through a temporary file and a rename,
+    /// so readers see the old file or the new one. `scanStarted` is when
+    /// the walk that stamped the files began (nanoseconds since 1970): an
+    /// entry counts only if its file's timestamps were settled then
+    /// (`Contents.trustedEntry`). Failing to write a cache is not an error:
+    /// tick works without one.
+    func save(_ entries: [(path: String, stamp: FileStamp, source: Source)], scanStarted: Int, keptIn base: Contents?) {
+        if let base, append(entries, scanStarted: scanStarted, to: base) { return }
+        rewrite(
+            entries.filter { if case .kept = $0.source { return base != nil } else { return true } },
+            scanStarted: scanStarted, keptIn: base)
+    }
+
+    /// The index of `entries`, whose payloads start at `offsets` in the
+    /// file, with its checksum; then the trailer that points to it at `start`.
+    private func indexAndTrailer(
+        _ entries: [(path: String, stamp: FileStamp, source: Source)], offsets: [Int],
+        listOrder: [Int], scanStarted: Int, start: Int
+    ) -> [UInt8] {
+        var index = ByteWriter()
+        index.int(scanStarted)
+        index.int(entries.count)
+        for (entry, offset) in zip(entries, offsets) {
+            index.string(entry.path)
+            for value in [
+                entry.stamp.size, entry.stamp.modifiedSeconds, entry.stamp.modifiedNanoseconds,
+                entry.stamp.changedSeconds, entry.stamp.changedNanoseconds, entry.stamp.inode, entry.stamp.device,
+            ] {
+                index.int(value)
+            }
+            index.int(offset)
+            index.int(entry.source.length)
+            let summary = entry.source.summary
+            index.word64(entry.source.checksum)
+            index.string(summary.name)
+            index.optionalInt(summary.order)
+            index.bool(summary.isValidUTF8)
+            index.int(summary.itemCount)
+            index.optionalInt(summary.conflictLine)
+        }
+        index.int(listOrder.count)
+        for place in listOrder { index.int(place) }
+        index.word64(index.bytes.withUnsafeBufferPointer { Self.checksum($0) })
+        let indexLength = index.bytes.count
+        index.word64(UInt64(start))
+        index.word64(UInt64(indexLength))
+        index.bytes += Self.trailerMagic
+        return index.bytes
+    }
+
+    /// Appends the fresh payloads, an index and a trailer to the file `base`
+    /// was loaded from; false when a new file is to be written instead.
+    private func append(_ entries: [(path: String, stamp: FileStamp, source: Source)], scanStarted: Int, to base: Contents) -> Bool {
+        let descriptor = Posix.openFile(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { return false }
+        defer { Posix.closeFile(descriptor) }
+        guard Self.lock(descriptor, LOCK_EX) else { return true } // busy: leave the cache as it is
+        defer { Posix.unlock(descriptor) }
+        // Still the file `base` mapped, and not shorter (another save only ever appends to it).
+        guard let info = Posix.status(of: descriptor), info.inodeNumber == base.fileIdentity.inode,
+            info.deviceNumber == base.fileIdentity.device, Int(info.st_size) >= base.length
+        else { return false }
+        let size = Int(info.st_size)
+        var offsets: [Int] = []
+        offsets.reserveCapacity(entries.count)
+        var fresh: [UnsafeBufferPointer<UInt8>] = []
+        var end = size
+        var live = 0
+        for entry in entries {
+            switch entry.source {
+            case .kept(let kept):
+                offsets.append(kept.payload.lowerBound)
+            case .fresh(let payload):
+                offsets.append(end)
+                end += payload.buffer.count
+                fresh.append(payload.buffer)
+            }
+            live += entry.source.length
+        }
+        let tail = indexAndTrailer(entries, offsets: offsets, listOrder: Self.listOrder(entries).places, scanStarted: scanStarted, start: end)
+        // Mostly bytes no index points to: write the file anew instead.
+        guard end + tail.count <= 2 * live + (1 << 20) else { return false }
+        guard Posix.seek(descriptor, to: size) else { return true }
+        let complete = tail.withUnsafeBufferPointer { Posix.writeAll(fresh + [$0], to: descriptor) }
+        // A failed append is taken back: the file ends with the last good trailer again.
+        if !complete { Posix.truncate(descriptor, to: size) }
+        return true
+    }
+
+    /// Writes a new cache file holding `entries`.
+    private func rewrite(_ entries: [(path: String, stamp: FileStamp, source: Source)], scanStarted: Int, keptIn base: Contents?) {
+        var header = ByteWriter()
+        header.bytes = Self.magic
+        header.int(Self.formatVersion)
+        header.string(root)
+        // The lists are written in list order, the other entries after them:
+        // a command that reads every list reads the file from start to end,
+        // however its pages are mapped (a few pages around each one read).
+        let listOrder = Self.listOrder(entries)
+        let writeOrder = listOrder.entryIndices + entries.indices.filter { !entries[$0].source.summary.isValidUTF8 }
+        var offsets = [Int](repeating: 0, count: entries.count)
+        var payloads: [UnsafeBufferPointer<UInt8>] = []
+        payloads.reserveCapacity(entries.count)
+        var end = header.bytes.count
+        for position in writeOrder {
+            let entry = entries[position]
+            offsets[position] = end
+            end += entry.source.length
+            switch entry.source {
+            case .fresh(let payload): payloads.append(payload.buffer)
+            case .kept(let kept): payloads.append(UnsafeBufferPointer(rebasing: base!.buffer[kept.payload]))
+            }
+        }
+        let tail = indexAndTrailer(entries, offsets: offsets, listOrder: listOrder.places, scanStarted: scanStarted, start: end)
+
+        let folder = (path as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let temporary = path + ".\(Posix.processID).tmp"
+        let descriptor = Posix.openFile(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, permissions: 0o600)
+        guard descriptor >= 0 else { return }
+        let complete = header.bytes.withUnsafeBufferPointer { header in
+            tail.withUnsafeBufferPointer { tail in Posix.writeAll([header] + payloads + [tail], to: descriptor) }
+        }
+        Posix.closeFile(descriptor)
+        if !complete || !Posix.rename(temporary, to: path) { Posix.remove(temporary) }
+        Self.removeStaleTemporaries(in: folder)
+    }
+
+    /// Removes the temporary files (`*.cache.PID.tmp`) that saves killed
+    /// halfway left in the cache folder: those of a process that is gone,
+    /// and any older than ten minutes (its PID may have been given to
+    /// another process since). A save under way is a live process with a
+    /// fresh file, and is left alone.
+    static func removeStaleTemporaries(in folder: String, now: Int = Posix.secondsNow()) {
+        guard let directory = Posix.OpenFolder(folder) else { return }
+        let descriptor = directory.descriptor
+        while let entry = directory.nextEntry() {
+            let name = String(cString: entry.name)
+            let parts = name.split(separator: ".")
+            guard parts.count >= 4, parts.last == "tmp", parts[parts.count - 3] == "cache",
+                let pid = pid_t(parts[parts.count - 2]), pid > 0
+            else { continue }
+            guard let status = Posix.status(in: descriptor, name), status.isRegularFile else { continue }
+            let gone = Posix.processIsGone(pid)
+            if gone || now - status.modificationTime.seconds > 600 { Posix.remove(in: descriptor, name) }
+        }
+    }
+
+    /// A fast checksum over the bytes: four independent lanes of 64-bit
+    /// words (multiply and rotate), so that the processor works on four words
+    /// at once; a repeated query checks the whole cache file with it.
+    static func checksum(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        @inline(__always) func mix(_ hash: UInt64, _ value: UInt64) -> UInt64 {
+            let mixed = (hash ^ value) &* 0xBF58_476D_1CE4_E5B9
+            return (mixed << 31) | (mixed >> 33)
+        }
+        var lanes: (UInt64, UInt64, UInt64, UInt64) = (
+            0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count), 0x6A09_E667_F3BC_C908,
+            0xBB67_AE85_84CA_A73B, 0x3C6E_F372_FE94_F82B
+        )
+        let blocks = bytes.count / 32
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            for block in 0..<blocks {
+                let offset = block * 32
+                lanes.0 = mix(lanes.0, raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                lanes.1 = mix(lanes.1, raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
+                lanes.2 = mix(lanes.2, raw.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self))
+                lanes.3 = mix(lanes.3, raw.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self))
+            }
+        }
+        var hash = mix(mix(mix(lanes.0, lanes.1), lanes.2), lanes.3)
+        var index = blocks * 32
+        while index < bytes.count {
+            hash = (hash ^ UInt64(bytes[index])) &* 0x94D0_49BB_1331_11EB
+            index += 1
+        }
+        return hash
+    }
+
+}
