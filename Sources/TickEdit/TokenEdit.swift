@@ -8,33 +8,11 @@ import TickSyntax
 /// such as an emoji color, fall back to the tick form, which every dialect's
 /// reader also understands).
 public enum TokenFormat {
-    /// The emoji that introduces a date field in Obsidian Tasks' dialect.
-    static func emojiSignifier(_ field: MetadataField) -> String? {
-        switch field {
-        case .due: "📅"
-        case .scheduled: "⏳"
-        case .start: "🛫"
-        case .created: "➕"
-        case .done: "✅"
-        case .cancelled: "❌"
-        case .recurrence: "🔁"
-        case .blockID: "🆔"
-        case .dependsOn: "⛔"
-        case .onCompletion: "🏁"
-        default: nil
-        }
-    }
+    /// The emoji that introduces a field in Obsidian Tasks' dialect (`MetadataField.spelling`).
+    static func emojiSignifier(_ field: MetadataField) -> String? { field.spelling?.emoji.first }
 
     /// The Dataview key of a field (`completion` for done).
-    static func dataviewKey(_ field: MetadataField) -> String {
-        switch field {
-        case .done: "completion"
-        case .recurrence: "repeat"
-        case .dependsOn: "dependsOn"
-        case .onCompletion: "onCompletion"
-        default: field.key
-        }
-    }
+    static func dataviewKey(_ field: MetadataField) -> String { field.spelling?.dataviewKey ?? field.key }
 
     /// A date token: `due:2026-11-24`, `📅 2026-11-24`, `[due:: 2026-11-24]`.
     public static func date(_ field: MetadataField, _ date: TaskDate, dialect: MetadataDialect) -> String {

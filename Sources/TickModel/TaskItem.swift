@@ -106,6 +106,11 @@ public struct ItemMetadata: Sendable, Hashable {
     public var onCompletion: String?
     /// Other `key:value` fields, in the order written.
     public var fields: [(key: String, value: String)] = []
+    /// The values of the fields that have no property of their own
+    /// (`MetadataField.keptInMore`), the first token of each, in
+    /// `keptInMore` order: a field added to the table is kept here, read
+    /// from the cache and written to JSON with no code of its own.
+    public private(set) var more: [(field: MetadataField, value: MetadataValue)] = []
     /// The dialect of the first token that is not a tag, if any.
     public var dialect: MetadataDialect?
 
@@ -118,6 +123,7 @@ public struct ItemMetadata: Sendable, Hashable {
             && lhs.tags == rhs.tags && lhs.color == rhs.color && lhs.icon == rhs.icon && lhs.id == rhs.id
             && lhs.dependsOn == rhs.dependsOn && lhs.onCompletion == rhs.onCompletion
             && lhs.fields.map(\.key) == rhs.fields.map(\.key) && lhs.fields.map(\.value) == rhs.fields.map(\.value)
+            && lhs.more.map(\.field) == rhs.more.map(\.field) && lhs.more.map(\.value) == rhs.more.map(\.value)
             && lhs.dialect == rhs.dialect
     }
 
@@ -137,8 +143,25 @@ public struct ItemMetadata: Sendable, Hashable {
         case .created: created
         case .done: done
         case .cancelled: cancelled
-        default: nil
+        default: value(field)?.date
         }
+    }
+
+    /// The value of a field kept in `more`; nil when not written.
+    public func value(_ field: MetadataField) -> MetadataValue? {
+        more.first { $0.field == field }?.value
+    }
+
+    /// Sets the value of a field kept in `more` (for the parse cache, which
+    /// stores them in `keptInMore` order).
+    package mutating func setValue(_ value: MetadataValue, of field: MetadataField) {
+        if let index = more.firstIndex(where: { $0.field == field }) {
+            more[index].value = value
+            return
+        }
+        let rank = MetadataField.keptInMore.firstIndex(of: field) ?? Int.max
+        let position = more.firstIndex { MetadataField.keptInMore.firstIndex(of: $0.field) ?? Int.max > rank } ?? more.count
+        more.insert((field, value), at: position)
     }
 
     /// Folds the tokens of a title into metadata.
@@ -170,6 +193,8 @@ public struct ItemMetadata: Sendable, Hashable {
             for id in Self.dependencyIDs(value) where !dependsOn.contains(id) { dependsOn.append(id) }
         case (.onCompletion, .text(let value)): onCompletion = onCompletion ?? value.lowercased()
         case (.other(let key), .text(let value)): fields.append((key, value))
+        case (let field, let value) where MetadataField.keptInMore.contains(field):
+            if self.value(field) == nil { setValue(value, of: field) }
         default: break
         }
     }

@@ -77,6 +77,8 @@ public enum ItemJSON {
         mutating func strings(_ key: Key, _ values: [String])
         mutating func bool(_ key: Key, _ value: Bool)
         mutating func number(_ key: Key, _ value: Double)
+        /// A field kept in `ItemMetadata.more`, under its `jsonKey`.
+        mutating func more(_ field: MetadataField, _ value: EncodedListedItem.MoreValue?)
     }
 
     /// The one place that says which fields an item has, and in what order.
@@ -122,6 +124,7 @@ public enum ItemJSON {
         sink.strings(.dependsOn, record.dependsOn)
         sink.bool(.blocked, context.isBlocked(record))
         sink.number(.urgency, Urgency(record, today: context.today).total)
+        for field in MetadataField.keptInMore { sink.more(field, record.value(field)) }
     }
 
     private struct ValueSink: FieldSink {
@@ -147,6 +150,15 @@ public enum ItemJSON {
         }
         mutating func bool(_ key: Key, _ value: Bool) { pairs.append((key.name.description, .bool(value))) }
         mutating func number(_ key: Key, _ value: Double) { pairs.append((key.name.description, .double(value))) }
+        mutating func more(_ field: MetadataField, _ value: EncodedListedItem.MoreValue?) {
+            let text: String? =
+                switch value {
+                case .date(let date): date.isoString
+                case .text(let text): text.string
+                case nil: nil
+                }
+            pairs.append((field.spelling!.jsonKey!, .string(text)))
+        }
     }
 
     /// Writes the pretty-printed form that `JSONValue` would write for an
@@ -264,6 +276,20 @@ public enum ItemJSON {
         mutating func number(_ key: Key, _ value: Double) {
             self.key(key)
             output.appendFiveDecimals(value)
+        }
+
+        mutating func more(_ field: MetadataField, _ value: EncodedListedItem.MoreValue?) {
+            // Written piece by piece: no item has many such fields.
+            output.append(first ? "\n" : ",\n")
+            first = false
+            output.append(0x20, count: (Self.indent + 1) * 2)
+            JSONValue.appendString(field.spelling!.jsonKey!, to: &output)
+            output.append(": ")
+            switch value {
+            case .date(let date): date.appendJSON(to: &output)
+            case .text(let text): text.appendJSON(to: &output)
+            case nil: output.append("null")
+            }
         }
 
         mutating func finish() {

@@ -134,6 +134,9 @@ enum DocumentCoding {
         let id = item.pointee.metadata.id.map(append)
         let dependsOn = item.pointee.metadata.dependsOn.isEmpty ? nil : append(item.pointee.metadata.dependsOn.joined(separator: ","))
         let onCompletion = item.pointee.metadata.onCompletion.map(append)
+        let more = item.pointee.metadata.more.map { field, value in
+            (place: MetadataField.keptInMore.firstIndex(of: field)!, date: value.date, text: value.date == nil ? value.text.map(append) : nil)
+        }
         // The extras, in `Extra` order, only those present.
         try set(.extras, writer.bytes.count)
         func extra(_ extra: ItemRecordLayout.Extra, _ first: Int, _ second: Int? = nil) {
@@ -160,6 +163,23 @@ enum DocumentCoding {
         if let id { extra(.id, id.start, id.count) }
         if let dependsOn { extra(.dependsOn, dependsOn.start, dependsOn.count) }
         if let onCompletion { extra(.onCompletion, onCompletion.start, onCompletion.count) }
+        if !more.isEmpty {
+            flags |= Int(ItemRecordLayout.Extra.more.bit)
+            writer.int(more.count)
+            for value in more {
+                writer.int(value.place)
+                if let date = value.date {
+                    writer.int(0)
+                    writer.int(Int(date.packed.day))
+                    writer.int(Int(date.packed.minutes))
+                } else {
+                    let text = value.text ?? (0, 0)
+                    writer.int(1)
+                    writer.int(text.start)
+                    writer.int(text.count)
+                }
+            }
+        }
         try set(.flags, flags)
         try set(.tags, writer.bytes.count)
         try set(.tagCount, item.pointee.metadata.tags.count)
@@ -320,6 +340,12 @@ enum DocumentCoding {
         metadata.id = try string(.id)
         metadata.dependsOn = try string(.dependsOn).map(ItemMetadata.dependencyIDs) ?? []
         metadata.onCompletion = try string(.onCompletion)
+        for (field, value) in try record.more() {
+            switch value {
+            case .date(let date): metadata.setValue(.date(date), of: field)
+            case .text(let bytes): metadata.setValue(.text(String(decoding: bytes, as: UTF8.self)), of: field)
+            }
+        }
         metadata.fields = try record.stringPairs(at: .fields)
         guard metadata.fields.count == record[.fieldCount] else { throw ByteReader.Damaged() }
         var reader = try record.reader(at: .rest)

@@ -365,9 +365,26 @@ public struct EncodedListedItem: @unchecked Sendable {
         case .created: position = 3
         case .done: position = 4
         case .cancelled: position = 5
-        default: return nil
+        default:
+            if case .date(let date) = value(field) { return date }
+            return nil
         }
         return (try? record.date(position)) ?? nil
+    }
+
+    /// A value of a field kept in `ItemMetadata.more`, read in place.
+    public enum MoreValue {
+        case date(TaskDate)
+        case text(EncodedText)
+    }
+
+    /// The value of a field kept in `ItemMetadata.more`; nil when not written.
+    public func value(_ field: MetadataField) -> MoreValue? {
+        guard let more = try? record.more(), let found = more.first(where: { $0.field == field }) else { return nil }
+        switch found.value {
+        case .date(let date): return .date(date)
+        case .text(let bytes): return .text(EncodedText(bytes: bytes))
+        }
     }
 
     private func text(_ field: ItemRecordLayout.TextField) -> EncodedText? {

@@ -54,10 +54,21 @@ enum ItemRecordLayout {
         case notes, every, color, icon, id
         /// Slices: the ids an item depends on (joined by commas), its on-completion action.
         case dependsOn, onCompletion
+        /// The fields kept in `ItemMetadata.more`: how many, then for each its
+        /// place in `MetadataField.keptInMore` and its value (a date: 0, the
+        /// day, the minutes plus one or 0; text: 1, start, count). Last: it is
+        /// the one extra of no fixed length, so no other is read past it.
+        case more
 
         var bit: UInt32 { 1 << (17 + UInt32(rawValue)) }
-        /// How many numbers it takes.
+        /// How many numbers it takes (`more` excepted, which is last).
         var valueCount: Int { self == .dueMinutes || self == .doneMinutes ? 1 : 2 }
+    }
+
+    /// A value of a field kept in `ItemMetadata.more`, as the record holds it.
+    enum MoreValue {
+        case date(TaskDate)
+        case text(UnsafeBufferPointer<UInt8>)
     }
 
     /// The strings of an item.
@@ -204,6 +215,31 @@ enum ItemRecordLayout {
             }
             guard let date = TaskDate(packed: day, minutes: minutes) else { throw ByteReader.Damaged() }
             return date
+        }
+
+        /// The values of the fields kept in `ItemMetadata.more`, in
+        /// `MetadataField.keptInMore` order.
+        func more() throws -> [(field: MetadataField, value: MoreValue)] {
+            guard has(.more) else { return [] }
+            var reader = try reader(at: .more)
+            let kept = MetadataField.keptInMore
+            var values: [(field: MetadataField, value: MoreValue)] = []
+            for _ in 0..<(try reader.count(limit: kept.count)) {
+                let field = kept[try reader.count(limit: kept.count - 1)]
+                switch try reader.int() {
+                case 0:
+                    let day = try Self.word(reader.int())
+                    guard let date = TaskDate(packed: day, minutes: try Self.word(reader.int())) else { throw ByteReader.Damaged() }
+                    values.append((field, .date(date)))
+                case 1:
+                    let start = try reader.count()
+                    let count = try reader.count()
+                    guard start <= buffer.count, count <= buffer.count - start else { throw ByteReader.Damaged() }
+                    values.append((field, .text(UnsafeBufferPointer(rebasing: buffer[start..<start + count]))))
+                default: throw ByteReader.Damaged()
+                }
+            }
+            return values
         }
 
         /// The bytes of a string field; nil when absent (the title and the

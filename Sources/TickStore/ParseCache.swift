@@ -43,7 +43,11 @@ public struct ParseCache: Sendable {
     static let trailerMagic = Array("TICKEND1".utf8)
     static let trailerLength = 24
     /// Bump when the parser or the encoding changes what a document holds.
-    static let formatVersion = 15
+    static let formatVersion = 16
+    /// A fingerprint of the field table (`MetadataField.spelling`), kept
+    /// beside the format version: a field added to the table changes what
+    /// the parser reads, so a cache written before is not trusted.
+    static let fieldTable = Int(FNV1a.hash(MetadataField.tableDescription) >> 2)
 
     /// The cache for the folder `root`, or nil when caching is off
     /// (`TICK_NO_CACHE` set) or there is no cache folder to use.
@@ -228,7 +232,7 @@ public struct ParseCache: Sendable {
         guard Array(buffer[0..<Self.magic.count]) == Self.magic else { return fail() }
         var reader = ByteReader(buffer, range: Self.magic.count..<length)
         do {
-            guard try reader.int() == Self.formatVersion, try reader.string() == root else { return fail() }
+            guard try reader.int() == Self.formatVersion, try reader.int() == Self.fieldTable, try reader.string() == root else { return fail() }
             let payloadsStart = reader.position
             // The trailer says where the current index is.
             var trailer = ByteReader(buffer, range: length - Self.trailerLength..<length)
@@ -481,6 +485,7 @@ public struct ParseCache: Sendable {
         var header = ByteWriter()
         header.bytes = Self.magic
         header.int(Self.formatVersion)
+        header.int(Self.fieldTable)
         header.string(root)
         // The lists are written in list order, the other entries after them:
         // a command that reads every list reads the file from start to end,

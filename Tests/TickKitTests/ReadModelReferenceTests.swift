@@ -29,34 +29,39 @@ struct ReadModelReferenceTests {
             seenKeys.append(key)
             fields.append((key, .string(value)))
         }
-        return .object([
-            ("path", .string(document.path)),
-            ("line", .int(item.line)),
-            ("list", .string(document.name)),
-            ("section", .string(item.section.map { document.sections[$0].title })),
-            ("status", .string(item.status.rawValue)),
-            ("title", .string(item.title)),
-            ("text", .string(item.text)),
-            ("priority", .string(metadata.priority.name)),
-            ("due", .string(metadata.due?.isoString)),
-            ("scheduled", .string(metadata.scheduled?.isoString)),
-            ("start", .string(metadata.start?.isoString)),
-            ("created", .string(metadata.created?.isoString)),
-            ("done", .string(metadata.done?.isoString)),
-            ("cancelled", .string(metadata.cancelled?.isoString)),
-            ("every", .string(metadata.every)),
-            ("tags", .array(metadata.tags.map { .string($0) })),
-            ("color", .string(metadata.color)),
-            ("icon", .string(metadata.icon)),
-            ("id", .string(metadata.id)),
-            ("fields", .object(fields)),
-            ("parent", .string(item.parent.map { document.address(of: document.items[$0]) })),
-            ("depth", .int(item.depth)),
-            ("notes", .string(item.notes)),
-            ("listColor", .string(document.color)),
-            ("listIcon", .string(document.icon)),
-            ("dependsOn", .array(metadata.dependsOn.map { .string($0) })),
-        ])
+        return .object(
+            [
+                ("path", .string(document.path)),
+                ("line", .int(item.line)),
+                ("list", .string(document.name)),
+                ("section", .string(item.section.map { document.sections[$0].title })),
+                ("status", .string(item.status.rawValue)),
+                ("title", .string(item.title)),
+                ("text", .string(item.text)),
+                ("priority", .string(metadata.priority.name)),
+                ("due", .string(metadata.due?.isoString)),
+                ("scheduled", .string(metadata.scheduled?.isoString)),
+                ("start", .string(metadata.start?.isoString)),
+                ("created", .string(metadata.created?.isoString)),
+                ("done", .string(metadata.done?.isoString)),
+                ("cancelled", .string(metadata.cancelled?.isoString)),
+                ("every", .string(metadata.every)),
+                ("tags", .array(metadata.tags.map { .string($0) })),
+                ("color", .string(metadata.color)),
+                ("icon", .string(metadata.icon)),
+                ("id", .string(metadata.id)),
+                ("fields", .object(fields)),
+                ("parent", .string(item.parent.map { document.address(of: document.items[$0]) })),
+                ("depth", .int(item.depth)),
+                ("notes", .string(item.notes)),
+                ("listColor", .string(document.color)),
+                ("listIcon", .string(document.icon)),
+                ("dependsOn", .array(metadata.dependsOn.map { .string($0) })),
+            ]
+                + MetadataField.keptInMore.map { field in
+                    let value = metadata.value(field)
+                    return (field.spelling!.jsonKey!, .string(value?.date?.isoString ?? value?.text))
+                })
     }
 
     /// An item's JSON without the keys the reference leaves out.

@@ -190,25 +190,9 @@ struct MetadataScanner {
     /// Builds the token for a named field, checking its value; nil (with a
     /// diagnostic) when a known field's value does not parse.
     private mutating func fieldToken(key: String, dialect: MetadataDialect, range: Range<Int>, valueRange: Range<Int>) -> MetadataToken? {
-        let field: MetadataField
-        switch key {
-        case "due": field = .due
-        case "scheduled": field = .scheduled
-        case "start": field = .start
-        case "created": field = .created
-        case "done", "completion": field = .done
-        case "cancelled": field = .cancelled
-        case "every", "repeat": field = .recurrence
-        case "color": field = .color
-        case "icon": field = .icon
-        case "priority" where dialect == .dataview: field = .priority
-        case "id" where dialect == .dataview: field = .blockID
-        case "after", "dependson": field = .dependsOn
-        case "oncompletion": field = .onCompletion
-        default: field = .other(key)
-        }
-        switch field {
-        case .due, .scheduled, .start, .created, .done, .cancelled:
+        let field = MetadataField.named(key, in: dialect) ?? .other(key)
+        switch field.spelling?.value {
+        case .date:
             // Read from the bytes: no string unless the date is invalid.
             guard let date = TaskDate(isoBytes: UnsafeBufferPointer(rebasing: bytes[valueRange])) else {
                 diagnostics.append((valueRange.lowerBound, "invalid date '\(string(valueRange))' for \(key); write YYYY-MM-DD, e.g. 2026-11-24"))
@@ -226,7 +210,7 @@ struct MetadataScanner {
     {
         let raw = string(valueRange)
         let value: MetadataValue
-        switch field {
+        switch field.spelling?.value {
         case .priority:
             guard let priority = Priority(word: raw) else {
                 diagnostics.append(
@@ -254,7 +238,7 @@ struct MetadataScanner {
                 return nil
             }
             value = .text(raw)
-        case .dependsOn:
+        case .ids:
             guard let ids = Self.validDependencies(raw) else {
                 diagnostics.append(
                     (
@@ -264,13 +248,13 @@ struct MetadataScanner {
                 return nil
             }
             value = .text(ids.joined(separator: ","))
-        case .onCompletion:
-            guard ["delete", "keep"].contains(raw.lowercased()) else {
-                diagnostics.append((valueRange.lowerBound, "unknown on-completion action '\(raw)'; use delete or keep"))
+        case .choice(let words, let noun):
+            guard words.contains(raw.lowercased()) else {
+                diagnostics.append((valueRange.lowerBound, "unknown \(noun) '\(raw)'; use \(words.joined(separator: " or "))"))
                 return nil
             }
             value = .text(raw.lowercased())
-        case .blockID where dialect == .dataview:
+        case .id where dialect == .dataview:
             // Like `🆔` and `^id`: letters, digits, `-` and `_` only.
             guard valueRange.allSatisfy({ Self.isIDByte(bytes[$0]) }) else {
                 diagnostics.append((valueRange.lowerBound, "invalid id '\(raw)'; an id is letters, digits, '-' and '_'"))
@@ -310,17 +294,10 @@ struct MetadataScanner {
 
     // MARK: Obsidian Tasks emoji
 
-    private static let signifiers: [(bytes: [UInt8], field: MetadataField, priority: Priority?)] = {
-        let table: [(String, MetadataField, Priority?)] = [
-            ("📅", .due, nil), ("📆", .due, nil), ("🗓", .due, nil),
-            ("⏳", .scheduled, nil), ("⌛", .scheduled, nil), ("🛫", .start, nil),
-            ("➕", .created, nil), ("✅", .done, nil), ("❌", .cancelled, nil),
-            ("🔁", .recurrence, nil), ("🆔", .blockID, nil), ("⛔", .dependsOn, nil), ("🏁", .onCompletion, nil),
-            ("⏬", .priority, .lowest), ("🔽", .priority, .low), ("🔼", .priority, .medium),
-            ("⏫", .priority, .high), ("🔺", .priority, .urgent),
-        ]
-        return table.map { (Array($0.0.utf8), $0.1, $0.2) }
-    }()
+    /// Every field's signifiers (`MetadataField.spelling`), then the priorities'.
+    private static let signifiers: [(bytes: [UInt8], field: MetadataField, priority: Priority?)] =
+        MetadataField.described.flatMap { field in field.spelling!.emoji.map { (Array($0.utf8), field, Priority?.none) } }
+        + [Priority.lowest, .low, .medium, .high, .urgent].map { (Array($0.emoji!.utf8), MetadataField.priority, $0) }
 
     private static let variationSelector: [UInt8] = [0xEF, 0xB8, 0x8F]
 
@@ -343,7 +320,7 @@ struct MetadataScanner {
         let signifierEnd = position
         while position < limit, isSpace(position) { position += 1 }
         let valueStart = position
-        switch signifier.field {
+        switch signifier.field.spelling?.value {
         case .recurrence:
             // The rule runs over words of its grammar (`every`, numbers,
             // ordinals, units, weekday and month names, `on`, `the`, `and`,
@@ -380,7 +357,7 @@ struct MetadataScanner {
             return MetadataToken(
                 field: .recurrence, dialect: .emoji, range: index..<valueEnd, valueRange: valueStart..<valueEnd,
                 value: .text(rule))
-        case .dependsOn:
+        case .ids:
             // Ids separated by commas, with spaces allowed after a comma
             // (`⛔ a,b` and `⛔ a, b`, as Obsidian Tasks reads them).
             var end = wordEnd(from: valueStart, limit: limit)
@@ -401,23 +378,24 @@ struct MetadataScanner {
                 return nil
             }
             return MetadataToken(
-                field: .dependsOn, dialect: .emoji, range: index..<end, valueRange: valueStart..<end,
+                field: signifier.field, dialect: .emoji, range: index..<end, valueRange: valueStart..<end,
                 value: .text(ids.joined(separator: ",")))
-        case .onCompletion:
+        case .choice(let words, let noun):
             let end = wordEnd(from: valueStart, limit: limit)
             let word = string(valueStart..<end).lowercased()
-            guard end > valueStart, isWordEnd(end), word == "delete" || word == "keep" else {
+            guard end > valueStart, isWordEnd(end), words.contains(word) else {
                 if end > valueStart {
-                    diagnostics.append((index, "unknown on-completion action in '\(string(index..<end))'; use 🏁 delete or 🏁 keep"))
+                    let choices = words.map { signifier.field.spelling!.emoji[0] + " " + $0 }.joined(separator: " or ")
+                    diagnostics.append((index, "unknown \(noun) in '\(string(index..<end))'; use \(choices)"))
                 }
                 return nil
             }
-            return MetadataToken(field: .onCompletion, dialect: .emoji, range: index..<end, valueRange: valueStart..<end, value: .text(word))
-        case .blockID:
+            return MetadataToken(field: signifier.field, dialect: .emoji, range: index..<end, valueRange: valueStart..<end, value: .text(word))
+        case .id:
             let end = wordEnd(from: valueStart, limit: limit)
             guard end > valueStart, isWordEnd(end), (valueStart..<end).allSatisfy({ Self.isIDByte(bytes[$0]) }) else { return nil }
             return MetadataToken(
-                field: .blockID, dialect: .emoji, range: index..<end, valueRange: valueStart..<end,
+                field: signifier.field, dialect: .emoji, range: index..<end, valueRange: valueStart..<end,
                 value: .text(string(valueStart..<end)))
         default:
             let end = wordEnd(from: valueStart, limit: limit)
