@@ -1,6 +1,13 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// The library's layers. The command line, the fuzz checks and the tests
+/// import the layers they use directly rather than through the `TickKit`
+/// facade: Swift 6.3's incremental builds miss a layout change in a module
+/// reached through a re-export (swiftlang/swift#89636), and the stale code
+/// then crashes.
+let layers: [Target.Dependency] = ["TickSystem", "TickModel", "TickSyntax", "TickStore", "TickEngine", "TickOutput", "TickEdit"]
+
 let package = Package(
     name: "tick",
     platforms: [.macOS(.v15)],
@@ -45,11 +52,11 @@ let package = Package(
         .target(name: "TickKit", dependencies: ["TickOutput", "TickEdit"]),
         .executableTarget(
             name: "tick",
-            dependencies: ["TickKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: layers + [.product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The invariants the fuzzers check, shared with the tests that replay
         // the inputs the fuzzers once crashed on.
-        .target(name: "TickFuzzChecks", dependencies: ["TickKit", "CFuzzerDriver"]),
+        .target(name: "TickFuzzChecks", dependencies: layers + ["CFuzzerDriver"]),
         .target(name: "CFuzzerDriver"),
         .executableTarget(name: "FuzzParser", dependencies: ["TickFuzzChecks"]),
         .executableTarget(name: "FuzzQuery", dependencies: ["TickFuzzChecks"]),
@@ -58,7 +65,7 @@ let package = Package(
             name: "TickKitTests",
             // `tick` too: the CLI tests run the built binary, and the renderer
             // tests import its module.
-            dependencies: ["TickKit", "tick", "TickFuzzChecks", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: layers + ["TickKit", "tick", "TickFuzzChecks", .product(name: "PropertyBased", package: "swift-property-based")],
             resources: [.copy("Fixtures")]
         ),
     ]

@@ -1,4 +1,6 @@
-import TickKit
+import TickEdit
+import TickModel
+import TickSyntax
 
 /// The rules of SPEC §5 that an edit must keep on any document: checked by
 /// the editor fuzzer and, on the saved inputs, by the tests.

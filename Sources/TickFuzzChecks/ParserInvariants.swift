@@ -1,4 +1,5 @@
-import TickKit
+import TickModel
+import TickSyntax
 
 /// The invariants every parse must keep, whatever the bytes: checked by the
 /// parser fuzzer (`make fuzz`) and, on the saved crash inputs, by the tests.

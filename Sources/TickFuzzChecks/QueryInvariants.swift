@@ -1,4 +1,7 @@
-import TickKit
+import TickEngine
+import TickModel
+import TickStore
+import TickSyntax
 
 /// The invariants of the query language, whatever the text: it parses or it
 /// fails with a clean syntax error that points inside the query (or one past

@@ -1,14 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TickEdit
-@testable import TickEngine
-@testable import TickKit
 @testable import TickModel
-@testable import TickOutput
-@testable import TickStore
-@testable import TickSyntax
-@testable import TickSystem
 
 /// `--where EXPR` on done, cancel, edit, mv and rm (SPEC §5): every match,
 /// all files or none, a question on a terminal above a few items.

@@ -1,14 +1,11 @@
 import Foundation
 import Testing
 
-@testable import TickEdit
 @testable import TickEngine
-@testable import TickKit
 @testable import TickModel
 @testable import TickOutput
 @testable import TickStore
 @testable import TickSyntax
-@testable import TickSystem
 
 /// cmark-gfm parses a copy of the file in which inline-only markup is
 /// neutralised; the blocks it finds must be the same as from the real bytes.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TickKit
+import TickStore
 
 @testable import tick
 

@@ -2,14 +2,7 @@ import Foundation
 import Testing
 import TickFuzzChecks
 
-@testable import TickEdit
-@testable import TickEngine
-@testable import TickKit
-@testable import TickModel
-@testable import TickOutput
-@testable import TickStore
 @testable import TickSyntax
-@testable import TickSystem
 
 /// Real Markdown that nobody here wrote: the CommonMark spec's examples
 /// (652 in spec 0.31.2), as published in PyPI's source distribution of

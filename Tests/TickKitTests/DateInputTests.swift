@@ -2,13 +2,8 @@ import Foundation
 import Testing
 
 @testable import TickEdit
-@testable import TickEngine
-@testable import TickKit
 @testable import TickModel
-@testable import TickOutput
-@testable import TickStore
 @testable import TickSyntax
-@testable import TickSystem
 
 /// One reader of typed dates, the same forms in queries, in --due and in
 /// tokens typed into add and edit TEXT (issue 14.5). Today is Saturday

@@ -1,14 +1,8 @@
 import Foundation
 import Testing
 
-@testable import TickEdit
-@testable import TickEngine
-@testable import TickKit
 @testable import TickModel
-@testable import TickOutput
-@testable import TickStore
 @testable import TickSyntax
-@testable import TickSystem
 
 /// Dates as written in files and as people type them (SPEC §4).
 @Suite("Dates")

@@ -2,13 +2,8 @@ import Foundation
 import Testing
 
 @testable import TickEdit
-@testable import TickEngine
-@testable import TickKit
 @testable import TickModel
-@testable import TickOutput
-@testable import TickStore
 @testable import TickSyntax
-@testable import TickSystem
 
 /// Obsidian Tasks' dependencies and on-completion actions (issue 18), with
 /// cases from its "Task Dependencies" and "On Completion" pages.

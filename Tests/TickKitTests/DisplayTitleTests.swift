@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TickKit
+import TickModel
 
 /// One display title everywhere (issue 14.11): the JSON `title`, the text
 /// `tick show` prints, the `AttributedString` without tokens and the runs'

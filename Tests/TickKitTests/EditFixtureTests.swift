@@ -2,13 +2,8 @@ import Foundation
 import Testing
 
 @testable import TickEdit
-@testable import TickEngine
-@testable import TickKit
 @testable import TickModel
-@testable import TickOutput
-@testable import TickStore
 @testable import TickSyntax
-@testable import TickSystem
 
 /// Before/after fixtures for every change command and every preservation
 /// rule of SPEC §5: each `NAME.before.md` under Fixtures/edit, edited as the

@@ -3,13 +3,8 @@ import PropertyBased
 import Testing
 
 @testable import TickEdit
-@testable import TickEngine
-@testable import TickKit
 @testable import TickModel
-@testable import TickOutput
-@testable import TickStore
 @testable import TickSyntax
-@testable import TickSystem
 
 /// Random edits on random documents: every byte outside the splices stays
 /// as it was, and parsing the result shows exactly the intended change.

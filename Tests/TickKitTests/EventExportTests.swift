@@ -1,14 +1,8 @@
 import Foundation
 import Testing
 
-@testable import TickEdit
-@testable import TickEngine
-@testable import TickKit
 @testable import TickModel
-@testable import TickOutput
-@testable import TickStore
 @testable import TickSyntax
-@testable import TickSystem
 
 /// `tick export --format ics --events` (issue 19.7): events calendar apps
 /// show, checked with Python's icalendar; RRULEs expanded with

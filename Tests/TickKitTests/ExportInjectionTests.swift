@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TickKit
+import TickOutput
 
 /// Exports cannot carry formulas into a spreadsheet or control characters
 /// into a calendar (issue 13.13).

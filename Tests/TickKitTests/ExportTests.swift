@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import TickKit
+import TickOutput
+import TickStore
 
 /// CSV (RFC 4180) and iCalendar (RFC 5545) export.
 @Suite struct ExportTests {

@@ -1,14 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TickEdit
-@testable import TickEngine
-@testable import TickKit
-@testable import TickModel
-@testable import TickOutput
 @testable import TickStore
-@testable import TickSyntax
-@testable import TickSystem
 
 /// The first slice of the command line: `tick show LIST --json` and `tick check`.
 @Suite("show and check commands")

@@ -1,14 +1,8 @@
 import Testing
 import Yams
 
-@testable import TickEdit
-@testable import TickEngine
-@testable import TickKit
 @testable import TickModel
-@testable import TickOutput
-@testable import TickStore
 @testable import TickSyntax
-@testable import TickSystem
 
 /// The front matter parser composes YAML without the resolver's rules for
 /// mapping keys where it can (`FrontMatterParser.composeNode`); it must read

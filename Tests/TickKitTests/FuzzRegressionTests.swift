@@ -2,14 +2,9 @@ import Foundation
 import Testing
 
 @testable import TickEdit
-@testable import TickEngine
 @testable import TickFuzzChecks
-@testable import TickKit
 @testable import TickModel
-@testable import TickOutput
-@testable import TickStore
 @testable import TickSyntax
-@testable import TickSystem
 
 /// Every input a fuzzer once failed on, and the seeds `make fuzz` starts
 /// from, replayed through the same invariant checks the fuzzers use

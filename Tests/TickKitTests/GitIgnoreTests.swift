@@ -1,14 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TickEdit
-@testable import TickEngine
-@testable import TickKit
-@testable import TickModel
-@testable import TickOutput
 @testable import TickStore
-@testable import TickSyntax
-@testable import TickSystem
 
 /// Git's ignore rules, read in-process (`IgnoreRules`): the lists tick finds
 /// in a git work tree are the ones `git ls-files --others --ignored

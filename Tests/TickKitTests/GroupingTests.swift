@@ -1,5 +1,6 @@
 import Testing
-import TickKit
+import TickEngine
+import TickModel
 
 /// Every group-by key on the `groups` fixture.
 @Suite struct GroupingTests {

@@ -1,5 +1,7 @@
 import Testing
-import TickKit
+import TickEngine
+import TickModel
+import TickOutput
 
 /// The JSON documents of SPEC §6: keys, their order, and absent values.
 @Suite struct JSONShapeTests {

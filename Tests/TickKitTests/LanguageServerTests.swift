@@ -1,14 +1,8 @@
 import Foundation
 import Testing
 
-@testable import TickEdit
-@testable import TickEngine
-@testable import TickKit
 @testable import TickModel
-@testable import TickOutput
-@testable import TickStore
 @testable import TickSyntax
-@testable import TickSystem
 
 /// `tick lsp` (SPEC §10, docs/EDITORS.md), spoken to over pipes as an editor
 /// would: the built binary, real JSON-RPC frames, and every answer checked

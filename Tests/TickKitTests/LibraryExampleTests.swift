@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-import TickKit
+import TickEngine
+import TickModel
+import TickStore
 
 /// The first example of TickKit's documentation (`TickKit.docc/TickKit.md`),
 /// run on examples/: the calls it shows exist and answer the query.

@@ -2,13 +2,8 @@ import Foundation
 import Testing
 
 @testable import TickEdit
-@testable import TickEngine
-@testable import TickKit
 @testable import TickModel
-@testable import TickOutput
-@testable import TickStore
 @testable import TickSyntax
-@testable import TickSystem
 
 /// `tick merge` (SPEC §8): the fixture corpus, one case per rule, and
 /// properties on generated lists and edits.

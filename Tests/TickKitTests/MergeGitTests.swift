@@ -2,13 +2,8 @@ import Foundation
 import Testing
 
 @testable import TickEdit
-@testable import TickEngine
-@testable import TickKit
 @testable import TickModel
-@testable import TickOutput
-@testable import TickStore
 @testable import TickSyntax
-@testable import TickSystem
 
 /// `tick merge` under real git (Debian's git 2.39 in CI), set up by
 /// `tick git setup`: two clones edit the same list with tick's own commands,

@@ -1,13 +1,6 @@
 import Testing
 
-@testable import TickEdit
-@testable import TickEngine
-@testable import TickKit
 @testable import TickModel
-@testable import TickOutput
-@testable import TickStore
-@testable import TickSyntax
-@testable import TickSystem
 
 /// Metadata tokens in the three dialects (SPEC §3.2).
 @Suite("Metadata tokens")

@@ -1,14 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TickEdit
-@testable import TickEngine
-@testable import TickKit
 @testable import TickModel
-@testable import TickOutput
-@testable import TickStore
-@testable import TickSyntax
-@testable import TickSystem
 
 /// A real editor as the client: Neovim (Debian's `neovim`, which `make
 /// test-deps` installs), headless, starts `tick lsp` with its own LSP

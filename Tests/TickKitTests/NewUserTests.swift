@@ -3,12 +3,7 @@ import Testing
 
 @testable import TickEdit
 @testable import TickEngine
-@testable import TickKit
 @testable import TickModel
-@testable import TickOutput
-@testable import TickStore
-@testable import TickSyntax
-@testable import TickSystem
 @testable import tick
 
 /// What a new user trips over (issue 14): mistyped commands, addresses after

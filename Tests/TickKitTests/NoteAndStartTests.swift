@@ -1,14 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TickEdit
-@testable import TickEngine
-@testable import TickKit
-@testable import TickModel
-@testable import TickOutput
-@testable import TickStore
 @testable import TickSyntax
-@testable import TickSystem
 
 /// `tick start` and `tick note` (SPEC §5): the box becomes `[/]`; a note
 /// line goes under the item, styled like its neighbours, and nothing else

@@ -2,13 +2,8 @@ import Foundation
 import Testing
 
 @testable import TickEdit
-@testable import TickEngine
-@testable import TickKit
 @testable import TickModel
-@testable import TickOutput
-@testable import TickStore
 @testable import TickSyntax
-@testable import TickSystem
 
 /// Numbers from files and from typed dates are bounded: no overflow trap,
 /// and no date is written that tick cannot read back (issue 13.9).

@@ -1,11 +1,6 @@
 import Testing
 
-@testable import TickEdit
-@testable import TickEngine
-@testable import TickKit
 @testable import TickModel
-@testable import TickOutput
-@testable import TickStore
 @testable import TickSyntax
 @testable import TickSystem
 

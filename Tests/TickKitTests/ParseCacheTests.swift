@@ -1,9 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TickEdit
 @testable import TickEngine
-@testable import TickKit
 @testable import TickModel
 @testable import TickOutput
 @testable import TickStore

@@ -1,14 +1,10 @@
 import Foundation
 import Testing
 
-@testable import TickEdit
 @testable import TickEngine
-@testable import TickKit
-@testable import TickModel
 @testable import TickOutput
 @testable import TickStore
 @testable import TickSyntax
-@testable import TickSystem
 
 /// Each fixture in Fixtures/parser is a small file for one rule of SPEC §2–§3,
 /// with its expected list properties, items and diagnostics beside it.

@@ -1,5 +1,5 @@
 import Testing
-import TickKit
+import TickEngine
 
 /// Each operator of the query language against a small folder.
 @Suite struct QueryEvaluatorTests {

@@ -1,5 +1,5 @@
 import Testing
-import TickKit
+import TickEngine
 
 @Suite struct QueryExplanationTests {
     @Test func treeShowsStructureAndResolvedDates() throws {

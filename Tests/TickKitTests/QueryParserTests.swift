@@ -1,5 +1,6 @@
 import Testing
-import TickKit
+import TickEngine
+import TickModel
 
 /// The query grammar: precedence, juxtaposition, values, and errors with columns.
 @Suite struct QueryParserTests {

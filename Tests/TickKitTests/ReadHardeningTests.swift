@@ -1,14 +1,9 @@
 import Foundation
 import Testing
 
-@testable import TickEdit
-@testable import TickEngine
-@testable import TickKit
 @testable import TickModel
-@testable import TickOutput
 @testable import TickStore
 @testable import TickSyntax
-@testable import TickSystem
 
 /// Hostile files on the read path (issue 13): inputs built to make a parser
 /// or matcher take exponential or quadratic time or memory, run through the

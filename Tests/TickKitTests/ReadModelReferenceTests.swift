@@ -1,14 +1,11 @@
 import Foundation
 import Testing
 
-@testable import TickEdit
 @testable import TickEngine
-@testable import TickKit
 @testable import TickModel
 @testable import TickOutput
 @testable import TickStore
 @testable import TickSyntax
-@testable import TickSystem
 
 /// The read model (`EncodedDocument`, `EncodedListedItem`: what every read
 /// command answers from) agrees with a reference built here, in the tests

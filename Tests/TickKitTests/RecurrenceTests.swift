@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-import TickKit
+import TickEdit
+import TickModel
+import TickOutput
+import TickSyntax
 
 // Cases written from Obsidian Tasks' documentation ("Recurring Tasks") and
 // the behaviour of its Recurrence.ts / rrule: the reference date, the

@@ -1,14 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TickEdit
 @testable import TickEngine
-@testable import TickKit
-@testable import TickModel
-@testable import TickOutput
-@testable import TickStore
-@testable import TickSyntax
-@testable import TickSystem
 
 /// Regular expressions that could backtrack exponentially are refused with a
 /// usage error; ordinary ones are accepted and match as before (issue 13.11).

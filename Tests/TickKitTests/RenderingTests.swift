@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import TickKit
+import TickStore
+import TickSyntax
 
 @testable import tick
 

@@ -1,14 +1,9 @@
 import Foundation
 import Testing
 
-@testable import TickEdit
-@testable import TickEngine
-@testable import TickKit
 @testable import TickModel
-@testable import TickOutput
 @testable import TickStore
 @testable import TickSyntax
-@testable import TickSystem
 
 /// The property every fixture and example must hold: runs and tokens carry
 /// the exact bytes they came from.

@@ -1,5 +1,6 @@
 import Testing
-import TickKit
+import TickEngine
+import TickOutput
 
 /// Each smart group's membership and order on the `groups` fixture, today
 /// pinned to Saturday 2026-11-21.

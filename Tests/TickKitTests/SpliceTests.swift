@@ -1,13 +1,6 @@
 import Testing
 
 @testable import TickEdit
-@testable import TickEngine
-@testable import TickKit
-@testable import TickModel
-@testable import TickOutput
-@testable import TickStore
-@testable import TickSyntax
-@testable import TickSystem
 
 @Suite struct SpliceTests {
     let bytes = Array("0123456789".utf8)

@@ -1,13 +1,6 @@
 import Testing
 
-@testable import TickEdit
-@testable import TickEngine
-@testable import TickKit
 @testable import TickModel
-@testable import TickOutput
-@testable import TickStore
-@testable import TickSyntax
-@testable import TickSystem
 
 /// Template placeholders after a date signifier (issue 18: `tick check`
 /// reports nothing Obsidian reads without complaint).

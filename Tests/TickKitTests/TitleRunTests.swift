@@ -1,14 +1,8 @@
 import Foundation
 import Testing
 
-@testable import TickEdit
-@testable import TickEngine
-@testable import TickKit
 @testable import TickModel
-@testable import TickOutput
-@testable import TickStore
 @testable import TickSyntax
-@testable import TickSystem
 
 /// Inline styles become runs with exact byte ranges (SPEC §3.1).
 @Suite("Title runs")

@@ -1,13 +1,8 @@
 import Testing
 
 @testable import TickEdit
-@testable import TickEngine
-@testable import TickKit
 @testable import TickModel
-@testable import TickOutput
-@testable import TickStore
 @testable import TickSyntax
-@testable import TickSystem
 
 /// Dates people type become ISO dates; new list files read back as written.
 @Suite struct TypedDateAndNewListTests {

@@ -1,14 +1,8 @@
 import Foundation
 import Testing
 
-@testable import TickEdit
-@testable import TickEngine
-@testable import TickKit
 @testable import TickModel
-@testable import TickOutput
-@testable import TickStore
 @testable import TickSyntax
-@testable import TickSystem
 
 /// A token tick cannot read in added or edited text is written as typed,
 /// with a warning that names the nearest valid token (issue 14.6).

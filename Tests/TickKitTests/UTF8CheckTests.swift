@@ -1,13 +1,6 @@
 import Testing
 
-@testable import TickEdit
-@testable import TickEngine
-@testable import TickKit
 @testable import TickModel
-@testable import TickOutput
-@testable import TickStore
-@testable import TickSyntax
-@testable import TickSystem
 
 /// `UTF8Check.scan` skips 32 and 8 ASCII bytes at a time; it must find the
 /// same bytes as a check of every byte, wherever they lie in a stride.

@@ -1,14 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TickEdit
-@testable import TickEngine
-@testable import TickKit
-@testable import TickModel
-@testable import TickOutput
-@testable import TickStore
 @testable import TickSyntax
-@testable import TickSystem
 
 /// `tick undo` and `tick redo` (SPEC §5.8): every change is journalled;
 /// undo gives every file back byte for byte, or writes nothing (75).

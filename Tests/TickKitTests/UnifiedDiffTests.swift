@@ -2,13 +2,7 @@ import Foundation
 import Testing
 
 @testable import TickEdit
-@testable import TickEngine
-@testable import TickKit
-@testable import TickModel
-@testable import TickOutput
-@testable import TickStore
 @testable import TickSyntax
-@testable import TickSystem
 
 /// `--dry-run` diffs: what `diff -u` prints, and what `patch` applies.
 @Suite struct UnifiedDiffTests {

@@ -1,14 +1,10 @@
 import Foundation
 import Testing
 
-@testable import TickEdit
 @testable import TickEngine
-@testable import TickKit
 @testable import TickModel
-@testable import TickOutput
 @testable import TickStore
 @testable import TickSyntax
-@testable import TickSystem
 
 /// Urgency (Obsidian Tasks' "Urgency" page), `happens`, and `tick agenda`.
 @Suite struct UrgencyAgendaTests {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import TickKit
+import TickEdit
+import TickModel
+import TickSyntax
 
 extension Tick {
     /// `tick add LIST TEXT`: a new open item after the last item of the list,

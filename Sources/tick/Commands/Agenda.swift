@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
-import TickKit
+import TickEngine
+import TickModel
+import TickOutput
+import TickStore
 
 extension Tick {
     /// `tick agenda`: the coming days, with what is due, scheduled or starting.
@@ -39,7 +42,7 @@ extension Tick {
             if !expression.isEmpty {
                 items = QueryEvaluator.filter(items, try QueryInput.parse(expression, today: today).resolvingDependencies(context.dependencies))
             }
-            let agenda = TickKit.Agenda.days(items, today: today, count: days)
+            let agenda = TickEngine.Agenda.days(items, today: today, count: days)
             if output.json {
                 Terminal.writeJSON(
                     .object([
@@ -86,12 +89,12 @@ extension Tick {
         }
 
         /// `Overdue`, or the day's heading (`Sat 2026-11-21 · today`).
-        func name(of day: TickKit.Agenda.Day, today: TaskDate) -> String {
+        func name(of day: TickEngine.Agenda.Day, today: TaskDate) -> String {
             day.date.map { RelativeDate.heading($0, today: today) } ?? "Overdue"
         }
 
         /// Why an item is on its day, in words.
-        func why(_ reason: TickKit.Agenda.Reason, _ item: EncodedListedItem, today: TaskDate) -> String {
+        func why(_ reason: TickEngine.Agenda.Reason, _ item: EncodedListedItem, today: TaskDate) -> String {
             switch reason {
             case .overdue: return item.date(.due).map { RelativeDate.describe($0, today: today).text } ?? "overdue"
             case .due: return "due"

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import TickKit
+import TickEdit
+import TickStore
 
 extension Tick {
     /// `tick archive LIST [--to FILE]`: done and cancelled items out of the way.
@@ -48,7 +49,7 @@ extension Tick {
                     let title = ((destinationPath as NSString).lastPathComponent as NSString).deletingPathExtension
                     let destination = destinationExists ? inputs.document(destinationPath) : nil
                     if destinationExists && destination == nil { throw TickFailure.noInput("\(destinationPath) cannot be read") }
-                    guard let result = TickKit.Archive.splices(from: document, to: destination, newFileTitle: title) else {
+                    guard let result = TickEdit.Archive.splices(from: document, to: destination, newFileTitle: title) else {
                         outcome.notes.append("\(path) has no done or cancelled items to archive")
                         return outcome
                     }
@@ -61,7 +62,7 @@ extension Tick {
                     outcome.messages.append(
                         "archived \(result.moved.count) item\(result.moved.count == 1 ? "" : "s") from \(path) to \(destinationPath)")
                 } else {
-                    guard let result = TickKit.Archive.splices(in: document) else {
+                    guard let result = TickEdit.Archive.splices(in: document) else {
                         outcome.notes.append("\(path) has no done or cancelled items to archive")
                         return outcome
                     }

@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
-import TickKit
+import TickEngine
+import TickModel
+import TickStore
+import TickSyntax
 
 extension Tick {
     /// `tick check [PATH...]`: report what tick cannot read as intended.

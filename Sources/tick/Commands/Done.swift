@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import TickKit
+import TickEdit
+import TickModel
 
 extension Tick {
     /// `tick done ITEM...`: box `[x]` and a done date; a recurring item first

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import TickKit
+import TickEdit
+import TickModel
+import TickSyntax
 
 extension Tick {
     /// `tick edit ITEM`: replaces, adds or removes exactly the tokens named.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import TickKit
+import TickEngine
+import TickOutput
 
 /// The formats `tick export` writes.
 enum ExportFormat: String, ExpressibleByArgument, CaseIterable {

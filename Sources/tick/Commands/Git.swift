@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import TickKit
+import TickEdit
+import TickModel
+import TickStore
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,5 @@
 import ArgumentParser
-import TickKit
+import TickOutput
 
 extension Tick {
     /// `tick` with no subcommand: the home screen.

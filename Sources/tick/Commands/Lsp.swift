@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TickKit
+import TickModel
 
 extension Tick {
     /// `tick lsp`: the Language Server Protocol server (SPEC §10).

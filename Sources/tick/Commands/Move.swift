@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import TickKit
+import TickEdit
+import TickModel
+import TickSyntax
 
 extension Tick {
     /// `tick mv ITEM LIST`: moves the item with its notes and subtasks.

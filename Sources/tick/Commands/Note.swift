@@ -1,5 +1,5 @@
 import ArgumentParser
-import TickKit
+import TickEdit
 
 extension Tick {
     /// `tick note ITEM TEXT`: a note line under the item.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TickKit
+import TickEngine
 
 #if canImport(Glibc)
     import Glibc

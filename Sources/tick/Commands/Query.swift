@@ -1,5 +1,7 @@
 import ArgumentParser
-import TickKit
+import TickEngine
+import TickModel
+import TickStore
 
 extension Tick {
     /// `tick query EXPR`: the items that match a query.

@@ -1,5 +1,6 @@
 import ArgumentParser
-import TickKit
+import TickEngine
+import TickOutput
 
 /// A subcommand that shows one smart group (SPEC §4).
 protocol SmartGroupCommand: TickCommand {

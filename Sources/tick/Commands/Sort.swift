@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
-import TickKit
+import TickEdit
+import TickEngine
+import TickStore
+import TickSyntax
 
 extension Tick {
     /// `tick sort LIST --by KEY --write`: reorders sibling items in the file.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TickKit
+import TickStore
 
 extension Tick {
     /// `tick undo`: reverts the last change tick made to the notes folder.

@@ -1,5 +1,6 @@
 import ArgumentParser
-import TickKit
+import TickModel
+import TickSyntax
 
 extension Tick {
     /// `tick view [NAME]`: runs a saved view, or lists them.

@@ -1,5 +1,6 @@
 import Foundation
-import TickKit
+import TickModel
+import TickSystem
 
 /// JSON-RPC 2.0 as the Language Server Protocol frames it: each message is
 /// a `Content-Length: N` header block, a blank line, and N bytes of JSON.

@@ -1,5 +1,9 @@
 import Foundation
-import TickKit
+import TickEdit
+import TickEngine
+import TickModel
+import TickStore
+import TickSyntax
 
 /// What the language server offers, computed with tick's own library: the
 /// parser's diagnostics, `StatusEdit` and `TokenEdit` splices (through the

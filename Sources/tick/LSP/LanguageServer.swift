@@ -1,5 +1,8 @@
 import Foundation
-import TickKit
+import TickEngine
+import TickModel
+import TickStore
+import TickSyntax
 
 /// A failed request: the JSON-RPC error code and a message for the user.
 struct LSPError: Error {

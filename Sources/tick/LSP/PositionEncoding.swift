@@ -1,4 +1,4 @@
-import TickKit
+import TickModel
 
 /// How an LSP `Position.character` counts: UTF-8 bytes or UTF-16 code
 /// units (LSP 3.17 `PositionEncodingKind`). UTF-16 is the protocol's

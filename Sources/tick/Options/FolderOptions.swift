@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import TickKit
+import TickModel
+import TickStore
 
 /// Where the notes are and what day it is: shared by every subcommand, so
 /// the options may follow the subcommand's name.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TickKit
+import TickModel
 
 #if canImport(Glibc)
     import Glibc

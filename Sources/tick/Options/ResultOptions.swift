@@ -1,5 +1,7 @@
 import ArgumentParser
-import TickKit
+import TickEngine
+import TickModel
+import TickStore
 
 extension SortKey: ExpressibleByArgument {}
 extension GroupKey: ExpressibleByArgument {}

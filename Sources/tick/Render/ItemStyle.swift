@@ -1,4 +1,5 @@
-import TickKit
+import TickModel
+import TickStore
 
 /// How one item's parts look in a terminal: box, priority marker, title
 /// with its inline styles, tags.

@@ -1,4 +1,5 @@
-import TickKit
+import TickStore
+import TickSystem
 
 /// One line of an item listing, cut into the columns `ItemTable` aligns.
 struct ItemRow {

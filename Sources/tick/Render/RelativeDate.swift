@@ -1,4 +1,4 @@
-import TickKit
+import TickModel
 
 /// A due date in words, relative to today: "today", "tomorrow", "Fri",
 /// "in 12 days", "3 days overdue".

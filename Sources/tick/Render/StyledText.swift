@@ -1,4 +1,4 @@
-import TickKit
+import TickSyntax
 
 /// How many colors the terminal shows, or none at all.
 enum ColorDepth: Sendable {

@@ -1,4 +1,6 @@
-import TickKit
+import TickEngine
+import TickModel
+import TickStore
 
 /// Item listings: smart groups, queries, exports for people.
 enum ItemsView {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TickKit
+import TickEngine
 
 /// `--where EXPR` and `--yes`: acting on every item a query matches (SPEC §5).
 struct BulkOptions: ParsableArguments {

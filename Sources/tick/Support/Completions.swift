@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TickKit
+import TickStore
 
 /// Shell completions that know the notes folder: list names and item
 /// titles, read from the folder the command line names (`--dir`, else

@@ -1,5 +1,6 @@
 import Foundation
-import TickKit
+import TickStore
+import TickSyntax
 
 /// The settings in force (SPEC §9): the user's config file, with the notes
 /// folder's `.tick.yml` over it. Read once, before the command line is

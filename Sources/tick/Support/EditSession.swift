@@ -1,6 +1,11 @@
 import ArgumentParser
 import Foundation
-import TickKit
+import TickEdit
+import TickEngine
+import TickModel
+import TickStore
+import TickSyntax
+import TickSystem
 
 /// What a change command does to the files: replace one, or create one.
 enum FileOutput {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import TickKit
+import TickModel
+import TickStore
+import TickSystem
 
 extension Tick {
     /// Parses the command line and runs the command. Usage errors (exit 64)

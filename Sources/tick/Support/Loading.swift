@@ -1,5 +1,7 @@
 import Foundation
-import TickKit
+import TickEngine
+import TickModel
+import TickStore
 
 extension FolderOptions {
     /// Every list of the notes folder as the read model holds it

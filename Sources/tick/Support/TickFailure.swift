@@ -1,6 +1,11 @@
 import ArgumentParser
 @preconcurrency import Foundation
-import TickKit
+import TickEdit
+import TickEngine
+import TickModel
+import TickOutput
+import TickStore
+import TickSystem
 
 #if canImport(Glibc)
     @preconcurrency import Glibc

@@ -1,5 +1,7 @@
 import Foundation
-import TickKit
+import TickModel
+import TickStore
+import TickSyntax
 
 /// The fixture notes folders beside the tests.
 enum Fixture {

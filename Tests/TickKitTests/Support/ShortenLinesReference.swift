@@ -1,13 +1,7 @@
 import Foundation
 
-@testable import TickEdit
-@testable import TickEngine
-@testable import TickKit
 @testable import TickModel
-@testable import TickOutput
-@testable import TickStore
 @testable import TickSyntax
-@testable import TickSystem
 
 // The two-step version of the rules of `CmarkInput.shortCopy` (on the
 // full-length, neutralised copy), kept as the reference the one-pass copy

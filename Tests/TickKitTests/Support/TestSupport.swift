@@ -1,13 +1,7 @@
 import Foundation
 
-@testable import TickEdit
-@testable import TickEngine
-@testable import TickKit
 @testable import TickModel
-@testable import TickOutput
-@testable import TickStore
 @testable import TickSyntax
-@testable import TickSystem
 
 /// Where the test fixtures live (beside this file's folder).
 enum TestPaths {

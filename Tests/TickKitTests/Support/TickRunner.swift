@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TickKit
+import TickStore
 
 /// Runs the built `tick` binary and captures what it prints.
 struct TickRun {
