@@ -5,11 +5,14 @@ import TickOutput
 
 /// The JSON documents of SPEC §6: keys, their order, and absent values.
 @Suite struct JSONShapeTests {
-    static let itemKeys = [
-        "path", "line", "list", "section", "status", "title", "text", "priority", "due", "scheduled",
-        "start", "created", "done", "cancelled", "every", "tags", "color", "icon", "id", "fields",
-        "parent", "depth", "notes", "listColor", "listIcon", "dependsOn", "blocked", "urgency",
-    ]
+    static let itemKeys =
+        [
+            "path", "line", "list", "section", "status", "title", "text", "priority", "due", "scheduled",
+            "start", "created", "done", "cancelled", "every", "tags", "color", "icon", "id", "fields",
+            "parent", "depth", "notes", "listColor", "listIcon", "dependsOn", "blocked", "urgency",
+        ] + addedKeys
+    /// The keys of the fields the field table adds (`MetadataField.keptInMore`), after the SPEC's.
+    static let addedKeys = MetadataField.keptInMore.map { $0.spelling!.jsonKey! }
     static let context = ItemContext(today: Fixture.today, dependencies: .none)
 
     func keys(_ value: JSONValue?) -> [String] {
@@ -43,8 +46,8 @@ import TickOutput
         #expect(keys(json) == Self.itemKeys)
         #expect(
             json.serialized() == #"""
-                {"path":"groceries.md","line":11,"list":"Groceries","section":"Dairy","status":"open","title":"Buy milk","text":"Buy **milk** !high due:2026-11-24 #errand","priority":"high","due":"2026-11-24","scheduled":null,"start":null,"created":null,"done":null,"cancelled":null,"every":null,"tags":["errand"],"color":null,"icon":null,"id":null,"fields":{},"parent":null,"depth":0,"notes":"Semi-skimmed, two bottles.","listColor":"green","listIcon":"cart","dependsOn":[],"blocked":false,"urgency":13.42857}
-                """#)
+                {"path":"groceries.md","line":11,"list":"Groceries","section":"Dairy","status":"open","title":"Buy milk","text":"Buy **milk** !high due:2026-11-24 #errand","priority":"high","due":"2026-11-24","scheduled":null,"start":null,"created":null,"done":null,"cancelled":null,"every":null,"tags":["errand"],"color":null,"icon":null,"id":null,"fields":{},"parent":null,"depth":0,"notes":"Semi-skimmed, two bottles.","listColor":"green","listIcon":"cart","dependsOn":[],"blocked":false,"urgency":13.42857
+                """# + Self.addedKeys.map { ",\"\($0)\":null" }.joined() + "}")
     }
 
     @Test func subtasksNameTheirParentAndDefaultsAreReported() {
