@@ -26,6 +26,8 @@ public enum MetadataField: Sendable, Hashable {
     case dependsOn
     /// What `done` does with the item: `delete` or `keep` (`oncompletion:delete`, `🏁 delete`).
     case onCompletion
+    /// When to be reminded of the item (`remind:2026-11-24T09:00`, `⏰ 2026-11-24T09:00`, `[remind:: 2026-11-24 09:00]`).
+    case remind
     /// Any other `key:value` or `[key:: value]`, with its lowercase key.
     case other(String)
 
@@ -90,7 +92,7 @@ extension MetadataField {
     /// (tags and other `key:value` fields excepted).
     public static let described: [MetadataField] = [
         .priority, .due, .scheduled, .start, .created, .done, .cancelled, .recurrence, .color, .icon, .blockID,
-        .dependsOn, .onCompletion,
+        .dependsOn, .onCompletion, .remind,
     ]
 
     /// How this field is written and read: the one description of a field,
@@ -117,6 +119,7 @@ extension MetadataField {
             Spelling(
                 keys: ["oncompletion"], dataviewKey: "onCompletion", emoji: ["🏁"],
                 value: .choice(["delete", "keep"], noun: "on-completion action"))
+        case .remind: Spelling(keys: ["remind"], emoji: ["⏰"], value: .date, jsonKey: "remind")
         case .tag, .other: nil
         }
     }
