@@ -6,7 +6,9 @@ import PackageDescription
 /// facade: Swift 6.3's incremental builds miss a layout change in a module
 /// reached through a re-export (swiftlang/swift#89636), and the stale code
 /// then crashes.
-let layers: [Target.Dependency] = ["TickSystem", "TickModel", "TickSyntax", "TickStore", "TickEngine", "TickOutput", "TickEdit"]
+let layers: [Target.Dependency] = [
+    "TickSystem", "TickModel", "TickSyntax", "TickRecords", "TickStore", "TickEngine", "TickOutput", "TickEdit",
+]
 
 let package = Package(
     name: "tick",
@@ -33,23 +35,30 @@ let package = Package(
             providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
         ),
         // The library's layers, lowest first; each may import only those
-        // above it in this list (docs/ARCHITECTURE.md, "Layers").
+        // above it in this list that its dependencies reach (docs/ARCHITECTURE.md,
+        // "Layers"): TickEngine and TickOutput do not reach TickStore.
         // Every system call: POSIX files, folders, mappings, time, processes.
         .target(name: "TickSystem"),
         // Values: documents, items, dates, statuses, runs, bytes out.
         .target(name: "TickModel", dependencies: ["TickSystem"]),
         // Markdown to items: the cmark-gfm seam, inline tokens, front matter, settings.
         .target(name: "TickSyntax", dependencies: ["TickModel", "CCmarkGFM", .product(name: "Yams", package: "Yams")]),
-        // The notes folder on disk: scans, the parse cache and its read model, locks, atomic writes, the journal.
-        .target(name: "TickStore", dependencies: ["TickSyntax"]),
-        // Queries, smart groups, sorting, grouping, lookups: answers from the read model.
-        .target(name: "TickEngine", dependencies: ["TickStore"]),
+        // The read model, with no I/O: lists as the parse cache encodes them, read in
+        // place (EncodedDocument), and a folder's lists held and read in parallel runs
+        // (EncodedWorkspace). The store hands it the cache's mapping and its repairs
+        // through protocols (ListMapping, ListRepairing).
+        .target(name: "TickRecords", dependencies: ["TickSyntax"]),
+        // The notes folder on disk: scans, the parse cache file, locks, atomic writes, the journal.
+        .target(name: "TickStore", dependencies: ["TickRecords"]),
+        // Queries, smart groups, sorting, grouping, lookups: answers from the read model, no I/O.
+        .target(name: "TickEngine", dependencies: ["TickRecords"]),
         // JSON, CSV and iCalendar.
         .target(name: "TickOutput", dependencies: ["TickEngine"]),
-        // Byte splices on one list file, and the three-way merge of a list.
-        .target(name: "TickEdit", dependencies: ["TickEngine"]),
+        // Byte splices on one list file, and the three-way merge of a list (which runs
+        // git and reads its output through the store's FileIO).
+        .target(name: "TickEdit", dependencies: ["TickEngine", "TickStore"]),
         // The facade: `import TickKit` brings every layer.
-        .target(name: "TickKit", dependencies: ["TickOutput", "TickEdit"]),
+        .target(name: "TickKit", dependencies: ["TickOutput", "TickEdit", "TickStore"]),
         .executableTarget(
             name: "tick",
             dependencies: layers + [.product(name: "ArgumentParser", package: "swift-argument-parser")]

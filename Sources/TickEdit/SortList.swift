@@ -1,6 +1,6 @@
 import TickEngine
 import TickModel
-import TickStore
+import TickRecords
 
 /// Reorders sibling items, whole blocks at a time (`tick sort --write`).
 ///

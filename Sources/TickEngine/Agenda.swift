@@ -1,5 +1,5 @@
 import TickModel
-import TickStore
+import TickRecords
 
 /// `tick agenda`: the coming days, each with what is due, scheduled or
 /// starting on it, like Emacs Org's agenda.

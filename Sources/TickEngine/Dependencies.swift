@@ -1,5 +1,5 @@
 import TickModel
-import TickStore
+import TickRecords
 
 /// Which items wait for others: Obsidian Tasks' dependencies (an item's
 /// `dependsOn` ids name the items, by block id, that must be finished

@@ -1,6 +1,6 @@
 import Foundation
 import TickModel
-import TickStore
+import TickRecords
 
 /// A named run of items: one group of grouped output.
 public struct ItemGroup: Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 import TickModel
-import TickStore
+import TickRecords
 
 /// What an item's JSON and display need beyond the item itself: the day
 /// (for urgency) and the folder's dependencies (for `blocked`).

@@ -1,5 +1,5 @@
 import TickModel
-import TickStore
+import TickRecords
 import TickSystem
 
 /// Finds the item a user named: `PATH:LINE`, `^id`, or text that matches

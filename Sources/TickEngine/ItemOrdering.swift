@@ -1,6 +1,6 @@
 import Foundation
 import TickModel
-import TickStore
+import TickRecords
 
 // How items compare under each sort key: the engine's half of `SortKey`.
 extension SortKey {

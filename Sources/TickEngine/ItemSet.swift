@@ -1,4 +1,4 @@
-import TickStore
+import TickRecords
 
 /// A set of items of a folder, for asking how many of an item's enclosing
 /// items are in it: a result's subtasks are indented under the parents

@@ -1,5 +1,5 @@
 import TickModel
-import TickStore
+import TickRecords
 
 /// The smart groups of the home screen (SPEC §4), with the membership and
 /// order the SPEC gives.

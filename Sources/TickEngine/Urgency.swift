@@ -1,5 +1,5 @@
 import TickModel
-import TickStore
+import TickRecords
 
 /// How urgent an item is, as Obsidian Tasks scores it (its "Urgency" page):
 /// the sum of a due part, a priority part, a scheduled part and a start

@@ -1,5 +1,5 @@
 import TickModel
-import TickStore
+import TickRecords
 import TickSystem
 
 // The engine's entry points over a whole workspace.

@@ -1,6 +1,6 @@
 import TickEngine
 import TickModel
-import TickStore
+import TickRecords
 import TickSyntax
 
 /// The invariants of the query language, whatever the text: it parses or it

@@ -2,11 +2,14 @@
 //
 // The layers are separate modules so that the compiler keeps them in order
 // (docs/ARCHITECTURE.md has the map): TickSystem ← TickModel ← TickSyntax
-// ← TickStore ← TickEngine ← TickOutput, and TickEdit beside TickOutput.
+// ← TickRecords (the read model) ← TickEngine ← TickOutput, with TickStore
+// (disk I/O) on TickRecords beside the engine, and TickEdit beside
+// TickOutput (on the engine and the store).
 @_exported import TickEdit
 @_exported import TickEngine
 @_exported import TickModel
 @_exported import TickOutput
+@_exported import TickRecords
 @_exported import TickStore
 @_exported import TickSyntax
 @_exported import TickSystem

@@ -1,4 +1,4 @@
-import TickStore
+import TickRecords
 
 /// Items as CSV (RFC 4180): a header row, one record per item, CRLF line
 /// breaks, and fields quoted when they hold a comma, a quote or a line break

@@ -1,5 +1,5 @@
 import TickModel
-import TickStore
+import TickRecords
 import TickSyntax
 import TickSystem
 

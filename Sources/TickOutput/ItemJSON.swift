@@ -1,6 +1,6 @@
 import TickEngine
 import TickModel
-import TickStore
+import TickRecords
 
 /// The JSON shapes of SPEC §6, with keys in the SPEC's order.
 public enum ItemJSON {

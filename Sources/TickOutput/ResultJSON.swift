@@ -1,6 +1,6 @@
 import TickEngine
 import TickModel
-import TickStore
+import TickRecords
 import TickSystem
 
 /// The JSON documents of the read commands (SPEC §6), keys in a fixed order.

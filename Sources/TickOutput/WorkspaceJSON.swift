@@ -1,6 +1,6 @@
 import TickEngine
 import TickModel
-import TickStore
+import TickRecords
 
 extension ItemJSON {
     /// Writes the items document of the items of `workspace` that match

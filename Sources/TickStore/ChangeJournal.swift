@@ -1,5 +1,6 @@
 import Foundation
 import TickModel
+import TickRecords
 import TickSystem
 
 /// The journal of the changes tick made to a notes folder, for `tick undo`
@@ -82,7 +83,7 @@ public struct ChangeJournal: Sendable {
     }
 
     static func checksum(_ bytes: [UInt8]) -> String {
-        String(bytes.withUnsafeBufferPointer { ParseCache.checksum($0) }, radix: 16)
+        String(bytes.withUnsafeBufferPointer { ListPayload.checksum($0) }, radix: 16)
     }
 
     // MARK: Recording

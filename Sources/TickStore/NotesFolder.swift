@@ -1,5 +1,6 @@
 import Foundation
 import TickModel
+import TickRecords
 import TickSyntax
 import TickSystem
 
@@ -483,7 +484,7 @@ public struct NotesFolder: Sendable {
     /// what it can from the cache, parses the rest in parallel and rewrites
     /// the cache when anything differs from it.
     ///
-    /// A parsed document is encoded once (`ParseCache.Payload`), when there is
+    /// A parsed document is encoded once (`ListPayload`), when there is
     /// a cache to save or `alwaysEncode` asks for it, and handed to
     /// `fromParse` with that payload.
     private func loadEvery<Value: ValidatedList>(
@@ -491,9 +492,9 @@ public struct NotesFolder: Sendable {
         alwaysEncode: Bool,
         savingInBackground: Bool,
         fromCache: (ParseCache.Contents, String, Int, FileStamp) -> Value?,
-        fromParse: (Document, ParseCache.Payload?) -> Value?
+        fromParse: (Document, ListPayload?) -> Value?
     ) -> (
-        values: [Value], warnings: [String], saveWithRepairs: (@Sendable ([String: ParseCache.Payload?]) -> Void)?,
+        values: [Value], warnings: [String], saveWithRepairs: (@Sendable ([String: ListPayload?]) -> Void)?,
         storedListOrder: [Int]?
     ) {
         // The cache file is mapped and its index read while the folder is
@@ -512,7 +513,7 @@ public struct NotesFolder: Sendable {
         let contents = loaded
         let encodes = cache != nil || alwaysEncode
         // Each list, with where it came from and the line of its first git conflict marker.
-        let results: [(Result<Value, FileIO.ReadError>, payload: ParseCache.Payload?, fromCache: Bool, conflictLine: Int?)] = Parallel.map(
+        let results: [(Result<Value, FileIO.ReadError>, payload: ListPayload?, fromCache: Bool, conflictLine: Int?)] = Parallel.map(
             entries.count
         ) { index in
             let entry = entries[index]
@@ -521,7 +522,7 @@ public struct NotesFolder: Sendable {
             }
             do {
                 let document = try load(entry.path)
-                let payload = encodes ? ParseCache.Payload(encoding: document) : nil
+                let payload = encodes ? ListPayload(encoding: document) : nil
                 guard let value = fromParse(document, payload) else {
                     // Only a document too large to encode has no value.
                     return (.failure(FileIO.ReadError(path: entry.path, code: EFBIG)), nil, false, nil)
@@ -539,7 +540,7 @@ public struct NotesFolder: Sendable {
         var values: [Value] = []
         values.reserveCapacity(results.count)
         var warnings = listWarnings
-        var payloads: [ParseCache.Payload?] = []
+        var payloads: [ListPayload?] = []
         var fromCache: [Bool] = []
         if cache != nil {
             payloads.reserveCapacity(results.count)
@@ -572,13 +573,13 @@ public struct NotesFolder: Sendable {
                 }
             }
         }
-        var saveWithRepairs: (@Sendable ([String: ParseCache.Payload?]) -> Void)? = nil
+        var saveWithRepairs: (@Sendable ([String: ListPayload?]) -> Void)? = nil
         if let cache {
             // Unchanged documents keep their encoded bytes, new ones were
             // encoded while parsing, and repaired ones (found damaged when
             // first read) are given later; a list that could not be repaired
             // is left out, to be parsed again next time.
-            let save: @Sendable ([String: ParseCache.Payload?]) -> Void = { [payloads, fromCache] repaired in
+            let save: @Sendable ([String: ListPayload?]) -> Void = { [payloads, fromCache] repaired in
                 var saved: [(path: String, stamp: FileStamp, source: ParseCache.Source)] = []
                 saved.reserveCapacity(entries.count)
                 for index in entries.indices {
@@ -659,29 +660,29 @@ public enum BackgroundSaves {
 /// have been read (`saveIfRepaired`). A list whose file cannot be read (or
 /// parsed into the same list) again is skipped with a warning
 /// (`takeWarnings`) and left out of the cache.
-public final class CacheRepairs: @unchecked Sendable {
+public final class CacheRepairs: @unchecked Sendable, ListRepairing {
     // `repaired` and `savedCount` are guarded by `lock`.
     private let lock = NSLock()
     /// The new payload of each list repaired; nil for one that could not be.
-    private var repaired: [String: ParseCache.Payload?] = [:]
+    private var repaired: [String: ListPayload?] = [:]
     private var savedCount = 0
     private let folder: NotesFolder
-    private let save: @Sendable ([String: ParseCache.Payload?]) -> Void
+    private let save: @Sendable ([String: ListPayload?]) -> Void
 
     private static let warningsLock = NSLock()
     // Guarded by `warningsLock`.
     nonisolated(unsafe) private static var warnings: [String] = []
 
-    init(folder: NotesFolder, save: @escaping @Sendable ([String: ParseCache.Payload?]) -> Void) {
+    init(folder: NotesFolder, save: @escaping @Sendable ([String: ListPayload?]) -> Void) {
         self.folder = folder
         self.save = save
     }
 
     /// Parses the file of `document`, whose cached payload failed its check,
     /// and gives the document the new payload, kept for the next save.
-    func repair(_ document: EncodedDocument) {
+    package func repair(_ document: EncodedDocument) {
         let parsed = try? folder.load(document.path)
-        let payload = parsed.flatMap { ParseCache.Payload(encoding: $0) }
+        let payload = parsed.flatMap { ListPayload(encoding: $0) }
         let adopted = payload.map { document.adopt($0) } ?? false
         lock.lock()
         repaired.updateValue(adopted ? payload : nil, forKey: document.path) // nil: leave the list out
@@ -704,7 +705,7 @@ public final class CacheRepairs: @unchecked Sendable {
     }
 
     /// Saves the cache again when lists were repaired since the last save.
-    func saveIfRepaired() {
+    package func saveIfRepaired() {
         lock.lock()
         let pending = repaired.count > savedCount ? repaired : nil
         savedCount = repaired.count
@@ -720,3 +721,13 @@ protocol ValidatedList: Sendable {
 
 extension Document: ValidatedList {}
 extension EncodedDocument: ValidatedList {}
+
+extension EncodedWorkspace {
+    /// Scans the folder, reading unchanged files from `cache` in place and
+    /// parsing the others in parallel; with `savingInBackground`, a new
+    /// cache file is written while the caller goes on (see `BackgroundSaves`).
+    public static func load(_ folder: NotesFolder, cache: ParseCache? = nil, savingInBackground: Bool = false) -> EncodedWorkspace {
+        let (documents, warnings, repairs, listOrder, notUTF8) = folder.loadEncoded(cache: cache, savingInBackground: savingInBackground)
+        return EncodedWorkspace(documents: documents, warnings: warnings, repairs: repairs, listOrder: listOrder, listsNotUTF8: notUTF8)
+    }
+}

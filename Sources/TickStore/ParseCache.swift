@@ -1,5 +1,6 @@
 import Foundation
 import TickModel
+import TickRecords
 import TickSystem
 
 /// The parse cache: the parsed lists of one notes folder, kept in one file
@@ -67,36 +68,10 @@ public struct ParseCache: Sendable {
         "folder-" + String(FNV1a.hash(root), radix: 16) + ".cache"
     }
 
-    /// What list order and the query's tasks need of a list, kept in the
-    /// cache's index (checked whole when the cache is opened), so that a
-    /// query places every list without reading its payload first.
-    public struct ListSummary: Sendable, Equatable {
-        var name: String
-        var order: Int?
-        var isValidUTF8: Bool
-        var itemCount: Int
-        /// The line of the first git conflict marker (`ConflictMarkers`), for the warning read commands give.
-        var conflictLine: Int? = nil
-        /// `SortKey.foldedName(name)`; not stored.
-        var foldedName: String
-
-        init(name: String, order: Int?, isValidUTF8: Bool, itemCount: Int) {
-            self.name = name
-            self.order = order
-            self.isValidUTF8 = isValidUTF8
-            self.itemCount = itemCount
-            foldedName = SortKey.foldedName(name)
-        }
-
-        init(_ document: Document) {
-            self.init(name: document.name, order: document.order, isValidUTF8: document.isValidUTF8, itemCount: document.items.count)
-            conflictLine = document.conflictLines.first
-        }
-    }
-
     /// What a cache file holds: where each file's document is, in a
-    /// read-only mapping of the cache file.
-    public final class Contents: @unchecked Sendable {
+    /// read-only mapping of the cache file: the memory the lists read from
+    /// the cache lie in (`ListMapping`), whose pages they give back.
+    public final class Contents: @unchecked Sendable, ListMapping {
         // The mapping is never written and is unmapped only when the last
         // reference goes, so sharing it between threads is safe.
         let base: UnsafeRawPointer
@@ -185,7 +160,7 @@ public struct ParseCache: Sendable {
         func payload(_ path: String, at position: Int, stamp: FileStamp) -> UnsafeBufferPointer<UInt8>? {
             guard let entry = trustedEntry(path, at: position, stamp: stamp) else { return nil }
             let bytes = UnsafeBufferPointer(rebasing: buffer[entry.payload])
-            return ParseCache.checksum(bytes) == entry.checksum ? bytes : nil
+            return ListPayload.checksum(bytes) == entry.checksum ? bytes : nil
         }
 
         /// The document of `path` if the cache holds it for exactly `stamp`,
@@ -245,7 +220,7 @@ public struct ParseCache: Sendable {
             let indexEnd = indexStart + indexLength - 8
             // The index has its own checksum, written after it.
             var checksumReader = ByteReader(buffer, range: indexEnd..<indexEnd + 8)
-            guard Self.checksum(UnsafeBufferPointer(rebasing: buffer[indexStart..<indexEnd])) == (try checksumReader.word64())
+            guard ListPayload.checksum(UnsafeBufferPointer(rebasing: buffer[indexStart..<indexEnd])) == (try checksumReader.word64())
             else { return fail() }
             reader = ByteReader(buffer, range: indexStart..<indexEnd)
             let scanStarted = try reader.int()
@@ -306,51 +281,10 @@ public struct ParseCache: Sendable {
         return false
     }
 
-    /// One document as the cache stores it.
-    public struct Payload: Sendable {
-        /// The bytes, in memory of their own, so that an `EncodedDocument`
-        /// can be read from them in place.
-        let storage: OwnedBytes
-        let checksum: UInt64
-        /// What the cache's index says of the list.
-        let summary: ListSummary
-
-        var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(storage.buffer) }
-
-        /// Nil for a document too large for the encoding (a file of gigabytes).
-        init?(encoding document: Document) {
-            var writer = ByteWriter()
-            do { try DocumentCoding.encode(document, into: &writer) } catch { return nil }
-            storage = writer.bytes.withUnsafeBufferPointer { OwnedBytes(copying: $0) }
-            checksum = ParseCache.checksum(UnsafeBufferPointer(storage.buffer))
-            summary = ListSummary(document)
-        }
-
-        init(copying bytes: UnsafeBufferPointer<UInt8>, checksum: UInt64, summary: ListSummary) {
-            storage = OwnedBytes(copying: bytes)
-            self.checksum = checksum
-            self.summary = summary
-        }
-    }
-
-    /// Bytes at a fixed address, freed with the last reference.
-    final class OwnedBytes: @unchecked Sendable {
-        // Written once, in init.
-        let buffer: UnsafeMutableBufferPointer<UInt8>
-
-        init(copying bytes: UnsafeBufferPointer<UInt8>) {
-            let memory = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, bytes.count))
-            buffer = UnsafeMutableBufferPointer(rebasing: memory[0..<bytes.count])
-            _ = buffer.initialize(from: bytes)
-        }
-
-        deinit { buffer.baseAddress?.deallocate() }
-    }
-
     /// Where the encoding of a list in a new index comes from.
     enum Source {
         /// Just encoded: written with the new index.
-        case fresh(Payload)
+        case fresh(ListPayload)
         /// Already in the cache file that was loaded (`keptIn`), where it stays.
         case kept(Contents.Entry)
 
@@ -433,7 +367,7 @@ public struct ParseCache: Sendable {
         }
         index.int(listOrder.count)
         for place in listOrder { index.int(place) }
-        index.word64(index.bytes.withUnsafeBufferPointer { Self.checksum($0) })
+        index.word64(index.bytes.withUnsafeBufferPointer { ListPayload.checksum($0) })
         let indexLength = index.bytes.count
         index.word64(UInt64(start))
         index.word64(UInt64(indexLength))
@@ -539,37 +473,4 @@ public struct ParseCache: Sendable {
             if gone || now - status.modificationTime.seconds > 600 { Posix.remove(in: descriptor, name) }
         }
     }
-
-    /// A fast checksum over the bytes: four independent lanes of 64-bit
-    /// words (multiply and rotate), so that the processor works on four words
-    /// at once; a repeated query checks the whole cache file with it.
-    static func checksum(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        @inline(__always) func mix(_ hash: UInt64, _ value: UInt64) -> UInt64 {
-            let mixed = (hash ^ value) &* 0xBF58_476D_1CE4_E5B9
-            return (mixed << 31) | (mixed >> 33)
-        }
-        var lanes: (UInt64, UInt64, UInt64, UInt64) = (
-            0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count), 0x6A09_E667_F3BC_C908,
-            0xBB67_AE85_84CA_A73B, 0x3C6E_F372_FE94_F82B
-        )
-        let blocks = bytes.count / 32
-        if let base = bytes.baseAddress {
-            let raw = UnsafeRawPointer(base)
-            for block in 0..<blocks {
-                let offset = block * 32
-                lanes.0 = mix(lanes.0, raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-                lanes.1 = mix(lanes.1, raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
-                lanes.2 = mix(lanes.2, raw.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self))
-                lanes.3 = mix(lanes.3, raw.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self))
-            }
-        }
-        var hash = mix(mix(mix(lanes.0, lanes.1), lanes.2), lanes.3)
-        var index = blocks * 32
-        while index < bytes.count {
-            hash = (hash ^ UInt64(bytes[index])) &* 0x94D0_49BB_1331_11EB
-            index += 1
-        }
-        return hash
-    }
-
 }

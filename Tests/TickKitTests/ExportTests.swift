@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TickOutput
+import TickRecords
 import TickStore
 
 /// CSV (RFC 4180) and iCalendar (RFC 5545) export.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TickEngine
 import TickModel
+import TickRecords
 import TickStore
 
 /// The first example of TickKit's documentation (`TickKit.docc/TickKit.md`),

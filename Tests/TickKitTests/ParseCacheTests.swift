@@ -4,6 +4,7 @@ import Testing
 @testable import TickEngine
 @testable import TickModel
 @testable import TickOutput
+@testable import TickRecords
 @testable import TickStore
 @testable import TickSyntax
 @testable import TickSystem
@@ -179,7 +180,7 @@ struct ParseCacheTests {
         let stamp = try #require(notes.listFileEntries().files.first?.stamp)
         let cacheFolder = CacheFolder()
         let cache = try #require(ParseCache(root: notes.root, environment: ["XDG_CACHE_HOME": cacheFolder.path]))
-        let old = try #require(ParseCache.Payload(encoding: parse("- [ ] old text\n", path: "a.md")))
+        let old = try #require(ListPayload(encoding: parse("- [ ] old text\n", path: "a.md")))
         func titles(savedAt scanStarted: Int) -> [String] {
             cache.save([("a.md", stamp, .fresh(old))], scanStarted: scanStarted, keptIn: nil)
             return notes.loadAll(cache: cache).documents.flatMap { $0.items.map(\.title) }
@@ -205,7 +206,7 @@ struct ParseCacheTests {
         let cacheFolder = CacheFolder()
         let cache = try cacheFolder.parseCache(of: folder) // granularity 0: settled once older than the scan
         let stamp = try #require(notes.listFileEntries().files.first?.stamp)
-        let old = try #require(ParseCache.Payload(encoding: parse("- [ ] stale\n", path: "a.md")))
+        let old = try #require(ListPayload(encoding: parse("- [ ] stale\n", path: "a.md")))
         cache.save([("a.md", stamp, .fresh(old))], scanStarted: stamp.latestTime, keptIn: nil)
         #expect(notes.loadAll(cache: cache).documents.flatMap { $0.items.map(\.title) } == ["text"])
         let saved = try #require(cache.load())
@@ -382,7 +383,7 @@ struct ParseCacheTests {
         #expect(stat(file, &info) == 0)
         let parseCache = try cache.parseCache(of: folder)
         let contents = try #require(parseCache.load())
-        let entries = contents.entries.map { entry -> (path: String, stamp: FileStamp, payload: ParseCache.Payload) in
+        let entries = contents.entries.map { entry -> (path: String, stamp: FileStamp, payload: ListPayload) in
             var bytes = Array(contents.buffer[entry.payload])
             var stamp = entry.stamp
             if entry.path == "a.md" {
@@ -391,7 +392,7 @@ struct ParseCacheTests {
                 stamp = FileStamp(info)
             }
             return (
-                entry.path, stamp, ParseCache.Payload(copying: bytes.withUnsafeBufferPointer { $0 }, checksum: entry.checksum, summary: entry.summary)
+                entry.path, stamp, ListPayload(copying: bytes.withUnsafeBufferPointer { $0 }, checksum: entry.checksum, summary: entry.summary)
             )
         }
         parseCache.save(entries.map { ($0.0, $0.1, .fresh($0.2)) }, scanStarted: Posix.nanosecondsNow(), keptIn: nil)
@@ -408,22 +409,22 @@ struct ParseCacheTests {
     @Test("a list read from the cache unchecked is checked when first read; a damaged payload is parsed again")
     func uncheckedPayloadIsCheckedBeforeUse() throws {
         let document = parse("---\ntitle: T\n---\n# T\n## S\n- [ ] a due:2026-11-24 #x k:v\n  note\n  - [x] b\n")
-        let payload = try #require(ParseCache.Payload(encoding: document))
+        let payload = try #require(ListPayload(encoding: document))
         let expected = ItemJSON.itemsDocumentBytes(
             EncodedWorkspace(documents: [try EncodedDocument(payload.buffer, owner: payload.storage)]).items,
             context: ItemContext(today: Fixture.today, dependencies: .none))
         for position in [nil, 0, payload.buffer.count / 2, payload.buffer.count - 1] {
             var bytes = Array(payload.buffer)
             if let position { bytes[position] ^= 0x01 }
-            let storage = ParseCache.OwnedBytes(copying: bytes.withUnsafeBufferPointer { $0 })
+            let storage = OwnedBytes(copying: bytes.withUnsafeBufferPointer { $0 })
             let unchecked = EncodedDocument(
                 unchecked: UnsafeBufferPointer(storage.buffer), owner: storage, checksum: payload.checksum,
                 path: document.path, summary: payload.summary)
             #expect(!unchecked.isComplete)
             #expect(unchecked.itemCount == 2, "before it is read, the count comes from the index")
             var repaired = false
-            let other = ParseCache.Payload(encoding: parse("# Other\n- [ ] x\n", path: "other.md"))!
-            let again = ParseCache.Payload(encoding: document)!
+            let other = ListPayload(encoding: parse("# Other\n- [ ] x\n", path: "other.md"))!
+            let again = ListPayload(encoding: document)!
             unchecked.complete { list in
                 repaired = true
                 #expect(!list.adopt(other), "another file's payload is refused")

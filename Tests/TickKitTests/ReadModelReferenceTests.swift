@@ -4,6 +4,7 @@ import Testing
 @testable import TickEngine
 @testable import TickModel
 @testable import TickOutput
+@testable import TickRecords
 @testable import TickStore
 @testable import TickSyntax
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TickRecords
 import TickStore
 import TickSyntax
 

@@ -235,7 +235,7 @@ import Testing
     @Test func noLibraryFileOutsideTheSeamImportsTheCLibrary() throws {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources")
-        let layers = ["TickModel", "TickSyntax", "TickStore", "TickEngine", "TickOutput", "TickEdit", "TickKit"]
+        let layers = ["TickModel", "TickSyntax", "TickRecords", "TickStore", "TickEngine", "TickOutput", "TickEdit", "TickKit"]
         let files = try layers.flatMap { layer in
             try #require(FileManager.default.enumerator(atPath: sources.appendingPathComponent(layer).path))
                 .compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.map { layer + "/" + $0 }

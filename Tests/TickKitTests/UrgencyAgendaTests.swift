@@ -3,7 +3,7 @@ import Testing
 
 @testable import TickEngine
 @testable import TickModel
-@testable import TickStore
+@testable import TickRecords
 @testable import TickSyntax
 
 /// Urgency (Obsidian Tasks' "Urgency" page), `happens`, and `tick agenda`.

@@ -1,4 +1,4 @@
-import TickStore
+import TickRecords
 
 /// Decides whether an item matches a query.
 ///

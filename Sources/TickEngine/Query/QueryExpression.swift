@@ -1,6 +1,6 @@
 import Foundation
 import TickModel
-import TickStore
+import TickRecords
 
 /// A parsed query: a tree of `and`, `or`, `not` over predicates.
 ///

@@ -3,7 +3,7 @@ import Foundation
 import TickEngine
 import TickModel
 import TickOutput
-import TickStore
+import TickRecords
 
 extension Tick {
     /// `tick agenda`: the coming days, with what is due, scheduled or starting.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import TickEngine
 import TickModel
-import TickStore
+import TickRecords
 
 extension Tick {
     /// `tick query EXPR`: the items that match a query.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TickEngine
 import TickModel
+import TickRecords
 import TickStore
 import TickSyntax
 

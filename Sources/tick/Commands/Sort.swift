@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TickEdit
 import TickEngine
+import TickRecords
 import TickStore
 import TickSyntax
 

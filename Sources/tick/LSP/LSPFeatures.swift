@@ -2,7 +2,7 @@ import Foundation
 import TickEdit
 import TickEngine
 import TickModel
-import TickStore
+import TickRecords
 import TickSyntax
 
 /// What the language server offers, computed with tick's own library: the

@@ -1,7 +1,7 @@
 import ArgumentParser
 import TickEngine
 import TickModel
-import TickStore
+import TickRecords
 
 extension SortKey: ExpressibleByArgument {}
 extension GroupKey: ExpressibleByArgument {}

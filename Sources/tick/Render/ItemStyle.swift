@@ -1,5 +1,5 @@
 import TickModel
-import TickStore
+import TickRecords
 
 /// How one item's parts look in a terminal: box, priority marker, title
 /// with its inline styles, tags.

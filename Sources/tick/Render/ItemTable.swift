@@ -1,4 +1,4 @@
-import TickStore
+import TickRecords
 import TickSystem
 
 /// One line of an item listing, cut into the columns `ItemTable` aligns.

@@ -1,6 +1,6 @@
 import TickEngine
 import TickModel
-import TickStore
+import TickRecords
 
 /// Item listings: smart groups, queries, exports for people.
 enum ItemsView {

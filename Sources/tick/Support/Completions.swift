@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TickRecords
 import TickStore
 
 /// Shell completions that know the notes folder: list names and item

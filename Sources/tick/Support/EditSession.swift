@@ -3,6 +3,7 @@ import Foundation
 import TickEdit
 import TickEngine
 import TickModel
+import TickRecords
 import TickStore
 import TickSyntax
 import TickSystem

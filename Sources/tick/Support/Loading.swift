@@ -1,6 +1,7 @@
 import Foundation
 import TickEngine
 import TickModel
+import TickRecords
 import TickStore
 
 extension FolderOptions {

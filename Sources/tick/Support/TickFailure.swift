@@ -4,6 +4,7 @@ import TickEdit
 import TickEngine
 import TickModel
 import TickOutput
+import TickRecords
 import TickStore
 import TickSystem
 

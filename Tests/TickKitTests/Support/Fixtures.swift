@@ -1,5 +1,6 @@
 import Foundation
 import TickModel
+import TickRecords
 import TickStore
 import TickSyntax
 

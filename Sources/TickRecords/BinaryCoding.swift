@@ -5,10 +5,12 @@
 /// must decode in a few milliseconds; Codable coders are an order of
 /// magnitude slower. Every read is bounds-checked, so a damaged cache gives
 /// an error, never a crash.
-struct ByteWriter {
-    var bytes: [UInt8] = []
+package struct ByteWriter {
+    package var bytes: [UInt8] = []
 
-    mutating func int(_ value: Int) {
+    package init() {}
+
+    package mutating func int(_ value: Int) {
         // Zigzag, so that small negative numbers stay short.
         var rest = UInt64(bitPattern: Int64((value << 1) ^ (value >> 63)))
         while rest >= 0x80 {
@@ -18,9 +20,9 @@ struct ByteWriter {
         bytes.append(UInt8(rest))
     }
 
-    mutating func bool(_ value: Bool) { bytes.append(value ? 1 : 0) }
+    package mutating func bool(_ value: Bool) { bytes.append(value ? 1 : 0) }
 
-    mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         var value = value
         value.withUTF8 { utf8 in
             int(utf8.count)
@@ -33,7 +35,7 @@ struct ByteWriter {
         if let value { string(value) }
     }
 
-    mutating func optionalInt(_ value: Int?) {
+    package mutating func optionalInt(_ value: Int?) {
         bool(value != nil)
         if let value { int(value) }
     }
@@ -44,19 +46,19 @@ struct ByteWriter {
     }
 
     /// Eight bytes, little-endian (a checksum: every bit counts, so no LEB128).
-    mutating func word64(_ value: UInt64) {
+    package mutating func word64(_ value: UInt64) {
         for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
     }
 }
 
-struct ByteReader {
+package struct ByteReader {
     struct Damaged: Error {}
 
     let bytes: UnsafeBufferPointer<UInt8>
-    var position: Int
+    package var position: Int
     let end: Int
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>) {
+    package init(_ bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>) {
         self.bytes = bytes
         self.position = range.lowerBound
         self.end = range.upperBound
@@ -69,13 +71,13 @@ struct ByteReader {
     }
 
     /// Eight bytes, little-endian, as `ByteWriter.word64` writes them.
-    mutating func word64() throws -> UInt64 {
+    package mutating func word64() throws -> UInt64 {
         var value: UInt64 = 0
         for shift in stride(from: 0, to: 64, by: 8) { value |= UInt64(try byte()) << UInt64(shift) }
         return value
     }
 
-    mutating func int() throws -> Int {
+    package mutating func int() throws -> Int {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -90,13 +92,13 @@ struct ByteReader {
     }
 
     /// A count or index, which must be small and not negative.
-    mutating func count(limit: Int = 1 << 40) throws -> Int {
+    package mutating func count(limit: Int = 1 << 40) throws -> Int {
         let value = try int()
         guard value >= 0, value <= limit else { throw Damaged() }
         return value
     }
 
-    mutating func bool() throws -> Bool {
+    package mutating func bool() throws -> Bool {
         switch try byte() {
         case 0: return false
         case 1: return true
@@ -104,7 +106,7 @@ struct ByteReader {
         }
     }
 
-    mutating func string() throws -> String {
+    package mutating func string() throws -> String {
         let length = try count()
         guard length <= end - position else { throw Damaged() }
         defer { position += length }
@@ -113,7 +115,7 @@ struct ByteReader {
 
     mutating func optionalString() throws -> String? { try bool() ? try string() : nil }
 
-    mutating func optionalInt() throws -> Int? { try bool() ? try int() : nil }
+    package mutating func optionalInt() throws -> Int? { try bool() ? try int() : nil }
 
     mutating func range() throws -> Range<Int> {
         let lower = try count()

@@ -15,7 +15,7 @@ import TickSystem
 /// queries, sorting and JSON read, at fixed offsets, so that
 /// `EncodedDocument` answers a query from the bytes in place without
 /// decoding anything; a full decode reads the same records.
-enum DocumentCoding {
+package enum DocumentCoding {
     /// A document whose numbers do not fit the records' 32 bits (a file of
     /// gigabytes); it is not cached.
     struct TooLarge: Error {}
@@ -269,7 +269,7 @@ enum DocumentCoding {
         return frontMatter
     }
 
-    static func decode(_ buffer: UnsafeBufferPointer<UInt8>) throws -> Document {
+    package static func decode(_ buffer: UnsafeBufferPointer<UInt8>) throws -> Document {
         var reader = ByteReader(buffer, range: 0..<buffer.count)
         let path = try reader.string()
         let color = try reader.optionalString()

@@ -20,8 +20,8 @@ public struct EncodedWorkspace: Sendable {
     private let ranked: [(document: EncodedDocument, rank: Int)]
 
     /// Checks the lists read from the cache unchecked, as their items are
-    /// first read, and saves the ones found damaged.
-    private let repairs: CacheRepairs?
+    /// first read, and saves the ones found damaged (`CacheRepairs`, in the store).
+    private let repairs: (any ListRepairing)?
 
     public init(documents: [EncodedDocument], warnings: [String] = []) {
         self.init(documents: documents, warnings: warnings, repairs: nil, listOrder: nil)
@@ -30,9 +30,13 @@ public struct EncodedWorkspace: Sendable {
     /// `listOrder`, when given, is the documents' list order as the parse
     /// cache stored it (see `NotesFolder.loadEncoded`); otherwise it is
     /// computed.
-    init(documents: [EncodedDocument], warnings: [String], repairs: CacheRepairs?, listOrder: [Int]?) {
+    package init(
+        documents: [EncodedDocument], warnings: [String], repairs: (any ListRepairing)?, listOrder: [Int]?,
+        listsNotUTF8: [String] = []
+    ) {
         self.documents = documents
         self.warnings = warnings
+        self.listsNotUTF8 = listsNotUTF8
         self.repairs = repairs
         mapping = documents.lazy.compactMap(\.mapping).first
         let order: [Int]
@@ -53,16 +57,6 @@ public struct EncodedWorkspace: Sendable {
 
     /// The paths of the lists in list order (for tests).
     var pathsInListOrder: [String] { ranked.map(\.document.path) }
-
-    /// Scans the folder, reading unchanged files from `cache` in place and
-    /// parsing the others in parallel; with `savingInBackground`, a new
-    /// cache file is written while the caller goes on (see `BackgroundSaves`).
-    public static func load(_ folder: NotesFolder, cache: ParseCache? = nil, savingInBackground: Bool = false) -> EncodedWorkspace {
-        let (documents, warnings, repairs, listOrder, notUTF8) = folder.loadEncoded(cache: cache, savingInBackground: savingInBackground)
-        var workspace = EncodedWorkspace(documents: documents, warnings: warnings, repairs: repairs, listOrder: listOrder)
-        workspace.listsNotUTF8 = notUTF8
-        return workspace
-    }
 
     /// Every item of every list, in manual order.
     public var items: [EncodedListedItem] { items { _ in true } }
@@ -159,11 +153,11 @@ public struct EncodedWorkspace: Sendable {
     }
 
     /// Lets the process's memory go of the parse cache's pages (see
-    /// `ParseCache.Contents.releasePages`); called after each run of lists.
+    /// `ListMapping.releasePages`); called after each run of lists.
     func releasePages() { mapping?.releasePages() }
 
     /// The parse cache's mapping the lists were read from, if any.
-    private let mapping: ParseCache.Contents?
+    private let mapping: (any ListMapping)?
 
     /// Saves the parse cache again when lists read from it were found damaged.
     package func saveRepairs() { repairs?.saveIfRepaired() }
@@ -185,4 +179,19 @@ public struct EncodedWorkspace: Sendable {
         }
         releasePages()
     }
+}
+
+/// What checks the lists a workspace read from the parse cache unchecked:
+/// a list whose payload fails its check is parsed again from its file
+/// (`repair`, which gives it the new payload through
+/// `EncodedDocument.adopt`), and the cache is saved again with the lists
+/// repaired once their items have been read (`saveIfRepaired`). The store's
+/// `CacheRepairs` does both; the read model calls it back without any I/O
+/// of its own.
+package protocol ListRepairing: Sendable {
+    /// Parses the file of `document`, whose cached payload failed its
+    /// check, and gives the document the new payload, kept for the next save.
+    func repair(_ document: EncodedDocument)
+    /// Saves the cache again when lists were repaired since the last save.
+    func saveIfRepaired()
 }

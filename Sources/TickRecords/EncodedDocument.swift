@@ -27,7 +27,7 @@ public final class EncodedDocument: @unchecked Sendable {
     let foldedName: String
     /// The list's `order:` from its front matter.
     public let order: Int?
-    let isValidUTF8: Bool
+    package let isValidUTF8: Bool
     private(set) var body: Body
     /// The payload `complete` checks, for a document made unchecked.
     private let unchecked: Unchecked?
@@ -72,7 +72,7 @@ public final class EncodedDocument: @unchecked Sendable {
     }
 
     /// Reads the document encoded in `buffer`, which `owner` keeps alive.
-    init(_ buffer: UnsafeBufferPointer<UInt8>, owner: AnyObject) throws {
+    package init(_ buffer: UnsafeBufferPointer<UInt8>, owner: AnyObject) throws {
         var reader = ByteReader(buffer, range: 0..<buffer.count)
         let header = try Self.readHeader(&reader)
         path = header.path
@@ -90,9 +90,9 @@ public final class EncodedDocument: @unchecked Sendable {
     /// and read by `complete`, in the task that reads its items: reading a
     /// payload right before its items are tested keeps it in the processor's
     /// cache, where checking every payload up front read each twice from memory.
-    init(
+    package init(
         unchecked buffer: UnsafeBufferPointer<UInt8>, owner: AnyObject, checksum: UInt64,
-        path: String, summary: ParseCache.ListSummary
+        path: String, summary: ListSummary
     ) {
         self.path = path
         name = summary.name
@@ -110,7 +110,7 @@ public final class EncodedDocument: @unchecked Sendable {
     /// folder's cache (one being edited, or an editor's unsaved text).
     /// Nil for a list too large for the encoding (a file of gigabytes).
     public convenience init?(encoding document: Document) {
-        guard let payload = ParseCache.Payload(encoding: document) else { return nil }
+        guard let payload = ListPayload(encoding: document) else { return nil }
         try? self.init(payload.buffer, owner: payload.storage)
     }
 
@@ -134,7 +134,7 @@ public final class EncodedDocument: @unchecked Sendable {
             while state.load(ordering: .acquiring) != 2 { Posix.yieldProcessor() }
             return
         }
-        if let unchecked, ParseCache.checksum(unchecked.buffer) == unchecked.checksum,
+        if let unchecked, ListPayload.checksum(unchecked.buffer) == unchecked.checksum,
             let body = try? readBody(unchecked.buffer, owner: unchecked.owner)
         {
             self.body = body
@@ -146,7 +146,7 @@ public final class EncodedDocument: @unchecked Sendable {
 
     /// The parse cache's mapping a list read from the cache came from; nil
     /// for a list parsed afresh (its bytes are its own).
-    package var mapping: ParseCache.Contents? { unchecked?.owner as? ParseCache.Contents }
+    package var mapping: (any ListMapping)? { unchecked?.owner as? any ListMapping }
 
     /// Where the list's bytes lie in the parse cache's mapping (their
     /// address); 0 for a list parsed afresh.
@@ -156,7 +156,7 @@ public final class EncodedDocument: @unchecked Sendable {
     /// payload failed its check (inside `complete`'s `repair`); false when it
     /// is another file's, or not UTF-8. Its name and order may differ from
     /// the index's when the file changed meanwhile: the list keeps its place.
-    func adopt(_ payload: ParseCache.Payload) -> Bool {
+    package func adopt(_ payload: ListPayload) -> Bool {
         var reader = ByteReader(payload.buffer, range: 0..<payload.buffer.count)
         guard let header = try? Self.readHeader(&reader), header.path == path, header.isValidUTF8,
             let body = try? Self.readBody(&reader, header: header, buffer: payload.buffer, owner: payload.storage)
@@ -317,6 +317,16 @@ public final class EncodedDocument: @unchecked Sendable {
     public var itemCount: Int { isComplete ? body.records.count : unchecked?.itemCount ?? 0 }
 
     func text(_ slice: ByteSlice) -> EncodedText { EncodedText(bytes: slice.bytes(in: body.buffer)) }
+}
+
+/// The memory lists were read from in place, whose pages can be given
+/// back: the parse cache's mapping (`ParseCache.Contents`, in the store).
+/// The read model gives its pages back after each run of lists it reads;
+/// it never maps, reads or writes a file itself.
+package protocol ListMapping: AnyObject, Sendable {
+    /// Lets the process's memory go of the pages: what is read again is
+    /// mapped again from the file.
+    func releasePages()
 }
 
 /// UTF-8 bytes of an encoded document, valid while the document lives.
@@ -507,7 +517,7 @@ extension EncodedListedItem {
 
 extension Collection where Element == EncodedListedItem {
     /// Gives back the pages of the parse cache these items were read from
-    /// (`ParseCache.Contents.releasePages`): for a writer that has written
+    /// (`ListMapping.releasePages`): for a writer that has written
     /// a run of results and goes on to the next. Reading an item again maps
     /// its pages again.
     public func releaseCachePages() {
