@@ -75,6 +75,7 @@ format:
 # API of TickKit, from Sources/TickKit/TickKit.docc and the doc comments),
 # generated into $(DOCS_DIR) (not committed). docc comes with the toolchain.
 DOCS_DIR ?= .build/docs
+LIBRARY_LAYERS = TickSystem,TickModel,TickSyntax,TickRecords,TickStore,TickEngine,TickOutput,TickEdit
 DOCC ?= docc
 docs: build
 	mkdir -p $(DOCS_DIR)/completions $(DOCS_DIR)/man
@@ -85,9 +86,13 @@ docs: build
 	@# The generated page ends with a generic EXIT STATUS: SPEC §7's codes and the environment replace it.
 	sed '/^\.Sh "EXIT STATUS"/,$$d' .build/plugins/GenerateManual/outputs/tick/tick.1 > $(DOCS_DIR)/man/tick.1
 	cat docs/man-sections.mdoc >> $(DOCS_DIR)/man/tick.1
-	$(SWIFT) package dump-symbol-graph --minimum-access-level public
+	@# TickKit re-exports the layers: their public symbols are its API.
 	rm -rf $(DOCS_DIR)/symbolgraph $(DOCS_DIR)/TickKit.doccarchive && mkdir -p $(DOCS_DIR)/symbolgraph
-	cp .build/*/symbolgraph/TickKit.symbols.json .build/*/symbolgraph/TickKit@*.symbols.json $(DOCS_DIR)/symbolgraph/
+	bin="$$($(SWIFT) build --show-bin-path)"; \
+	$(SWIFT) symbolgraph-extract -module-name TickKit -target "$$(basename "$$(dirname "$$bin")")" \
+		-I "$$bin/Modules" -I Sources/CCmarkGFM -I .build/checkouts/Yams/Sources/CYaml/include \
+		-minimum-access-level public -experimental-allowed-reexported-modules=$(LIBRARY_LAYERS) \
+		-output-dir $(DOCS_DIR)/symbolgraph
 	$(DOCC) convert Sources/TickKit/TickKit.docc --fallback-display-name TickKit --fallback-bundle-identifier org.tick.TickKit \
 		--additional-symbol-graph-dir $(DOCS_DIR)/symbolgraph --output-path $(DOCS_DIR)/TickKit.doccarchive --warnings-as-errors
 	@echo "completions in $(DOCS_DIR)/completions, man page in $(DOCS_DIR)/man/tick.1 (man -l $(DOCS_DIR)/man/tick.1),"
