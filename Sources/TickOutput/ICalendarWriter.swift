@@ -1,3 +1,4 @@
+import Foundation
 import TickModel
 import TickRecords
 import TickSyntax
@@ -143,6 +144,7 @@ public enum ICalendarWriter {
         }
         lines.append("X-TICK-LIST:\(escaped(item.listName))")
         lines.append("X-TICK-ADDRESS:\(escaped(item.address))")
+        lines += reminder(item)
         lines.append("END:VTODO")
         return lines
     }
@@ -205,9 +207,40 @@ public enum ICalendarWriter {
             let trigger = alarm % 1440 == 0 ? "-P\(alarm / 1440)D" : alarm % 60 == 0 ? "-PT\(alarm / 60)H" : "-PT\(alarm)M"
             lines += ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(escaped(title))", "TRIGGER:\(trigger)", "END:VALARM"]
         }
+        lines += reminder(item)
         lines.append("END:VEVENT")
         return lines
     }
+
+    /// A VALARM at the item's reminder (`remind`, docs/FORMAT.md), when it
+    /// has one. RFC 5545 wants an absolute trigger in UTC, so the
+    /// reminder's time, which is local like every time in a list (09:00
+    /// for a reminder without one), is converted with the time zone tick
+    /// runs in (`TZ`).
+    static func reminder(_ item: EncodedListedItem) -> [String] {
+        guard let remind = item.date(.remind) else { return [] }
+        let minute = remind.minuteOfDay ?? 9 * 60
+        let local = DateComponents(year: remind.year, month: remind.month, day: remind.day, hour: minute / 60, minute: minute % 60)
+        guard let instant = localCalendar.date(from: local) else { return [] }
+        let utc = utcCalendar.dateComponents([.year, .month, .day, .hour, .minute], from: instant)
+        guard let year = utc.year, let month = utc.month, let day = utc.day, let hour = utc.hour, let minutes = utc.minute else { return [] }
+        let trigger = basicDay(TaskDate(year: year, month: month, day: day)) + "T" + twoDigits(hour) + twoDigits(minutes) + "00Z"
+        return ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(escaped(item.title.string))", "TRIGGER;VALUE=DATE-TIME:\(trigger)", "END:VALARM"]
+    }
+
+    private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+
+    private static let localCalendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        return calendar
+    }()
+
+    private static let utcCalendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }()
 
     /// The VEVENTs of a calendar this writer wrote (`previous`), by UID:
     /// each one's SEQUENCE and its lines but DTSTAMP, SEQUENCE and

@@ -53,4 +53,18 @@ import Testing
         #expect(items.map { $0["remind"] as? String } == ["2026-11-24T09:00", nil])
         #expect(items[1].keys.contains("remind"))
     }
+
+    @Test("the iCalendar export alarms at a reminder, in UTC from the time zone tick runs in; 09:00 when it has no time")
+    func exportAlarmsAtTheReminder() throws {
+        let notes = try NotesFixture([
+            "a.md": "- [ ] call the bank ⏰ 2026-11-24T09:00 📅 2026-11-25\n- [ ] water plants remind:2026-11-26\n- [ ] no reminder\n"
+        ])
+        let tokyo = try notes.tick("export", "--format", "ics", "open", environment: ["TZ": "Asia/Tokyo"])
+        #expect(tokyo.status == 0)
+        #expect(tokyo.stdout.contains("TRIGGER;VALUE=DATE-TIME:20261124T000000Z\r\n"))
+        #expect(tokyo.stdout.contains("TRIGGER;VALUE=DATE-TIME:20261126T000000Z\r\n"))
+        #expect(tokyo.stdout.components(separatedBy: "BEGIN:VALARM").count == 3)
+        let utc = try notes.tick("export", "--format", "ics", "--events", "open", environment: ["TZ": "UTC"])
+        #expect(utc.stdout.contains("TRIGGER;VALUE=DATE-TIME:20261124T090000Z\r\n"))
+    }
 }
