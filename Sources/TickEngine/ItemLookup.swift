@@ -162,3 +162,21 @@ extension EncodedDocument: LookupList {
         return EncodedListedItem(document: self, index: index, listRank: 0)
     }
 }
+
+extension ItemLookup.Failure: TickErrorConvertible {
+    /// One line for the user: what was not found or is ambiguous, and the candidates.
+    public var message: String {
+        switch self {
+        case .unknown(let spec, let candidates):
+            let base = "no item matches '\(spec)'"
+            return candidates.isEmpty
+                ? base + "; name it by PATH:LINE, ^id or part of its title"
+                : base + "; items there: " + candidates.prefix(8).joined(separator: "; ")
+        case .ambiguous(let spec, let candidates):
+            return "'\(spec)' matches \(candidates.count) items; name one by PATH:LINE: "
+                + candidates.prefix(10).joined(separator: "; ") + (candidates.count > 10 ? "; …" : "")
+        }
+    }
+
+    public var tickError: TickError { .badData(message) }
+}

@@ -1,3 +1,5 @@
+import TickModel
+
 /// Finds a list by what a user typed: its path, its path without `.md`, its
 /// file name without extension, or its name, case-insensitively.
 public enum ListLookup {
@@ -28,4 +30,24 @@ public enum ListLookup {
         let near = documents.filter { $0.path.lowercased().contains(wanted) || $0.name.lowercased().contains(wanted) }
         throw .unknown(name, candidates: (near.isEmpty ? documents : near).map(\.path))
     }
+}
+
+extension ListLookup.Failure: TickErrorConvertible {
+    /// One line for the user: what was not found, and the names there are.
+    public var message: String {
+        switch self {
+        case .unknown(let name, let candidates):
+            return "no list named '\(name)'" + Self.suggest(candidates, "lists are")
+        case .ambiguous(let name, let candidates):
+            return "'\(name)' names more than one list" + Self.suggest(candidates, "use a path:")
+        }
+    }
+
+    private static func suggest(_ candidates: [String], _ lead: String) -> String {
+        guard !candidates.isEmpty else { return "; create one with `tick new NAME`" }
+        let shown = candidates.prefix(8).joined(separator: ", ")
+        return "; \(lead) \(shown)\(candidates.count > 8 ? ", …" : "")"
+    }
+
+    public var tickError: TickError { .badData(message) }
 }

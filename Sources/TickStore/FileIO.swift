@@ -1,4 +1,5 @@
 import Foundation
+import TickModel
 import TickSystem
 
 /// Reads whole files (one `open`, `fstat` and as few `read`s as the size
@@ -8,12 +9,13 @@ import TickSystem
 /// with no writer would block `open` forever) and anything else (a FIFO, a
 /// device such as `/dev/zero`, a socket) is refused before a byte is read.
 public enum FileIO {
-    public struct ReadError: Error, CustomStringConvertible {
+    public struct ReadError: Error, CustomStringConvertible, TickErrorConvertible {
         public var path: String
         public var code: Int32
         /// Why, when `code` does not say it well (a file that is not a regular file).
         public var reason: String? = nil
         public var description: String { "cannot read \(path): \(reason ?? Posix.describe(code))" }
+        public var tickError: TickError { .noInput(description) }
     }
 
     /// Why a file that is not a regular file is not read.

@@ -1,4 +1,5 @@
 import Foundation
+import TickModel
 import TickSystem
 
 /// Why reading, locking or writing a list failed; each case maps to one
@@ -245,5 +246,18 @@ public enum TestSeam {
         var byte: UInt8 = 0
         while withUnsafeMutableBytes(of: &byte, { Posix.read(descriptor, into: $0) }) > 0 {}
         Posix.closeFile(descriptor)
+    }
+}
+
+extension WriteFailure: TickErrorConvertible {
+    /// SPEC §7's kind: a file that cannot be read (66), written (73),
+    /// changed on disk meanwhile (75), or one tick refuses to change (65).
+    public var tickError: TickError {
+        switch self {
+        case .cannotRead: .noInput(description)
+        case .cannotWrite, .exists, .protected: .cannotWrite(description)
+        case .changedOnDisk: .changedOnDisk(description)
+        case .notUTF8, .conflicted, .outside: .badData(description)
+        }
     }
 }

@@ -70,8 +70,9 @@ public struct NotesFolder: Sendable {
     /// The root, absolute and with symbolic links resolved.
     public let root: String
 
-    public struct Problem: Error, CustomStringConvertible {
+    public struct Problem: Error, CustomStringConvertible, TickErrorConvertible {
         public var description: String
+        public var tickError: TickError { .noInput(description) }
     }
 
     /// Opens the folder at `path`; fails when it is not a readable folder.

@@ -1,4 +1,5 @@
 import Foundation
+import TickModel
 import TickStore
 
 /// The git commands tick runs: `git merge-file` for the lines of a list file
@@ -14,8 +15,9 @@ public enum GitProcess {
     }
 
     /// Why git could not be run or failed.
-    public struct Failure: Error, CustomStringConvertible {
+    public struct Failure: Error, CustomStringConvertible, TickErrorConvertible {
         public var description: String
+        public var tickError: TickError { .noInput(description) }
     }
 
     /// Runs `git ARGUMENTS` (found on PATH) in `directory`.

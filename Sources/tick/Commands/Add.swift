@@ -42,7 +42,7 @@ extension Tick {
         }
 
         func execute() throws {
-            if text.isEmpty { throw TickFailure.usage("missing TEXT: the item's text, e.g. tick add \(list) \"Buy bread\"") }
+            if text.isEmpty { throw TickError.usage("missing TEXT: the item's text, e.g. tick add \(list) \"Buy bread\"") }
             if let section { try OptionValue.oneLine(section, option: "--section") }
             let session = try EditSession(folder: folder)
             let title = try session.normalizedTitle(text.joined(separator: " "), option: "TEXT")
@@ -54,7 +54,7 @@ extension Tick {
             let sectionName = section
 
             try session.run(paths: [path], dryRun: write.dryRun) { inputs in
-                guard let document = inputs.document(path) else { throw TickFailure.noInput("\(path) cannot be read") }
+                guard let document = inputs.document(path) else { throw TickError.noInput("\(path) cannot be read") }
                 var placement = InsertItem.Placement.endOfList
                 // A list without items yet takes the config file's dialect, if it names one.
                 var dialect = EditStyle.dialect(of: document)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TickEdit
+import TickModel
 import TickStore
 
 extension Tick {
@@ -32,23 +33,23 @@ extension Tick {
             var destinationPath: String? = nil
             if let to {
                 guard NotesFolder.isListFile(to) else {
-                    throw TickFailure.usage("--to \(to) must be a .md or .markdown file")
+                    throw TickError.usage("--to \(to) must be a .md or .markdown file")
                 }
                 guard let resolved = try session.filePath(to, mustExist: false) else {
-                    throw TickFailure.usage("--to \(to) is not a list file path")
+                    throw TickError.usage("--to \(to) is not a list file path")
                 }
                 destinationPath = resolved
-                if resolved == path { throw TickFailure.usage("--to names the list itself; leave --to out to archive into ## Done") }
+                if resolved == path { throw TickError.usage("--to names the list itself; leave --to out to archive into ## Done") }
             }
             let destinationExists = destinationPath.map { FileManager.default.fileExists(atPath: session.root.absolute($0)) } ?? false
             let lockPaths = [path] + (destinationExists ? [destinationPath!] : [])
             try session.run(paths: lockPaths, dryRun: write.dryRun) { inputs in
-                guard let document = inputs.document(path) else { throw TickFailure.noInput("\(path) cannot be read") }
+                guard let document = inputs.document(path) else { throw TickError.noInput("\(path) cannot be read") }
                 var outcome = EditOutcome()
                 if let destinationPath {
                     let title = ((destinationPath as NSString).lastPathComponent as NSString).deletingPathExtension
                     let destination = destinationExists ? inputs.document(destinationPath) : nil
-                    if destinationExists && destination == nil { throw TickFailure.noInput("\(destinationPath) cannot be read") }
+                    if destinationExists && destination == nil { throw TickError.noInput("\(destinationPath) cannot be read") }
                     guard let result = TickEdit.Archive.splices(from: document, to: destination, newFileTitle: title) else {
                         outcome.notes.append("\(path) has no done or cancelled items to archive")
                         return outcome
@@ -96,7 +97,7 @@ extension Tick {
 
         func execute() throws {
             let trimmed = name.trimmingCharacters(in: .whitespaces)
-            guard !trimmed.isEmpty, !trimmed.hasSuffix("/") else { throw TickFailure.usage("NAME is empty; give the list a name") }
+            guard !trimmed.isEmpty, !trimmed.hasSuffix("/") else { throw TickError.usage("NAME is empty; give the list a name") }
             try OptionValue.oneLine(trimmed, option: "NAME")
             let chosenColor = try color.map(OptionValue.color)
             let chosenIcon = try icon.map(OptionValue.icon)
@@ -104,17 +105,17 @@ extension Tick {
             let fileName = NotesFolder.isListFile(trimmed) ? trimmed : trimmed + ".md"
             let components = fileName.split(separator: "/")
             if fileName.hasPrefix("/") || components.contains("..") || components.contains(where: { $0.hasPrefix(".") }) {
-                throw TickFailure.badData("\(name) leads outside the notes folder (or into a hidden folder); name a list inside \(session.root.root)")
+                throw TickError.badData("\(name) leads outside the notes folder (or into a hidden folder); name a list inside \(session.root.root)")
             }
             let path = try session.insideRoot(session.root.absolute(fileName), as: name)
             if FileManager.default.fileExists(atPath: session.root.absolute(path)) {
-                throw TickFailure.badData("\(path) exists already; pick another name (tick never replaces a file)")
+                throw TickError.badData("\(path) exists already; pick another name (tick never replaces a file)")
             }
             let title = ((components.last.map(String.init) ?? trimmed) as NSString).deletingPathExtension
             if let clash = session.lists.listsByPath.first(where: {
                 $0.name.lowercased() == title.lowercased() || $0.path.lowercased() == path.lowercased()
             }) {
-                throw TickFailure.badData("a list named '\(clash.name)' exists already in \(clash.path); pick another name")
+                throw TickError.badData("a list named '\(clash.name)' exists already in \(clash.path); pick another name")
             }
             let text = NewList.text(name: title, color: chosenColor, icon: chosenIcon)
             try session.run(paths: [], dryRun: write.dryRun) { _ in

@@ -127,7 +127,7 @@ extension Tick {
                 let candidates = path.hasPrefix("/") || root == nil ? [path] : [root!.absolute(path), path]
                 var isDirectory: ObjCBool = false
                 guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0, isDirectory: &isDirectory) }) else {
-                    throw TickFailure.noInput("\(path) does not exist (in the notes folder or the current folder)")
+                    throw TickError.noInput("\(path) does not exist (in the notes folder or the current folder)")
                 }
                 if isDirectory.boolValue {
                     let subfolder = try NotesFolder(path: found)

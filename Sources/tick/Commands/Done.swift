@@ -139,7 +139,7 @@ enum StatusChange {
         _ specs: [String], folder: FolderOptions, write: WriteOptions, search: ItemSearchOptions,
         repeating: Bool = true, intent: (TaskDate) -> StatusEdit.Intent
     ) throws {
-        guard !specs.isEmpty else { throw TickFailure.usage("name at least one ITEM: PATH:LINE, ^id or title text") }
+        guard !specs.isEmpty else { throw TickError.usage("name at least one ITEM: PATH:LINE, ^id or title text") }
         let session = try EditSession(folder: folder)
         let today = session.today
         let chosen = intent(today)
@@ -240,12 +240,12 @@ enum StatusChange {
         if case .done = intent, repeating, item.status != .done {
             // A series never ends silently: no next occurrence, no completion.
             if let problem = NextOccurrence.unreadableRule(of: item, in: document) {
-                throw TickFailure.badData(
+                throw TickError.badData(
                     "\(document.address(of: item)):\(problem.column): \(problem.message); "
                         + "nothing was changed: fix the rule, or use --no-repeat to complete it without a next occurrence")
             }
             if item.metadata.every != nil, case .failure(let failure) = NextOccurrence.make(for: item, in: document, today: today) {
-                throw TickFailure.badData(
+                throw TickError.badData(
                     "\(document.address(of: item)): \(failure); nothing was changed: "
                         + "change its dates or its rule, or use --no-repeat to complete it without a next occurrence")
             }

@@ -50,7 +50,7 @@ extension Tick {
             if title == nil && due == nil && !noDue && priority == nil && color == nil && icon == nil && tag.isEmpty && untag.isEmpty
                 && after.isEmpty && !noAfter
             {
-                throw TickFailure.usage(
+                throw TickError.usage(
                     "nothing to change; give --title, --due, --no-due, --priority, --color, --icon, --tag, --untag, --after or --no-after")
             }
             let session = try EditSession(folder: folder)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TickEngine
+import TickModel
 import TickOutput
 
 /// The formats `tick export` writes.
@@ -143,7 +144,7 @@ extension Tick {
             do {
                 try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
             } catch {
-                throw TickFailure.cannotWrite("cannot write \(output): \(error.localizedDescription)")
+                throw TickError.cannotWrite("cannot write \(output): \(error.localizedDescription)")
             }
         }
 

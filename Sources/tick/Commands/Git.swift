@@ -51,7 +51,7 @@ extension Tick {
             let shownPath = path ?? ours
             func read(_ file: String, _ role: String) throws -> [UInt8] {
                 do { return try FileIO.read(file) } catch {
-                    throw TickFailure.noInput("cannot read \(role) version '\(file)': \(error); nothing was merged")
+                    throw TickError.noInput("cannot read \(role) version '\(file)': \(error); nothing was merged")
                 }
             }
             let versions = (try read(base, "the base"), try read(ours, "our"), try read(theirs, "their"))
@@ -62,7 +62,7 @@ extension Tick {
                 lineMerge: GitProcess.mergeFile)
             if outcome.bytes != versions.1 {
                 do { try Data(outcome.bytes).write(to: URL(fileURLWithPath: ours), options: .atomic) } catch {
-                    throw TickFailure.cannotWrite("cannot write the merge to '\(ours)': \(error.localizedDescription)")
+                    throw TickError.cannotWrite("cannot write the merge to '\(ours)': \(error.localizedDescription)")
                 }
             }
             if outcome.conflicts > 0 {
@@ -112,7 +112,7 @@ extension Tick {
             let notes = try folder.folder().root
             let topLevel = try GitProcess.run(["rev-parse", "--show-toplevel"], in: notes)
             guard topLevel.status == 0 else {
-                throw TickFailure.noInput("\(notes) is not in a git work tree; run `git init` there (or clone your notes) first")
+                throw TickError.noInput("\(notes) is not in a git work tree; run `git init` there (or clone your notes) first")
             }
             var changed: [String] = []
             // .gitattributes in the notes folder: its patterns apply below it.
@@ -125,7 +125,7 @@ extension Tick {
                 if let last = attributes.last, last != 0x0A { attributes += Array("\n".utf8) }
                 attributes += Array(missing.map { $0 + "\n" }.joined().utf8)
                 do { try Data(attributes).write(to: URL(fileURLWithPath: attributesPath), options: .atomic) } catch {
-                    throw TickFailure.cannotWrite("cannot write \(attributesPath): \(error.localizedDescription)")
+                    throw TickError.cannotWrite("cannot write \(attributesPath): \(error.localizedDescription)")
                 }
                 changed += missing.map { "added '\($0)' to \(attributesPath)" }
             }
@@ -135,7 +135,7 @@ extension Tick {
                 let now = String(decoding: current.output, as: UTF8.self).trimmingCharacters(in: .newlines)
                 guard current.status != 0 || now != value else { continue }
                 let set = try GitProcess.run(["config", "--local", key, value], in: notes)
-                guard set.status == 0 else { throw TickFailure.cannotWrite("git config \(key) failed: \(set.error)") }
+                guard set.status == 0 else { throw TickError.cannotWrite("git config \(key) failed: \(set.error)") }
                 changed.append("set \(key) = \(value)")
             }
             if changed.isEmpty {

@@ -35,7 +35,7 @@ extension Tick {
             if let section { try OptionValue.oneLine(section, option: "--section") }
             let expected = bulk.query == nil ? 2 : 1
             guard words.count == expected else {
-                throw TickFailure.usage(
+                throw TickError.usage(
                     bulk.query == nil
                         ? "name the ITEM and the LIST to move it to: tick mv ITEM LIST"
                         : "with --where, name only the LIST to move the items to: tick mv --where EXPR LIST")
@@ -68,7 +68,7 @@ extension Tick {
                         "moved \(document.describe(target)) to \(destinationPath):\(EditSession.line(of: move.itemOffset, in: bytes))")
                     return outcome
                 }
-                guard var other = inputs.document(destinationPath) else { throw TickFailure.noInput("\(destinationPath) cannot be read") }
+                guard var other = inputs.document(destinationPath) else { throw TickError.noInput("\(destinationPath) cannot be read") }
                 // Each block goes to the destination in turn (read again after each),
                 // and every source loses its blocks at once.
                 var removals: [String: [Int]] = [:]

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TickEdit
+import TickModel
 
 extension Tick {
     /// `tick note ITEM TEXT`: a note line under the item.
@@ -25,7 +26,7 @@ extension Tick {
 
         func execute() throws {
             let note = text.joined(separator: " ").trimmingCharacters(in: .whitespaces)
-            if note.isEmpty { throw TickFailure.usage("missing TEXT: the note, e.g. tick note \(item) \"Call before noon\"") }
+            if note.isEmpty { throw TickError.usage("missing TEXT: the note, e.g. tick note \(item) \"Call before noon\"") }
             try OptionValue.oneLine(note, option: "TEXT")
             let session = try EditSession(folder: folder)
             let path = try session.locate(item, list: search.list).document.path
@@ -33,7 +34,7 @@ extension Tick {
             try session.run(paths: [path], dryRun: write.dryRun) { inputs in
                 let (document, target) = try session.locate(spec, list: search.list, in: inputs.documents)
                 guard let (splice, line) = AddNote.splice(adding: note, to: target, in: document) else {
-                    throw TickFailure.usage(
+                    throw TickError.usage(
                         "'\(note)' would not read back as a note of \(document.address(of: target)) "
                             + "(it would make an item of its own); put a word before it")
                 }

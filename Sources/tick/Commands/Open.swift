@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TickEngine
+import TickModel
 
 #if canImport(Glibc)
     import Glibc
@@ -48,7 +49,7 @@ extension Tick {
             let argv = ["sh", "-c", editor + " \"$@\"", "tick-open"] + arguments
             var cArguments = argv.map { strdup($0) } + [nil]
             execv("/bin/sh", &cArguments)
-            throw TickFailure(message: "cannot start the editor '\(editor)': \(String(cString: strerror(errno)))", code: 1)
+            throw TickError.failed("cannot start the editor '\(editor)': \(String(cString: strerror(errno)))")
         }
 
         /// What to pass the editor so that it opens `path` at `line`.

@@ -68,7 +68,7 @@ final class ListLoader {
         if let document = try file(named: name) {
             try Self.requireUTF8(document)
             guard let encoded = EncodedDocument(encoding: document) else {
-                throw TickFailure.badData("\(document.path) is too large for tick to show")
+                throw TickError.badData("\(document.path) is too large for tick to show")
             }
             return encoded
         }
@@ -89,7 +89,7 @@ final class ListLoader {
 
     private static func requireUTF8(_ document: Document) throws {
         guard document.isValidUTF8 else {
-            throw TickFailure.badData("\(document.path) is not valid UTF-8; re-save it as UTF-8 to use it with tick")
+            throw TickError.badData("\(document.path) is not valid UTF-8; re-save it as UTF-8 to use it with tick")
         }
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TickEdit
 import TickEngine
+import TickModel
 import TickRecords
 import TickStore
 import TickSyntax
@@ -41,10 +42,10 @@ extension Tick {
                 // The preview is what --write would write: the same splices
                 // applied in memory, the result shown as `tick show` shows it.
                 let document = try session.document(at: path)
-                guard document.isValidUTF8 else { throw TickFailure(WriteFailure.notUTF8(path: document.path)) }
+                guard document.isValidUTF8 else { throw WriteFailure.notUTF8(path: document.path).tickError }
                 let splices = SortList.splices(document, by: keys, reverse: reverse, today: session.today)
                 let parsed = DocumentParser.parse(try EditSession.apply(splices, to: document), path: path)
-                guard let sorted = EncodedDocument(encoding: parsed) else { throw TickFailure.badData("\(path) is too large to show") }
+                guard let sorted = EncodedDocument(encoding: parsed) else { throw TickError.badData("\(path) is too large to show") }
                 let display = Display(choice: .auto, environment: ProcessInfo.processInfo.environment)
                 // The preview shows the order; whether an item is blocked is not its concern.
                 display.print(
@@ -57,7 +58,7 @@ extension Tick {
             }
             let today = session.today
             try session.run(paths: [path], dryRun: writing.dryRun) { inputs in
-                guard let document = inputs.document(path) else { throw TickFailure.noInput("\(path) cannot be read") }
+                guard let document = inputs.document(path) else { throw TickError.noInput("\(path) cannot be read") }
                 let splices = SortList.splices(document, by: keys, reverse: reverse, today: today)
                 var outcome = EditOutcome(files: [.replace(path: path, bytes: try EditSession.apply(splices, to: document))])
                 if splices.isEmpty {

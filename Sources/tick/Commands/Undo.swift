@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TickModel
 import TickStore
 
 extension Tick {
@@ -65,7 +66,7 @@ enum UndoSupport {
     static func journal(_ folder: FolderOptions) throws -> ChangeJournal {
         let root = try folder.folder()
         guard let journal = ChangeJournal(root: root.root) else {
-            throw TickFailure.noInput("no folder for the change journal: set XDG_STATE_HOME or HOME")
+            throw TickError.noInput("no folder for the change journal: set XDG_STATE_HOME or HOME")
         }
         return journal
     }
@@ -82,9 +83,9 @@ enum UndoSupport {
             case .file(let failure):
                 switch failure {
                 case .changedOnDisk(let path):
-                    throw TickFailure.changedOnDisk("\(path) changed since that change; nothing was \(redo ? "redone" : "undone")")
+                    throw TickError.changedOnDisk("\(path) changed since that change; nothing was \(redo ? "redone" : "undone")")
                 default:
-                    throw TickFailure(failure)
+                    throw failure.tickError
                 }
             }
         }

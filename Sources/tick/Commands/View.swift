@@ -39,7 +39,7 @@ extension Tick {
             do {
                 settings = try Configuration.settings(forFolder: dirAfterName ?? folder.folderPath)
             } catch {
-                throw TickFailure.usage(error.description)
+                throw TickError.usage(error.description)
             }
             guard let name else {
                 if settings.views.isEmpty {
@@ -58,7 +58,7 @@ extension Tick {
             guard let view = settings.view(name) else {
                 let names = settings.views.map(\.name)
                 let hint = NearestWord.nearest(to: name, among: names).map { " (did you mean '\($0)'?)" } ?? ""
-                throw TickFailure.usage(
+                throw TickError.usage(
                     "no view named '\(name)'\(hint); \(names.isEmpty ? "no views are saved yet" : "views: " + names.joined(separator: ", "))")
             }
             // The view as a query: its words (and the narrowing ones), its
@@ -87,7 +87,7 @@ extension Tick {
             do {
                 query = try Query.parse(arguments + options)
             } catch {
-                throw TickFailure.usage(Query.message(for: error))
+                throw TickError.usage(Query.message(for: error))
             }
             try query.execute()
         }

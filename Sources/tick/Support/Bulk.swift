@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TickEngine
+import TickModel
 
 /// `--where EXPR` and `--yes`: acting on every item a query matches (SPEC §5).
 struct BulkOptions: ParsableArguments {
@@ -28,11 +29,11 @@ enum Bulk {
     ) throws -> [String]? {
         guard let text = bulk.query else {
             guard !items.isEmpty else {
-                throw TickFailure.usage("name at least one ITEM (PATH:LINE, ^id or title text), or give --where EXPR")
+                throw TickError.usage("name at least one ITEM (PATH:LINE, ^id or title text), or give --where EXPR")
             }
             return items
         }
-        guard items.isEmpty else { throw TickFailure.usage("give ITEMs or --where, not both") }
+        guard items.isEmpty else { throw TickError.usage("give ITEMs or --where, not both") }
         let query = try QueryInput.parse([text], today: folder.todayDate)
         let workspace = try folder.workspace()
         let candidates = try ListFilter.items(workspace, list: list)

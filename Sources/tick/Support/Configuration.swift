@@ -1,4 +1,5 @@
 import Foundation
+import TickModel
 import TickStore
 import TickSyntax
 
@@ -48,7 +49,7 @@ enum Configuration {
         do {
             return try settings(forFolder: options.folderPath)
         } catch {
-            throw TickFailure.usage(error.description)
+            throw TickError.usage(error.description)
         }
     }
 

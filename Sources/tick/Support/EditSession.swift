@@ -126,7 +126,7 @@ struct EditSession {
             return lists[try ListLookup.resolve(name, in: lists)].path
         } catch {
             if case .unknown = error, let skipped = try? ListLookup.resolve(name, in: listsNotUTF8) { return listsNotUTF8[skipped].path }
-            throw TickFailure.badData(error.message)
+            throw TickError.badData(error.message)
         }
     }
 
@@ -154,7 +154,7 @@ struct EditSession {
         }
         // A path that is there but cannot be reached (a folder on the way
         // may not be read) is a file that cannot be read, not an unknown name.
-        if mustExist, let unreadable { throw TickFailure.noInput("cannot read \(name): \(String(cString: strerror(unreadable)))") }
+        if mustExist, let unreadable { throw TickError.noInput("cannot read \(name): \(String(cString: strerror(unreadable)))") }
         return nil
     }
 
@@ -162,14 +162,14 @@ struct EditSession {
     /// (or, through a symbolic link, leads) outside it.
     func insideRoot(_ absolute: String, as shown: String) throws -> String {
         guard let relative = root.relative(absolute), !relative.isEmpty, !relative.hasPrefix("../") else {
-            throw TickFailure.badData("\(shown) is outside the notes folder \(root.root); name a list inside it")
+            throw TickError.badData("\(shown) is outside the notes folder \(root.root); name a list inside it")
         }
         let folder = (absolute as NSString).deletingLastPathComponent
         let realFolder = Posix.realPath(folder) ?? folder
         var realFile = realFolder + "/" + (absolute as NSString).lastPathComponent
         if FileManager.default.fileExists(atPath: realFile), let real = Posix.realPath(realFile) { realFile = real }
         guard realFile.hasPrefix(root.root + "/") else {
-            throw TickFailure.badData("\(shown) leads outside the notes folder \(root.root); tick only changes files inside it")
+            throw TickError.badData("\(shown) leads outside the notes folder \(root.root); tick only changes files inside it")
         }
         return relative
     }
@@ -210,13 +210,13 @@ struct EditSession {
                     if let item { store.addressed[spec] = ItemIdentity(item, in: document) }
                 } else if let before = store.addressed[spec], item.map({ ItemIdentity($0, in: document) }) != before {
                     // Another edit moved or changed the item since it was resolved.
-                    throw TickFailure.changedOnDisk(
+                    throw TickError.changedOnDisk(
                         "\(spec) no longer names the same item: \(document.path) changed on disk while tick was editing it; nothing was written, run the command again"
                     )
                 }
                 if let item { return (document, item) }
                 let candidates = document.items.map { "\(document.path):\($0.line)  \($0.title)" }
-                throw TickFailure.badData(ItemLookup.Failure.unknown(spec, candidates: candidates).message)
+                throw TickError.badData(ItemLookup.Failure.unknown(spec, candidates: candidates).message)
             }
         }
         let path = try list.map { try listPath($0) }
@@ -232,14 +232,14 @@ struct EditSession {
             let line = found.line(of: location.item)
             let document = try document(at: found.path)
             guard let item = document.items.first(where: { $0.line == line }) else {
-                throw TickFailure.changedOnDisk("\(found.path) changed on disk while tick was reading it; nothing was written, run the command again")
+                throw TickError.changedOnDisk("\(found.path) changed on disk while tick was reading it; nothing was written, run the command again")
             }
             return (document, item)
         } catch let failure as ItemLookup.Failure {
-            guard case .unknown = failure else { throw TickFailure.badData(failure.message) }
+            guard case .unknown = failure else { throw TickError.badData(failure.message) }
             let skipped = listsNotUTF8.filter { path == nil || $0.path == path }
             guard !skipped.isEmpty, let found = try? find(spec, in: skipped, preferringCompleted: preferringCompleted) else {
-                throw TickFailure.badData(failure.message)
+                throw TickError.badData(failure.message)
             }
             return found
         }
@@ -252,7 +252,7 @@ struct EditSession {
             let document = documents[location.document]
             return (document, document.items[location.item])
         } catch {
-            throw TickFailure.badData(error.message)
+            throw TickError.badData(error.message)
         }
     }
 
@@ -313,7 +313,7 @@ struct EditSession {
                 if let index = fresh.firstIndex(where: { $0.path == path }) { fresh[index] = document } else { fresh.append(document) }
             }
         } catch let failure as WriteFailure {
-            throw TickFailure(relative(failure))
+            throw relative(failure).tickError
         }
         defer { for lock in locks.values { lock.release() } }
         TestSeam.wait("TICK_TEST_WAIT_AFTER_LOCK")
@@ -331,7 +331,7 @@ struct EditSession {
             for file in outcome.files {
                 if case .replace(let path, let bytes) = file {
                     guard let lock = locks[path] else {
-                        throw TickFailure.cannotWrite("internal error: \(path) was not locked; nothing was changed")
+                        throw TickError.cannotWrite("internal error: \(path) was not locked; nothing was changed")
                     }
                     if bytes != lock.bytes { changes.append(AtomicWriter.Change(lock: lock, bytes: bytes)) }
                 }
@@ -339,7 +339,7 @@ struct EditSession {
             try AtomicWriter.commit(changes)
         } catch let failure as WriteFailure {
             for file in created { file.remove() }
-            throw TickFailure(relative(failure))
+            throw relative(failure).tickError
         } catch {
             for file in created { file.remove() }
             throw error
@@ -387,8 +387,8 @@ struct EditSession {
     /// Refuses a file tick never rewrites: not UTF-8, or holding git conflict markers (65).
     private func requireEditable(_ document: Document?) throws {
         guard let document else { return }
-        if !document.isValidUTF8 { throw TickFailure(WriteFailure.notUTF8(path: document.path)) }
-        if let line = document.conflictLines.first { throw TickFailure(WriteFailure.conflicted(path: document.path, line: line)) }
+        if !document.isValidUTF8 { throw WriteFailure.notUTF8(path: document.path).tickError }
+        if let line = document.conflictLines.first { throw WriteFailure.conflicted(path: document.path, line: line).tickError }
     }
 
     private func createParentFolders(of path: String) throws {
@@ -396,7 +396,7 @@ struct EditSession {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            throw TickFailure.cannotWrite("cannot create folder \((path as NSString).deletingLastPathComponent): \(error.localizedDescription)")
+            throw TickError.cannotWrite("cannot create folder \((path as NSString).deletingLastPathComponent): \(error.localizedDescription)")
         }
     }
 
@@ -405,14 +405,14 @@ struct EditSession {
         do {
             return try Splice.apply(splices, to: document.source.bytes)
         } catch {
-            throw TickFailure.badData("\(error.description) in \(document.path); nothing was changed")
+            throw TickError.badData("\(error.description) in \(document.path); nothing was changed")
         }
     }
 
     /// A date the user typed (`--due friday`), as a date, or a usage error.
     func date(_ text: String, option: String) throws -> TaskDate {
         guard let date = DateExpression.resolve(text, today: today) else {
-            throw TickFailure.usage("\(option) " + DateExpression.problem(with: text, today: today))
+            throw TickError.usage("\(option) " + DateExpression.problem(with: text, today: today))
         }
         return date
     }
@@ -420,29 +420,18 @@ struct EditSession {
     /// Text typed for a title, with people's dates in its tokens made ISO.
     func normalizedTitle(_ text: String, option: String) throws -> String {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty else { throw TickFailure.usage("\(option) is empty; give the item's text") }
+        guard !trimmed.isEmpty else { throw TickError.usage("\(option) is empty; give the item's text") }
         try OptionValue.oneLine(trimmed, option: option)
         do {
             return try TypedDates.normalize(trimmed, today: today)
         } catch {
-            throw TickFailure.usage(error.description)
+            throw TickError.usage(error.description)
         }
     }
 
     /// The 1-based line of `offset` in `bytes`.
     static func line(of offset: Int, in bytes: [UInt8]) -> Int {
         SourceText(bytes).line(containing: min(offset, max(bytes.count - 1, 0)))
-    }
-}
-
-extension TickFailure {
-    init(_ failure: WriteFailure) {
-        switch failure {
-        case .cannotRead: self = .noInput(failure.description)
-        case .cannotWrite, .exists, .protected: self = .cannotWrite(failure.description)
-        case .changedOnDisk: self = .changedOnDisk(failure.description)
-        case .notUTF8, .conflicted, .outside: self = .badData(failure.description)
-        }
     }
 }
 
@@ -467,7 +456,7 @@ enum OptionValue {
         if let scalar = text.unicodeScalars.first(where: isForbidden) {
             let code = String(format: "U+%04X", scalar.value)
             let what = scalar == "\n" || scalar == "\r" || scalar.value == 0x2028 || scalar.value == 0x2029 ? "a line break" : "a control character"
-            throw TickFailure.usage("\(option) holds \(what) (\(code)); give one line of plain text")
+            throw TickError.usage("\(option) holds \(what) (\(code)); give one line of plain text")
         }
         return text
     }
@@ -482,7 +471,7 @@ enum OptionValue {
     static func priority(_ text: String) throws -> Priority {
         let word = text.hasPrefix("!") ? String(text.dropFirst()) : text
         guard let priority = Priority(word: word) else {
-            throw TickFailure.usage("unknown priority '\(text)'; use lowest, low, normal, medium, high or urgent")
+            throw TickError.usage("unknown priority '\(text)'; use lowest, low, normal, medium, high or urgent")
         }
         return priority
     }
@@ -490,7 +479,7 @@ enum OptionValue {
     static func color(_ text: String) throws -> String {
         try oneLine(text, option: "--color")
         guard ListColor.isValid(text) else {
-            throw TickFailure.usage("unknown color '\(text)'; use one of \(ListColor.names.joined(separator: ", ")) or #rrggbb")
+            throw TickError.usage("unknown color '\(text)'; use one of \(ListColor.names.joined(separator: ", ")) or #rrggbb")
         }
         return text.lowercased()
     }
@@ -498,7 +487,7 @@ enum OptionValue {
     static func icon(_ text: String) throws -> String {
         try oneLine(text, option: "--icon")
         guard !text.isEmpty, !text.contains(where: { $0.isWhitespace }) else {
-            throw TickFailure.usage("icon '\(text)' must be one word, a symbol name like cart or an emoji")
+            throw TickError.usage("icon '\(text)' must be one word, a symbol name like cart or an emoji")
         }
         return text
     }
@@ -511,7 +500,7 @@ enum OptionValue {
             && tag.unicodeScalars.allSatisfy { scalar in
                 scalar.value >= 0x80 || CharacterSet.alphanumerics.contains(scalar) || "_-/".unicodeScalars.contains(scalar)
             } && !tag.allSatisfy(\.isNumber)
-        guard valid else { throw TickFailure.usage("tag '\(text)' must be letters, digits, _, - or /, and not only digits") }
+        guard valid else { throw TickError.usage("tag '\(text)' must be letters, digits, _, - or /, and not only digits") }
         return tag
     }
 
@@ -523,7 +512,7 @@ enum OptionValue {
                 (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x2D || byte == 0x5F
             })
         else {
-            throw TickFailure.usage("\(option) '\(text)' is not a block id; an id is letters, digits, - and _ (e.g. q4plan)")
+            throw TickError.usage("\(option) '\(text)' is not a block id; an id is letters, digits, - and _ (e.g. q4plan)")
         }
         return id
     }
@@ -531,7 +520,7 @@ enum OptionValue {
     static func sortKeys(_ text: String) throws -> [SortKey] {
         switch SortKey.list(text) {
         case .success(let keys): return keys
-        case .failure(let failure): throw TickFailure.usage("--by: " + failure.message)
+        case .failure(let failure): throw TickError.usage("--by: " + failure.message)
         }
     }
 }

@@ -36,13 +36,13 @@ extension Tick {
         } catch {
             finishBackgroundWork()
             Terminal.error(error.description)
-            exit(withError: ExitCode(64))
+            exit(withError: ExitCode(TickError.Kind.usage.exitCode))
         }
         let arguments = joiningNegativeValues(movingGlobalOptions(rawArguments))
         if let failure = unknownCommand(in: arguments) {
             finishBackgroundWork()
             Terminal.error(failure.message)
-            exit(withError: ExitCode(failure.code))
+            exit(withError: ExitCode(failure.kind.exitCode))
         }
         func refuseDashedName() {
             // The parser asks for help (an `h` in the name) or refuses an
@@ -54,7 +54,7 @@ extension Tick {
             Terminal.error(
                 "'\(dashed)' begins with '-' and was read as options; to name a file or item that begins with '-', put it after --, as in: tick \(subcommand) -- \(dashed)"
             )
-            exit(withError: ExitCode(64))
+            exit(withError: ExitCode(TickError.Kind.usage.exitCode))
         }
         do {
             command = try parseAsRoot(arguments)
@@ -204,7 +204,7 @@ extension Tick {
     /// `tick help nosuch`): a usage error with the nearest command's name.
     /// (Plain `tick` takes no words, so the first word after the global
     /// options must be a command.)
-    static func unknownCommand(in arguments: [String]) -> TickFailure? {
+    static func unknownCommand(in arguments: [String]) -> TickError? {
         var index = 0
         while index < arguments.count, arguments[index].hasPrefix("-") {
             let argument = arguments[index]

@@ -46,7 +46,7 @@ enum QueryInput {
             for note in notes { Terminal.note(note) }
             return expression
         } catch {
-            throw TickFailure.usage(caretMessage(error))
+            throw TickError.usage(caretMessage(error))
         }
     }
 

@@ -12,19 +12,6 @@ import TickSystem
     @preconcurrency import Glibc
 #endif
 
-/// An error that ends a command: one line on standard error and an exit code
-/// of SPEC §7.
-struct TickFailure: Error {
-    var message: String
-    var code: Int32
-
-    static func usage(_ message: String) -> TickFailure { TickFailure(message: message, code: 64) }
-    static func badData(_ message: String) -> TickFailure { TickFailure(message: message, code: 65) }
-    static func noInput(_ message: String) -> TickFailure { TickFailure(message: message, code: 66) }
-    static func cannotWrite(_ message: String) -> TickFailure { TickFailure(message: message, code: 73) }
-    static func changedOnDisk(_ message: String) -> TickFailure { TickFailure(message: message, code: 75) }
-}
-
 /// A subcommand whose failures become one line on standard error and the
 /// SPEC's exit code, never a stack trace.
 protocol TickCommand: ParsableCommand {
@@ -35,42 +22,11 @@ extension TickCommand {
     func run() throws {
         do {
             try execute()
-        } catch let failure as TickFailure {
+        } catch let error as any TickErrorConvertible {
+            let failure = error.tickError
             Terminal.error(failure.message)
-            throw ExitCode(failure.code)
-        } catch let problem as NotesFolder.Problem {
-            Terminal.error(problem.description)
-            throw ExitCode(66)
-        } catch let error as FileIO.ReadError {
-            Terminal.error(error.description)
-            throw ExitCode(66)
-        } catch let failure as ListLookup.Failure {
-            Terminal.error(failure.message)
-            throw ExitCode(65)
-        } catch let failure as ItemLookup.Failure {
-            Terminal.error(failure.message)
-            throw ExitCode(65)
-        } catch let failure as GitProcess.Failure {
-            Terminal.error(failure.description)
-            throw ExitCode(66)
+            throw ExitCode(failure.kind.exitCode)
         }
-    }
-}
-
-extension ListLookup.Failure {
-    var message: String {
-        switch self {
-        case .unknown(let name, let candidates):
-            return "no list named '\(name)'" + Self.suggest(candidates, "lists are")
-        case .ambiguous(let name, let candidates):
-            return "'\(name)' names more than one list" + Self.suggest(candidates, "use a path:")
-        }
-    }
-
-    private static func suggest(_ candidates: [String], _ lead: String) -> String {
-        guard !candidates.isEmpty else { return "; create one with `tick new NAME`" }
-        let shown = candidates.prefix(8).joined(separator: ", ")
-        return "; \(lead) \(shown)\(candidates.count > 8 ? ", …" : "")"
     }
 }
 
@@ -176,20 +132,5 @@ enum Terminal {
 
     static func writeError(_ text: String) {
         Array(text.utf8).withUnsafeBufferPointer { writeAll($0, to: STDERR_FILENO) }
-    }
-}
-
-extension ItemLookup.Failure {
-    var message: String {
-        switch self {
-        case .unknown(let spec, let candidates):
-            let base = "no item matches '\(spec)'"
-            return candidates.isEmpty
-                ? base + "; name it by PATH:LINE, ^id or part of its title"
-                : base + "; items there: " + candidates.prefix(8).joined(separator: "; ")
-        case .ambiguous(let spec, let candidates):
-            return "'\(spec)' matches \(candidates.count) items; name one by PATH:LINE: "
-                + candidates.prefix(10).joined(separator: "; ") + (candidates.count > 10 ? "; …" : "")
-        }
     }
 }
