@@ -153,7 +153,7 @@ public struct TaskDate: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     // MARK: Calendar arithmetic, through Foundation's Gregorian calendar.
 
-    static let calendar: Calendar = {
+    package static let calendar: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         calendar.firstWeekday = 2

@@ -159,9 +159,9 @@ public struct ItemMetadata: Sendable, Hashable {
             more[index].value = value
             return
         }
-        let rank = MetadataField.keptInMore.firstIndex(of: field) ?? Int.max
-        let position = more.firstIndex { MetadataField.keptInMore.firstIndex(of: $0.field) ?? Int.max > rank } ?? more.count
-        more.insert((field, value), at: position)
+        more.append((field, value))
+        func rank(_ field: MetadataField) -> Int { MetadataField.keptInMore.firstIndex(of: field) ?? Int.max }
+        more.sort { rank($0.field) < rank($1.field) }
     }
 
     /// Folds the tokens of a title into metadata.

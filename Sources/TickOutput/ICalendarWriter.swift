@@ -221,24 +221,22 @@ public enum ICalendarWriter {
         guard let remind = item.date(.remind) else { return [] }
         let minute = remind.minuteOfDay ?? 9 * 60
         let local = DateComponents(year: remind.year, month: remind.month, day: remind.day, hour: minute / 60, minute: minute % 60)
-        guard let instant = localCalendar.date(from: local) else { return [] }
-        let utc = utcCalendar.dateComponents([.year, .month, .day, .hour, .minute], from: instant)
-        guard let year = utc.year, let month = utc.month, let day = utc.day, let hour = utc.hour, let minutes = utc.minute else { return [] }
-        let trigger = basicDay(TaskDate(year: year, month: month, day: day)) + "T" + twoDigits(hour) + twoDigits(minutes) + "00Z"
-        return ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(escaped(item.title.string))", "TRIGGER;VALUE=DATE-TIME:\(trigger)", "END:VALARM"]
+        guard let instant = localCalendar.date(from: local),
+            case let parts = TaskDate.calendar.dateComponents([.year, .month, .day, .hour, .minute], from: instant),
+            let year = parts.year, let month = parts.month, let day = parts.day, let hour = parts.hour, let minutes = parts.minute
+        else { return [] }
+        // `TaskDate.calendar` is UTC: the reminder's moment as a UTC date and time.
+        let utc = TaskDate(year: year, month: month, day: day, minuteOfDay: hour * 60 + minutes)
+        return [
+            "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(escaped(item.title.string))", "TRIGGER;VALUE=DATE-TIME" + dateValue(utc) + "Z",
+            "END:VALARM",
+        ]
     }
 
-    private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-
+    /// The calendar of the time zone tick runs in, for reminders' local times.
     private static let localCalendar: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = .current
-        return calendar
-    }()
-
-    private static let utcCalendar: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
         return calendar
     }()
 

@@ -295,6 +295,22 @@ struct ParseCacheTests {
         #expect(!computed.contains("bad.md"))
     }
 
+    @Test("a cache written with another field table is not trusted: the folder is parsed again")
+    func anotherFieldTableIsNotTrusted() throws {
+        let folder = try Self.orderedListsAndAFileNotUTF8()
+        let cache = CacheFolder()
+        _ = try workspace(folder, cache: cache)
+        #expect(try workspace(folder, cache: cache).orderCameFromCache)
+        // The header: magic, the format version (one LEB128 byte), then the
+        // table's fingerprint; change a low bit of its first byte.
+        let file = try cache.parseCache(of: folder).path
+        var bytes = try FileIO.read(file)
+        let fingerprintStart = ParseCache.magic.count + 1
+        bytes[fingerprintStart] ^= 0x02
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        #expect(try !workspace(folder, cache: cache).orderCameFromCache)
+    }
+
     @Test("a new cache file holds the lists in list order, the files that are not lists after them")
     func newCacheFileIsInListOrder() throws {
         let folder = try Self.orderedListsAndAFileNotUTF8()
