@@ -41,8 +41,11 @@ extension SmartGroup {
     public func members(of workspace: EncodedWorkspace, matching expression: QueryExpression?, today: TaskDate)
         -> [EncodedListedItem]
     {
+        // The group's own test runs in the same pass on every core, so
+        // that the folder's items are never gathered whole.
         let items = workspace.itemsAccepted(byTestsFrom: {
-            expression.map { QueryEvaluator.test($0) } ?? { _ in true }
+            let matches = expression.map { QueryEvaluator.test($0) }
+            return { item in contains(item, today: today) && matches?(item) ?? true }
         })
         return members(of: items, today: today)
     }

@@ -515,6 +515,23 @@ extension EncodedListedItem {
     }
 }
 
+extension EncodedListedItem {
+    /// Where an item's record lies in memory: its list's bytes, then its
+    /// place in the list. Items read in this order read the parse cache
+    /// front to back (a list parsed afresh lies elsewhere, in no order that
+    /// matters).
+    public struct CacheOrder: Comparable, Sendable {
+        let list: Int
+        let index: Int
+
+        public static func < (lhs: CacheOrder, rhs: CacheOrder) -> Bool {
+            lhs.list != rhs.list ? lhs.list < rhs.list : lhs.index < rhs.index
+        }
+    }
+
+    public var cacheOrder: CacheOrder { CacheOrder(list: Int(bitPattern: document.body.buffer.baseAddress), index: index) }
+}
+
 extension Collection where Element == EncodedListedItem {
     /// Gives back the pages of the parse cache these items were read from
     /// (`ListMapping.releasePages`): for a writer that has written
@@ -547,5 +564,16 @@ extension Collection where Element == EncodedListedItem {
             if let result = transform(item) { results.append(result) }
         }
         return results
+    }
+
+    /// Calls `body` with each item in the order their records lie in the
+    /// parse cache (`cacheOrder`), not the collection's, a run at a time,
+    /// and gives the cache's pages back after each run: a pass whose
+    /// order does not matter over items in any order (by due date, by
+    /// priority) holds a run's pages, not the cache.
+    public func forEachInCacheOrderReleasingCachePages(_ body: (EncodedListedItem) -> Void) {
+        var ordered = Array(self)
+        ordered.sort { $0.cacheOrder < $1.cacheOrder }
+        ordered.forEachReleasingCachePages(body)
     }
 }

@@ -137,7 +137,7 @@ import TickSyntax
     @Test func aListingOfManyBlocksIsAlignedAcrossBlocksAndPrintedInOrder() {
         // More lines than one batch of blocks; the widest title and due date
         // are in the last block, and still set the columns of the first row.
-        let count = ItemTable.blockSize * ItemTable.blocksPerBatch * 2 + 5
+        let count = ItemTable.chunkSize * ItemTable.chunksPerBatch * 2 + 5
         let source = ListingSource(count: count) { index in
             if index % 1000 == 999 { return .blank }
             let title = index == count - 1 ? "the widest title of them all" : "row \(index)"
@@ -162,6 +162,43 @@ import TickSyntax
             if line != expected {
                 Issue.record("line \(index): \(line.debugDescription)")
                 break
+            }
+        }
+    }
+
+    @Test func rowsPrintedFromTheirKeptBytesMatchRowsPrintedFromStyledText() {
+        // Rows of every kind of cell: wide and combining characters, styles
+        // and links, empty cells, notes, indentation; printed at every color
+        // depth and at widths that cut some of them and none.
+        let titles = ["short", "a much longer title that goes on and on", "🛒 groceries", "e\u{301}te\u{301}", "日本語のタイトル", ""]
+        var lines: [ListingLine] = [.heading(StyledText("Heading", .strong)), .blank]
+        for (index, title) in titles.enumerated() {
+            var styledTitle = StyledText(title, index % 2 == 0 ? .plain : TextStyle(bold: true, color: .red))
+            if index == 2 { styledTitle.append(" link", TextStyle(underline: true, link: "https://example.com")) }
+            var row = ItemRow(
+                prefix: StyledText(String(repeating: "  ", count: index % 3)) + StyledText("☐ ") + ItemStyle.priorityMarker(.high),
+                title: styledTitle)
+            if index % 2 == 0 { row.due = RelativeDate.styled(date("2026-11-20"), today: today) }
+            if index % 3 != 2 { row.tags = ItemStyle.tags(Array(["home", "errand", "très-long"].prefix(index % 4))) }
+            if index != 4 { row.list = StyledText("List \(index)", .colored(.blue)) }
+            if index == 1 {
+                row.notes = [StyledText("a note under the row", .dimmed), StyledText(""), StyledText("  indented  ", .dimmed)]
+                row.notesIndent = row.prefix.width
+            }
+            lines.append(.row(row))
+        }
+        for depth in [ColorDepth.none, .ansi256, .trueColor] {
+            for width in [nil, 200, 60, 40, 24, 12] as [Int?] {
+                func printed(cuttingEveryRow: Bool) -> String {
+                    var bytes: [UInt8] = []
+                    ItemTable.write(ListingSource(lines), width: width, depth: depth, cuttingEveryRow: cuttingEveryRow) {
+                        bytes.append(contentsOf: $0)
+                    }
+                    return String(decoding: bytes, as: UTF8.self)
+                }
+                let kept = printed(cuttingEveryRow: false)
+                #expect(kept == printed(cuttingEveryRow: true), "depth \(depth), width \(width.map(String.init) ?? "none")")
+                #expect(kept.split(separator: "\n", omittingEmptySubsequences: false).count == lines.count + 3 + 1)
             }
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import TickEngine
 import TickOutput
+import TickRecords
 
 /// A subcommand that shows one smart group (SPEC §4).
 protocol SmartGroupCommand: TickCommand {
@@ -24,12 +25,17 @@ extension SmartGroupCommand {
         let today = options.folder.todayDate
         let workspace = try options.folder.workspace()
         let context = ItemContext(today: today) { workspace.dependencies }
-        var items = try ListFilter.items(workspace, list: options.list)
-        if !options.expression.isEmpty {
-            let query = try QueryInput.parse(options.expression, today: today).resolvingDependencies(context.dependencies)
-            items = QueryEvaluator.filter(items, query)
+        let listItems = try options.list.map { try ListFilter.items(workspace, list: $0) }
+        let query =
+            options.expression.isEmpty
+            ? nil : try QueryInput.parse(options.expression, today: today).resolvingDependencies(context.dependencies)
+        let members: [EncodedListedItem]
+        if var items = listItems {
+            if let query { items = QueryEvaluator.filter(items, query) }
+            members = Self.group.members(of: items, today: today)
+        } else {
+            members = Self.group.members(of: workspace, matching: query, today: today)
         }
-        let members = Self.group.members(of: items, today: today)
         let arranged = options.results.arrange(
             members, isManual: Self.group == .all || Self.group == .overdue,
             defaultGrouping: Self.group.defaultGrouping, today: today)

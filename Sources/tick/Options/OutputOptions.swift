@@ -82,15 +82,6 @@ struct Display {
     /// Lays out a listing and prints it as it is made, in pieces of about
     /// 64 KB.
     func print(_ source: ListingSource) {
-        var pending = ""
-        ItemTable.render(source, width: width, depth: depth) { line in
-            pending += line
-            pending += "\n"
-            if pending.utf8.count >= 64 * 1024 {
-                Terminal.write(pending)
-                pending = ""
-            }
-        }
-        if !pending.isEmpty { Terminal.write(pending) }
+        ItemTable.write(source, width: width, depth: depth) { Terminal.writeRaw($0) }
     }
 }

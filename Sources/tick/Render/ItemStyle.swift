@@ -76,7 +76,7 @@ enum ItemStyle {
     private static func markerWidth(_ items: [EncodedListedItem]) -> Int {
         let markerWidths = Priority.allCases.map { priorityMarker($0).width }
         var widest = 0
-        items.forEachReleasingCachePages { widest = max(widest, markerWidths[$0.priority.rawValue]) }
+        items.forEachInCacheOrderReleasingCachePages { widest = max(widest, markerWidths[$0.priority.rawValue]) }
         return widest
     }
 

@@ -43,65 +43,83 @@ enum ItemTable {
         return output
     }
 
-    /// Lays out the lines of `source` and hands each finished line to `emit`,
-    /// in order. The lines are asked for twice, once to measure the columns
-    /// and once to print, so a source that builds them on demand never holds
-    /// a whole listing (200,000 rows of styled text) in memory. Both passes
-    /// take blocks of lines on every core (building a row parses its title:
-    /// most of the time of showing a big list), a batch of blocks at a time:
-    /// the lines are emitted in order, and after each batch the pages of the
-    /// parse cache it read are given back (`ListingSource.finishedBatch`).
+    /// Lays out the lines of `source` and hands each finished line to
+    /// `emit`, in order, without its line feed. (For tests and short
+    /// listings; `write` is the one that prints.)
     static func render(_ source: ListingSource, width: Int?, depth: ColorDepth, emit: (String) -> Void) {
-        let blocks = (source.count + blockSize - 1) / blockSize
-        func lines(ofBlock block: Int) -> Range<Int> { block * blockSize..<min(source.count, (block + 1) * blockSize) }
-        var widths = ColumnWidths()
-        for batchStart in stride(from: 0, to: blocks, by: blocksPerBatch) {
-            let measured = Parallel.map(min(blocksPerBatch, blocks - batchStart)) { offset in
-                var widths = ColumnWidths()
-                for index in lines(ofBlock: batchStart + offset) {
-                    if case .row(let row) = source.line(index) { widths.include(row) }
-                }
-                return widths
-            }
-            widths = measured.reduce(widths) { $0.merged(with: $1) }
-            source.finishedBatch()
-        }
-        if let width { widths.fit(in: width) }
-        for batchStart in stride(from: 0, to: blocks, by: blocksPerBatch) {
-            let rendered = Parallel.map(min(blocksPerBatch, blocks - batchStart)) { offset in
-                var texts: [String] = []
-                for index in lines(ofBlock: batchStart + offset) {
-                    render(source.line(index), widths: widths, width: width, depth: depth) { texts.append($0) }
-                }
-                return texts
-            }
-            for texts in rendered { texts.forEach(emit) }
-            source.finishedBatch()
+        var pending: [UInt8] = []
+        write(source, width: width, depth: depth) { pending.append(contentsOf: $0) }
+        for line in pending.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast() {
+            emit(String(decoding: line, as: UTF8.self))
         }
     }
 
-    /// Lines measured or rendered together by one task, and blocks rendered
-    /// before their lines are emitted.
-    static let blockSize = 2048
-    static let blocksPerBatch = 8
+    /// Lays out the lines of `source` and hands the printed bytes to
+    /// `write`, each line ended by a line feed, in pieces of about 64 KB.
+    ///
+    /// Each line is built once (`RenderedListing`): in the order its item's
+    /// record lies in the parse cache, on every core, a batch of lines at a
+    /// time, the cache's pages given back after each batch, so that a
+    /// listing in any order (by due date, by priority) reads the cache front
+    /// to back and holds a batch's pages, not the file's. What is kept of a
+    /// line is its cells as printed bytes and their widths (tens of bytes a
+    /// row, not styled text); the columns are measured on them, and the
+    /// lines are then written in the listing's order. A row that must be cut
+    /// to fit the terminal is built again as styled text and cut
+    /// (`renderStyled`).
+    ///
+    /// With `cuttingEveryRow` (for tests) every row is printed as one that
+    /// must be cut is: the reference the kept bytes are checked against.
+    static func write(
+        _ source: ListingSource, width: Int?, depth: ColorDepth, cuttingEveryRow: Bool = false,
+        to write: (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        let listing = RenderedListing(source, width: width, depth: depth)
+        var widths = ColumnWidths()
+        for chunk in listing.chunks {
+            for line in chunk.lines where line.isRow { widths.include(line) }
+        }
+        if let width { widths.fit(in: width) }
+        var output: [UInt8] = []
+        output.reserveCapacity(80 * 1024)
+        for index in 0..<source.count {
+            let (chunk, position) = listing.location(of: index)
+            let rendered = listing.chunks[chunk]
+            let line = rendered.lines[position]
+            if line.isRow, cuttingEveryRow || line.mustBeCut(widths: widths, width: width) {
+                renderStyled(source.line(index), widths: widths, width: width, depth: depth) { text in
+                    output.append(contentsOf: text.utf8)
+                    output.append(0x0A)
+                }
+            } else {
+                rendered.bytes.withUnsafeBufferPointer { bytes in
+                    line.write(from: bytes, widths: widths, to: &output)
+                }
+            }
+            if output.count >= 64 * 1024 {
+                output.withUnsafeBufferPointer(write)
+                output.removeAll(keepingCapacity: true)
+            }
+        }
+        if !output.isEmpty { output.withUnsafeBufferPointer(write) }
+    }
+
+    /// Lines built together by one task, and tasks run before the cache's
+    /// pages are given back.
+    static let chunkSize = 4096
+    static let chunksPerBatch = 4
 
     /// The widths of the columns: the widest cell of each, then cut to fit
     /// the terminal.
-    private struct ColumnWidths {
+    fileprivate struct ColumnWidths {
         var main = 0, due = 0, tags = 0, list = 0, longestPrefix = 0
 
-        mutating func include(_ row: ItemRow) {
-            main = max(main, row.prefix.width + row.title.width)
-            due = max(due, row.due.width)
-            tags = max(tags, row.tags.width)
-            list = max(list, row.list.width)
-            longestPrefix = max(longestPrefix, row.prefix.width)
-        }
-
-        func merged(with other: ColumnWidths) -> ColumnWidths {
-            ColumnWidths(
-                main: max(main, other.main), due: max(due, other.due), tags: max(tags, other.tags),
-                list: max(list, other.list), longestPrefix: max(longestPrefix, other.longestPrefix))
+        mutating func include(_ line: RenderedLine) {
+            main = max(main, Int(line.mainWidth))
+            due = max(due, Int(line.dueWidth))
+            tags = max(tags, Int(line.tagsWidth))
+            list = max(list, Int(line.listWidth))
+            longestPrefix = max(longestPrefix, Int(line.prefixWidth))
         }
 
         /// Gives way in turn, as the type's comment says, until the row
@@ -130,8 +148,11 @@ enum ItemTable {
         }
     }
 
-    /// The printed lines of one listing line: a row is followed by its notes.
-    private static func render(_ line: ListingLine, widths: ColumnWidths, width: Int?, depth: ColorDepth, emit: (String) -> Void) {
+    /// The printed lines of one listing line, from its styled text: a row
+    /// is cut to the columns and followed by its notes. What `RenderedLine`
+    /// writes for a line that needs no cutting, and what a line that does
+    /// is printed with.
+    private static func renderStyled(_ line: ListingLine, widths: ColumnWidths, width: Int?, depth: ColorDepth, emit: (String) -> Void) {
         func trimmed(_ line: String) -> String {
             var text = Substring(line)
             while text.last == " " { text.removeLast() }
@@ -167,24 +188,205 @@ enum ItemTable {
     }
 }
 
+/// A line of a listing as `RenderedListing` keeps it: the printed bytes
+/// of its cells, one after another in its chunk's bytes, and their widths.
+/// A heading or a blank line is kept whole, as printed (it takes no part
+/// in the columns).
+private struct RenderedLine {
+    /// Where the line's bytes start and where each cell ends: the main
+    /// cell (prefix and title), the due date, the tags, the list name, then
+    /// the notes, each ended by a line feed. A heading's bytes all lie
+    /// before `mainEnd`.
+    var start: Int32 = 0, mainEnd: Int32 = 0, dueEnd: Int32 = 0, tagsEnd: Int32 = 0, listEnd: Int32 = 0, end: Int32 = 0
+    var prefixWidth: Int32 = 0, mainWidth: Int32 = 0, dueWidth: Int32 = 0, tagsWidth: Int32 = 0, listWidth: Int32 = 0
+    /// The widest note, and the columns notes are indented by.
+    var notesWidth: Int32 = 0, notesIndent: Int32 = 0
+    var isRow = false
+
+    /// True when a cell is wider than its column, or a note than the
+    /// terminal: the row is then built again and cut (`renderStyled`).
+    func mustBeCut(widths: ItemTable.ColumnWidths, width: Int?) -> Bool {
+        if Int(mainWidth) > widths.main { return true }
+        if widths.due > 0, Int(dueWidth) > widths.due { return true }
+        if widths.tags > 0, Int(tagsWidth) > widths.tags { return true }
+        if widths.list > 0, Int(listWidth) > widths.list { return true }
+        if let width, end > listEnd, Int(notesIndent + notesWidth) > width { return true }
+        return false
+    }
+
+    /// Appends the printed line (and its notes), each ended by a line
+    /// feed: the bytes `renderStyled` prints for it.
+    func write(from bytes: UnsafeBufferPointer<UInt8>, widths: ItemTable.ColumnWidths, to output: inout [UInt8]) {
+        func append(_ range: Range<Int32>) { output.append(contentsOf: bytes[Int(range.lowerBound)..<Int(range.upperBound)]) }
+        func trimLine(from lineStart: Int) {
+            while output.count > lineStart, output.last == 0x20 { output.removeLast() }
+        }
+        let lineStart = output.count
+        guard isRow else {
+            append(start..<mainEnd)
+            output.append(0x0A)
+            return
+        }
+        var cells: [(range: Range<Int32>, width: Int32, column: Int)] = [(start..<mainEnd, mainWidth, widths.main)]
+        if widths.due > 0 { cells.append((mainEnd..<dueEnd, dueWidth, widths.due)) }
+        if widths.tags > 0 { cells.append((dueEnd..<tagsEnd, tagsWidth, widths.tags)) }
+        if widths.list > 0 { cells.append((tagsEnd..<listEnd, listWidth, widths.list)) }
+        while cells.count > 1, cells.last!.range.isEmpty { cells.removeLast() }
+        for (index, cell) in cells.enumerated() {
+            append(cell.range)
+            if index < cells.count - 1 {
+                output.append(contentsOf: repeatElement(0x20, count: max(0, cell.column + ItemTable.gap - Int(cell.width))))
+            }
+        }
+        trimLine(from: lineStart)
+        output.append(0x0A)
+        var noteStart = Int(listEnd)
+        while noteStart < Int(end) {
+            var noteEnd = noteStart
+            while bytes[noteEnd] != 0x0A { noteEnd += 1 }
+            let start = output.count
+            output.append(contentsOf: repeatElement(0x20, count: Int(notesIndent)))
+            output.append(contentsOf: bytes[noteStart..<noteEnd])
+            trimLine(from: start)
+            output.append(0x0A)
+            noteStart = noteEnd + 1
+        }
+    }
+}
+
+/// Every line of a listing built once and kept as printed bytes
+/// (`RenderedLine`), in chunks built in the order the lines' items lie in
+/// the parse cache.
+private struct RenderedListing {
+    struct Chunk {
+        var bytes: [UInt8] = []
+        var lines: [RenderedLine] = []
+    }
+    private(set) var chunks: [Chunk] = []
+    /// For each line of the listing, its chunk and its place in the chunk.
+    private var chunkOfLine: [Int32]
+    private var placeOfLine: [Int32]
+
+    init(_ source: ListingSource, width: Int?, depth: ColorDepth) {
+        let order = source.buildOrder()
+        chunkOfLine = Array(repeating: 0, count: source.count)
+        placeOfLine = Array(repeating: 0, count: source.count)
+        let chunkCount = (order.count + ItemTable.chunkSize - 1) / ItemTable.chunkSize
+        chunks.reserveCapacity(chunkCount)
+        for batchStart in stride(from: 0, to: chunkCount, by: ItemTable.chunksPerBatch) {
+            let built = Parallel.map(min(ItemTable.chunksPerBatch, chunkCount - batchStart)) { offset in
+                let chunk = batchStart + offset
+                var rendered = Chunk()
+                let lines = order[chunk * ItemTable.chunkSize..<min(order.count, (chunk + 1) * ItemTable.chunkSize)]
+                rendered.lines.reserveCapacity(lines.count)
+                for index in lines {
+                    rendered.lines.append(Self.render(source.line(index), width: width, depth: depth, into: &rendered.bytes))
+                }
+                return rendered
+            }
+            source.finishedBatch()
+            for (offset, chunk) in built.enumerated() {
+                let number = batchStart + offset
+                for (place, index) in order[number * ItemTable.chunkSize..<min(order.count, (number + 1) * ItemTable.chunkSize)].enumerated() {
+                    chunkOfLine[index] = Int32(number)
+                    placeOfLine[index] = Int32(place)
+                }
+                chunks.append(chunk)
+            }
+        }
+    }
+
+    func location(of line: Int) -> (chunk: Int, place: Int) { (Int(chunkOfLine[line]), Int(placeOfLine[line])) }
+
+    /// Appends the bytes of `line` to `bytes` and says where they lie.
+    private static func render(_ line: ListingLine, width: Int?, depth: ColorDepth, into bytes: inout [UInt8]) -> RenderedLine {
+        var rendered = RenderedLine()
+        rendered.start = Int32(bytes.count)
+        func endOfCell() -> Int32 { Int32(bytes.count) }
+        func trimmed(_ text: String) {
+            let start = bytes.count
+            bytes.append(contentsOf: text.utf8)
+            while bytes.count > start, bytes.last == 0x20 { bytes.removeLast() }
+        }
+        switch line {
+        case .blank:
+            break
+        case .heading(let text):
+            trimmed((width.map { text.truncated(to: $0) } ?? text).rendered(depth))
+        case .row(let row):
+            rendered.isRow = true
+            row.prefix.render(depth, into: &bytes)
+            row.title.render(depth, into: &bytes)
+            rendered.prefixWidth = Int32(row.prefix.width)
+            rendered.mainWidth = Int32(row.prefix.width + row.title.width)
+            rendered.mainEnd = endOfCell()
+            row.due.render(depth, into: &bytes)
+            rendered.dueWidth = Int32(row.due.width)
+            rendered.dueEnd = endOfCell()
+            row.tags.render(depth, into: &bytes)
+            rendered.tagsWidth = Int32(row.tags.width)
+            rendered.tagsEnd = endOfCell()
+            row.list.render(depth, into: &bytes)
+            rendered.listWidth = Int32(row.list.width)
+            rendered.listEnd = endOfCell()
+            rendered.notesIndent = Int32(row.notesIndent)
+            for note in row.notes {
+                note.render(depth, into: &bytes)
+                bytes.append(0x0A)
+                rendered.notesWidth = max(rendered.notesWidth, Int32(note.width))
+            }
+            rendered.end = endOfCell()
+            return rendered
+        }
+        rendered.mainEnd = endOfCell()
+        rendered.dueEnd = rendered.mainEnd
+        rendered.tagsEnd = rendered.mainEnd
+        rendered.listEnd = rendered.mainEnd
+        rendered.end = rendered.mainEnd
+        return rendered
+    }
+}
+
+/// The lines of a listing, each built when asked for, so that a listing
+/// of any size is never held as styled text.
 struct ListingSource {
     let count: Int
     let line: (Int) -> ListingLine
+    /// The item whose row a line is, nil for any other line: rows are
+    /// built in the order their items lie in the parse cache.
+    let item: (Int) -> EncodedListedItem?
     /// The items the lines are read from, whose parse cache pages are
     /// given back after each batch of lines (`finishedBatch`).
     let items: [EncodedListedItem]
 
-    init(count: Int, readingFrom items: [EncodedListedItem] = [], line: @escaping (Int) -> ListingLine) {
+    init(
+        count: Int, readingFrom items: [EncodedListedItem] = [], item: @escaping (Int) -> EncodedListedItem? = { _ in nil },
+        line: @escaping (Int) -> ListingLine
+    ) {
         self.count = count
         self.items = items
+        self.item = item
         self.line = line
     }
 
-    /// Called after each batch of lines is measured or printed: the pages
-    /// of the parse cache they were read from can be let go.
-    func finishedBatch() { items.releaseCachePages() }
-
     init(_ lines: [ListingLine]) {
         self.init(count: lines.count) { lines[$0] }
+    }
+
+    /// Called after each batch of lines is built: the pages of the parse
+    /// cache they were read from can be let go.
+    func finishedBatch() { items.releaseCachePages() }
+
+    /// The lines in the order to build them: the lines of no item first,
+    /// in order, then the rows in the order their items' records lie in
+    /// the parse cache (`EncodedListedItem.cacheOrder`).
+    func buildOrder() -> [Int] {
+        var others: [Int] = []
+        var rows: [(key: EncodedListedItem.CacheOrder, line: Int)] = []
+        for index in 0..<count {
+            if let item = item(index) { rows.append((item.cacheOrder, index)) } else { others.append(index) }
+        }
+        rows.sort { $0.key < $1.key }
+        return others + rows.map(\.line)
     }
 }

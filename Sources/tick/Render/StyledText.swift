@@ -219,16 +219,27 @@ struct StyledText: Sendable {
 
     /// The text with escape sequences for `depth` (none at all for `.none`).
     func rendered(_ depth: ColorDepth) -> String {
-        guard depth != .none else { return plain }
-        var output = ""
+        if depth == .none, spans.count == 1 { return spans[0].text }
+        var bytes: [UInt8] = []
+        render(depth, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the text with escape sequences for `depth` (none at all
+    /// for `.none`) to `bytes`: what `rendered` returns, without a string
+    /// in between.
+    func render(_ depth: ColorDepth, into bytes: inout [UInt8]) {
         for span in spans {
+            guard depth != .none else {
+                bytes.append(contentsOf: span.text.utf8)
+                continue
+            }
             let codes = span.style.parameters(depth)
-            if let link = span.style.link { output += "\u{1B}]8;;\(link)\u{1B}\\" }
-            if !codes.isEmpty { output += "\u{1B}[" + codes.joined(separator: ";") + "m" }
-            output += span.text
-            if !codes.isEmpty { output += "\u{1B}[0m" }
-            if span.style.link != nil { output += "\u{1B}]8;;\u{1B}\\" }
+            if let link = span.style.link { bytes.append(contentsOf: "\u{1B}]8;;\(link)\u{1B}\\".utf8) }
+            if !codes.isEmpty { bytes.append(contentsOf: ("\u{1B}[" + codes.joined(separator: ";") + "m").utf8) }
+            bytes.append(contentsOf: span.text.utf8)
+            if !codes.isEmpty { bytes.append(contentsOf: "\u{1B}[0m".utf8) }
+            if span.style.link != nil { bytes.append(contentsOf: "\u{1B}]8;;\u{1B}\\".utf8) }
         }
-        return output
     }
 }

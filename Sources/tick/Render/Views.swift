@@ -29,7 +29,9 @@ enum ItemsView {
             starts.append(count)
             count += group.items.count + (isGrouped ? (index > 0 ? 2 : 1) : 0)
         }
-        return ListingSource(count: count, readingFrom: arranged.items) { line in
+        /// What line `line` is: a group's blank line, its heading, or the
+        /// row of one of its items.
+        func locate(_ line: Int) -> (group: Int, part: GroupLine) {
             var low = 0
             var high = starts.count - 1
             while low < high {
@@ -39,18 +41,38 @@ enum ItemsView {
             var offset = line - starts[low]
             if isGrouped {
                 if low > 0 {
-                    if offset == 0 { return .blank }
+                    if offset == 0 { return (low, .blank) }
                     offset -= 1
                 }
-                if offset == 0 { return .heading(heading(groups[low], key: arranged.groupKey, today: today)) }
+                if offset == 0 { return (low, .heading) }
                 offset -= 1
             }
-            let item = groups[low].items[offset]
-            return .row(
-                row(
-                    item, context: context, depth: present?[low].ancestorCount(of: item) ?? 0, prefixes: prefixes,
-                    showList: showsList, showNotes: showNotes, plain: plain))
+            return (low, .item(offset))
         }
+        return ListingSource(
+            count: count, readingFrom: arranged.items,
+            item: { line in
+                guard case (let group, .item(let offset)) = locate(line) else { return nil }
+                return groups[group].items[offset]
+            },
+            line: { line in
+                switch locate(line) {
+                case (_, .blank): return .blank
+                case (let group, .heading): return .heading(heading(groups[group], key: arranged.groupKey, today: today))
+                case (let group, .item(let offset)):
+                    let item = groups[group].items[offset]
+                    return .row(
+                        row(
+                            item, context: context, depth: present?[group].ancestorCount(of: item) ?? 0, prefixes: prefixes,
+                            showList: showsList, showNotes: showNotes, plain: plain))
+                }
+            })
+    }
+
+    /// A line of a group in a listing.
+    private enum GroupLine {
+        case blank, heading
+        case item(Int)
     }
 
     static func heading(_ group: ItemGroup, key: GroupKey?, today: TaskDate) -> StyledText {
@@ -150,25 +172,31 @@ enum ListView {
             plan.append(.item(position))
         }
         if items.isEmpty { plan.append(.empty) }
-        return ListingSource(count: plan.count, readingFrom: items) { index in
-            switch plan[index] {
-            case .listHeading: return .heading(ItemStyle.listHeading(document))
-            case .blank: return .blank
-            case .empty: return .heading(StyledText("No items in this list.", .dimmed))
-            case .section(let sectionIndex):
-                let section = document.section(sectionIndex)
-                var heading = StyledText()
-                if let icon = section.icon { heading.append(Icons.emoji(for: icon) + " ") }
-                heading.append(section.title, TextStyle(bold: true, color: section.color.flatMap { RGB(listColor: $0) }))
-                return .heading(heading)
-            case .item(let position):
-                let listed = items[position]
-                return .row(
-                    ItemsView.row(
-                        listed, context: context, depth: listed.depth, prefixes: prefixes,
-                        showList: false, showNotes: showNotes, plain: plain))
-            }
-        }
+        return ListingSource(
+            count: plan.count, readingFrom: items,
+            item: { index in
+                guard case .item(let position) = plan[index] else { return nil }
+                return items[position]
+            },
+            line: { index in
+                switch plan[index] {
+                case .listHeading: return .heading(ItemStyle.listHeading(document))
+                case .blank: return .blank
+                case .empty: return .heading(StyledText("No items in this list.", .dimmed))
+                case .section(let sectionIndex):
+                    let section = document.section(sectionIndex)
+                    var heading = StyledText()
+                    if let icon = section.icon { heading.append(Icons.emoji(for: icon) + " ") }
+                    heading.append(section.title, TextStyle(bold: true, color: section.color.flatMap { RGB(listColor: $0) }))
+                    return .heading(heading)
+                case .item(let position):
+                    let listed = items[position]
+                    return .row(
+                        ItemsView.row(
+                            listed, context: context, depth: listed.depth, prefixes: prefixes,
+                            showList: false, showNotes: showNotes, plain: plain))
+                }
+            })
     }
 }
 
