@@ -19,38 +19,50 @@ public enum ICalendarWriter {
     /// The calendar. `stamp` is the DTSTAMP, a UTC date-time such as
     /// `20261121T000000Z`.
     public static func write(_ items: [EncodedListedItem], stamp: String) -> String {
-        var calendar = ""
-        write(items, stamp: stamp) { calendar += $0 }
-        return calendar
+        var calendar: [UInt8] = []
+        write(items, stamp: stamp) { calendar.append(contentsOf: $0) }
+        return String(decoding: calendar, as: UTF8.self)
     }
 
-    /// Writes the calendar piece by piece, a component at a time, so that
-    /// the whole text is never in memory.
-    public static func write(_ items: [EncodedListedItem], stamp: String, to emit: (String) -> Void) {
-        emit(header.map(fold).joined())
-        writeComponents(items, to: emit) { item, uids in todo(item, stamp: stamp, uids: &uids) }
-        emit(fold("END:VCALENDAR"))
+    /// Writes the calendar piece by piece, a chunk of components at a time,
+    /// so that the whole text is never in memory.
+    public static func write(_ items: [EncodedListedItem], stamp: String, to emit: (UnsafeBufferPointer<UInt8>) -> Void) {
+        emitLines(header, to: emit)
+        writeComponents(items, to: emit) { item, uids, lines in todo(item, stamp: stamp, uids: &uids, into: &lines) }
+        emitLines(["END:VCALENDAR"], to: emit)
     }
 
-    /// Writes the component of each item (`component` gives its lines, or
+    /// Emits `lines`, folded.
+    private static func emitLines(_ lines: [String], to emit: (UnsafeBufferPointer<UInt8>) -> Void) {
+        var output = ByteOutput()
+        for line in lines { appendFolded(line, to: &output) }
+        let written = output.release()
+        defer { written.deallocate() }
+        emit(written.written)
+    }
+
+    /// Writes the component of each item (`component` writes its lines, or
     /// none to leave it out), folded, in order: chunks of items are written
     /// on every core and emitted as soon as they and the chunks before them
     /// are done (`Parallel.orderedChunks`). Each chunk counts its own UIDs:
     /// a UID depends only on the item and its list.
     private static func writeComponents(
-        _ items: [EncodedListedItem], to emit: (String) -> Void,
-        component: (EncodedListedItem, inout UIDs) -> [String]
+        _ items: [EncodedListedItem], to emit: (UnsafeBufferPointer<UInt8>) -> Void,
+        component: (EncodedListedItem, inout UIDs, inout ContentLines) -> Void
     ) {
         let chunkSize = 256
         Parallel.orderedChunks((items.count + chunkSize - 1) / chunkSize, inFlight: 8, capacity: chunkSize * 512) { chunk, output in
             var uids = UIDs()
+            var lines = ContentLines()
             let chunkItems = items[chunk * chunkSize..<min(items.count, (chunk + 1) * chunkSize)]
             for item in chunkItems {
-                for line in component(item, &uids) { appendFolded(line, to: &output) }
+                lines.removeAll()
+                component(item, &uids, &lines)
+                lines.appendFolded(to: &output)
             }
             chunkItems.releaseCachePages()
         } deliver: {
-            emit(String(decoding: $0, as: UTF8.self))
+            emit($0)
         }
     }
 
@@ -58,7 +70,9 @@ public enum ICalendarWriter {
 
     /// The DTSTAMP for a pinned day: its midnight in UTC.
     public static func stamp(for day: TaskDate) -> String {
-        basicDay(day) + "T000000Z"
+        var bytes: [UInt8] = []
+        appendBasicDay(day, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self) + "T000000Z"
     }
 
     /// The UID of an item: `ID@tick` for an item with a block id, else
@@ -68,32 +82,59 @@ public enum ICalendarWriter {
     /// added or removed around it.
     public static func uid(_ listed: EncodedListedItem) -> String {
         var uids = UIDs()
-        return uids.uid(listed)
+        var bytes: [UInt8] = []
+        uids.appendUID(listed, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The UIDs of one export: how many items above each one share its
-    /// title is counted once per list, in one pass, not per item.
+    /// title is counted once per list, in one pass, not per item. A UID
+    /// is written as a content line holds it (an id's TEXT escaped; block
+    /// ids have nothing to escape).
     struct UIDs {
         private var earlierByList: [ObjectIdentifier: [Int]] = [:]
 
-        mutating func uid(_ item: EncodedListedItem) -> String {
-            if let id = item.id { return "\(id.string)@tick" }
-            let earlier = earlierCounts(item.document)[item.index]
-            let hex = String(FNV1a.hash("\(item.listPath)\u{0}\(item.title.string)\u{0}\(earlier)"), radix: 16)
-            return String(repeating: "0", count: 16 - hex.count) + hex + "@tick"
+        /// Appends the UID of `item` (`uid(_:)`), hashed from the bytes in
+        /// place.
+        mutating func appendUID(_ item: EncodedListedItem, to bytes: inout [UInt8]) {
+            if let id = item.id {
+                ContentLines.appendEscaped(id.bytes, to: &bytes)
+            } else {
+                var hasher = FNV1a.Hasher()
+                hasher.combine(item.listPath)
+                hasher.combine(0)
+                hasher.combine(item.title.bytes)
+                hasher.combine(0)
+                hasher.combine(String(earlierCounts(item.document)[item.index]))
+                let hash = hasher.value
+                for shift in stride(from: 60, through: 0, by: -4) {
+                    bytes.append(hexDigits[Int(hash >> UInt64(shift) & 0xF)])
+                }
+            }
+            bytes.append(contentsOf: "@tick".utf8)
         }
 
-        /// For each item of `document`, how many items above it have its title.
+        private let hexDigits = Array("0123456789abcdef".utf8)
+
+        /// For each item of `document`, how many items above it have its
+        /// title (compared as bytes, in place).
         private mutating func earlierCounts(_ document: EncodedDocument) -> [Int] {
             if let known = earlierByList[ObjectIdentifier(document)] { return known }
-            var seen: [String: Int] = [:]
+            var seen: [TitleBytes: Int] = [:]
             let counts = document.items().map { item in
-                let title = item.title.string
+                let title = TitleBytes(bytes: item.title.bytes)
                 defer { seen[title, default: 0] += 1 }
                 return seen[title] ?? 0
             }
             earlierByList[ObjectIdentifier(document)] = counts
             return counts
+        }
+
+        /// A title's bytes in its list, hashed and compared as bytes.
+        private struct TitleBytes: Hashable {
+            let bytes: UnsafeBufferPointer<UInt8>
+            static func == (lhs: TitleBytes, rhs: TitleBytes) -> Bool { lhs.bytes.elementsEqual(rhs.bytes) }
+            func hash(into hasher: inout Hasher) { hasher.combine(bytes: UnsafeRawBufferPointer(bytes)) }
         }
     }
 
@@ -110,43 +151,48 @@ public enum ICalendarWriter {
         }
     }
 
-    private static func todo(_ item: EncodedListedItem, stamp: String, uids: inout UIDs) -> [String] {
-        var lines = ["BEGIN:VTODO", "UID:\(escaped(uids.uid(item)))", "DTSTAMP:\(stamp)"]
-        lines.append("SUMMARY:\(escaped(item.title.string))")
-        if let notes = item.notes?.string { lines.append("DESCRIPTION:\(escaped(notes))") }
+    private static func todo(_ item: EncodedListedItem, stamp: String, uids: inout UIDs, into lines: inout ContentLines) {
+        lines.line("BEGIN:VTODO")
+        lines.start("UID:")
+        uids.appendUID(item, to: &lines.bytes)
+        lines.end()
+        lines.line("DTSTAMP:", stamp)
+        lines.text("SUMMARY:", item.title.bytes)
+        if let notes = item.notes { lines.text("DESCRIPTION:", notes.bytes) }
         // DTSTART only when it agrees with DUE (same value type, not later), as RFC 5545 requires.
         var hasStart = false
         let due = item.date(.due)
         if let start = item.date(.start), due.map({ start.compareDay($0) <= 0 && ($0.minuteOfDay == nil) == (start.minuteOfDay == nil) }) ?? true {
-            lines.append("DTSTART" + dateValue(start))
+            lines.date("DTSTART", start)
             hasStart = true
         }
-        if let due { lines.append("DUE" + dateValue(due)) }
-        if let priority = priority(item) { lines.append("PRIORITY:\(priority)") }
+        if let due { lines.date("DUE", due) }
+        if let priority = priority(item) { lines.line("PRIORITY:", String(priority)) }
         switch item.status {
-        case .open: lines.append("STATUS:NEEDS-ACTION")
-        case .inProgress: lines.append("STATUS:IN-PROCESS")
+        case .open: lines.line("STATUS:NEEDS-ACTION")
+        case .inProgress: lines.line("STATUS:IN-PROCESS")
         case .done:
-            lines.append("STATUS:COMPLETED")
-            if let done = item.date(.done) { lines.append("COMPLETED:\(utcNoon(done))") }
-        case .cancelled: lines.append("STATUS:CANCELLED")
+            lines.line("STATUS:COMPLETED")
+            if let done = item.date(.done) { lines.utcNoon("COMPLETED:", done) }
+        case .cancelled: lines.line("STATUS:CANCELLED")
         }
-        if let created = item.date(.created) { lines.append("CREATED:\(utcNoon(created))") }
-        if item.hasTags { lines.append("CATEGORIES:" + item.tags.map { escaped($0.string) }.joined(separator: ",")) }
+        if let created = item.date(.created) { lines.utcNoon("CREATED:", created) }
+        if item.hasTags { lines.categories(item) }
         if let parent = item.parentIndex {
             let parentItem = EncodedListedItem(document: item.document, index: parent, listRank: item.listRank)
-            lines.append("RELATED-TO;RELTYPE=PARENT:\(escaped(uids.uid(parentItem)))")
+            lines.start("RELATED-TO;RELTYPE=PARENT:")
+            uids.appendUID(parentItem, to: &lines.bytes)
+            lines.end()
         }
-        if let every = item.every?.string {
+        if let every = item.every {
             // A recurrence set is generated from DTSTART, so RRULE needs one.
-            if hasStart, let rule = RecurrenceRule(every) { lines.append("RRULE:\(rule.rrule)") }
-            lines.append("X-TICK-EVERY:\(escaped(every))")
+            if hasStart, let rule = RecurrenceRule(every.string) { lines.line("RRULE:", rule.rrule) }
+            lines.text("X-TICK-EVERY:", every.bytes)
         }
-        lines.append("X-TICK-LIST:\(escaped(item.listName))")
-        lines.append("X-TICK-ADDRESS:\(escaped(item.address))")
-        lines += reminder(item)
-        lines.append("END:VTODO")
-        return lines
+        lines.text("X-TICK-LIST:", item.listName)
+        lines.text("X-TICK-ADDRESS:", item.address)
+        reminder(item, into: &lines)
+        lines.line("END:VTODO")
     }
 
     // MARK: Events
@@ -161,55 +207,68 @@ public enum ICalendarWriter {
         _ items: [EncodedListedItem], stamp: String, previous: [String: (sequence: Int, content: [String])] = [:],
         alarm: Int? = nil
     ) -> String {
-        var calendar = ""
-        writeEvents(items, stamp: stamp, previous: previous, alarm: alarm) { calendar += $0 }
-        return calendar
+        var calendar: [UInt8] = []
+        writeEvents(items, stamp: stamp, previous: previous, alarm: alarm) { calendar.append(contentsOf: $0) }
+        return String(decoding: calendar, as: UTF8.self)
     }
 
     /// Writes the calendar of events piece by piece, as `write(_:stamp:to:)`.
     public static func writeEvents(
         _ items: [EncodedListedItem], stamp: String, previous: [String: (sequence: Int, content: [String])],
-        alarm: Int?, to emit: (String) -> Void
+        alarm: Int?, to emit: (UnsafeBufferPointer<UInt8>) -> Void
     ) {
-        emit(header.map(fold).joined())
-        writeComponents(items, to: emit) { listed, uids in
-            guard listed.status.isOpen, listed.date(.due) != nil else { return [] }
-            let uid = uids.uid(listed)
-            var component = event(listed, uid: uid, stamp: stamp, alarm: alarm)
-            let sequence = previous[uid].map { $0.content == changeContent(component) ? $0.sequence : $0.sequence + 1 } ?? 0
-            component.insert("SEQUENCE:\(sequence)", at: 3)
-            return component
+        emitLines(header, to: emit)
+        writeComponents(items, to: emit) { listed, uids, lines in
+            guard listed.status.isOpen, listed.date(.due) != nil else { return }
+            var uidBytes: [UInt8] = []
+            uids.appendUID(listed, to: &uidBytes)
+            let uid = String(decoding: uidBytes, as: UTF8.self)
+            var event = ContentLines()
+            self.event(listed, uid: uidBytes, stamp: stamp, alarm: alarm, into: &event)
+            let content = event.strings
+            let sequence = previous[uid].map { $0.content == changeContent(content) ? $0.sequence : $0.sequence + 1 } ?? 0
+            for (index, line) in content.enumerated() {
+                if index == 3 { lines.line("SEQUENCE:", String(sequence)) }
+                lines.line(line)
+            }
         }
-        emit(fold("END:VCALENDAR"))
+        emitLines(["END:VCALENDAR"], to: emit)
     }
 
     /// An event's lines without SEQUENCE, which `writeEvents` adds after DTSTAMP.
-    private static func event(_ item: EncodedListedItem, uid: String, stamp: String, alarm: Int?) -> [String] {
-        guard let due = item.date(.due) else { return [] }
-        let title = item.title.string
-        var lines = ["BEGIN:VEVENT", "UID:\(escaped(uid))", "DTSTAMP:\(stamp)"]
-        lines.append("SUMMARY:\(escaped(title))")
-        if let notes = item.notes?.string { lines.append("DESCRIPTION:\(escaped(notes))") }
-        lines.append("DTSTART" + dateValue(due))
+    private static func event(_ item: EncodedListedItem, uid: [UInt8], stamp: String, alarm: Int?, into lines: inout ContentLines) {
+        guard let due = item.date(.due) else { return }
+        let title = item.title.bytes
+        lines.line("BEGIN:VEVENT")
+        lines.start("UID:")
+        lines.bytes.append(contentsOf: uid)
+        lines.end()
+        lines.line("DTSTAMP:", stamp)
+        lines.text("SUMMARY:", title)
+        if let notes = item.notes { lines.text("DESCRIPTION:", notes.bytes) }
+        lines.date("DTSTART", due)
         if due.minuteOfDay != nil {
-            lines.append("DURATION:PT1H")
+            lines.line("DURATION:PT1H")
         } else {
-            lines.append("DTEND" + dateValue(due.adding(1, .day)))
-            lines.append("TRANSP:TRANSPARENT") // an all-day reminder, not a busy day
+            lines.date("DTEND", due.adding(1, .day))
+            lines.line("TRANSP:TRANSPARENT") // an all-day reminder, not a busy day
         }
-        if let priority = priority(item) { lines.append("PRIORITY:\(priority)") }
-        if item.hasTags { lines.append("CATEGORIES:" + item.tags.map { escaped($0.string) }.joined(separator: ",")) }
+        if let priority = priority(item) { lines.line("PRIORITY:", String(priority)) }
+        if item.hasTags { lines.categories(item) }
         // A rule that counts from the completion date (`when done`) has no fixed dates to list.
-        if let every = item.every?.string, let rule = RecurrenceRule(every), !rule.whenDone { lines.append("RRULE:\(rule.rrule)") }
-        lines.append("X-TICK-LIST:\(escaped(item.listName))")
-        lines.append("X-TICK-ADDRESS:\(escaped(item.address))")
+        if let every = item.every?.string, let rule = RecurrenceRule(every), !rule.whenDone { lines.line("RRULE:", rule.rrule) }
+        lines.text("X-TICK-LIST:", item.listName)
+        lines.text("X-TICK-ADDRESS:", item.address)
         if let alarm {
             let trigger = alarm % 1440 == 0 ? "-P\(alarm / 1440)D" : alarm % 60 == 0 ? "-PT\(alarm / 60)H" : "-PT\(alarm)M"
-            lines += ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(escaped(title))", "TRIGGER:\(trigger)", "END:VALARM"]
+            lines.line("BEGIN:VALARM")
+            lines.line("ACTION:DISPLAY")
+            lines.text("DESCRIPTION:", title)
+            lines.line("TRIGGER:", trigger)
+            lines.line("END:VALARM")
         }
-        lines += reminder(item)
-        lines.append("END:VEVENT")
-        return lines
+        reminder(item, into: &lines)
+        lines.line("END:VEVENT")
     }
 
     /// A VALARM at the item's reminder (`remind`, docs/FORMAT.md), when it
@@ -217,20 +276,24 @@ public enum ICalendarWriter {
     /// reminder's time, which is local like every time in a list (09:00
     /// for a reminder without one), is converted with the time zone tick
     /// runs in (`TZ`).
-    static func reminder(_ item: EncodedListedItem) -> [String] {
-        guard let remind = item.date(.remind) else { return [] }
+    static func reminder(_ item: EncodedListedItem, into lines: inout ContentLines) {
+        guard let remind = item.date(.remind) else { return }
         let minute = remind.minuteOfDay ?? 9 * 60
         let local = DateComponents(year: remind.year, month: remind.month, day: remind.day, hour: minute / 60, minute: minute % 60)
         guard let instant = localCalendar.date(from: local),
             case let parts = TaskDate.calendar.dateComponents([.year, .month, .day, .hour, .minute], from: instant),
             let year = parts.year, let month = parts.month, let day = parts.day, let hour = parts.hour, let minutes = parts.minute
-        else { return [] }
+        else { return }
         // `TaskDate.calendar` is UTC: the reminder's moment as a UTC date and time.
         let utc = TaskDate(year: year, month: month, day: day, minuteOfDay: hour * 60 + minutes)
-        return [
-            "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(escaped(item.title.string))", "TRIGGER;VALUE=DATE-TIME" + dateValue(utc) + "Z",
-            "END:VALARM",
-        ]
+        lines.line("BEGIN:VALARM")
+        lines.line("ACTION:DISPLAY")
+        lines.text("DESCRIPTION:", item.title.bytes)
+        lines.start("TRIGGER;VALUE=DATE-TIME")
+        appendDateValue(utc, to: &lines.bytes)
+        lines.bytes.append(UInt8(ascii: "Z"))
+        lines.end()
+        lines.line("END:VALARM")
     }
 
     /// The calendar of the time zone tick runs in, for reminders' local times.
@@ -284,23 +347,36 @@ public enum ICalendarWriter {
         }
     }
 
-    /// `;VALUE=DATE:20261124`, or `:20261124T143000` (floating local time) with a time.
-    private static func dateValue(_ date: TaskDate) -> String {
-        guard let minutes = date.minuteOfDay else { return ";VALUE=DATE:" + basicDay(date) }
-        func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return ":" + basicDay(date) + "T" + twoDigits(minutes / 60) + twoDigits(minutes % 60) + "00"
+    /// Appends `;VALUE=DATE:20261124`, or `:20261124T143000` (floating
+    /// local time) with a time.
+    fileprivate static func appendDateValue(_ date: TaskDate, to bytes: inout [UInt8]) {
+        guard let minutes = date.minuteOfDay else {
+            bytes.append(contentsOf: ";VALUE=DATE:".utf8)
+            appendBasicDay(date, to: &bytes)
+            return
+        }
+        bytes.append(UInt8(ascii: ":"))
+        appendBasicDay(date, to: &bytes)
+        bytes.append(UInt8(ascii: "T"))
+        appendTwoDigits(minutes / 60, to: &bytes)
+        appendTwoDigits(minutes % 60, to: &bytes)
+        bytes.append(contentsOf: "00".utf8)
     }
 
-    /// The day in iCalendar's basic form, `20261124`: its ISO form without
-    /// the dashes (and without a time).
-    private static func basicDay(_ date: TaskDate) -> String {
-        String(decoding: date.isoString.utf8.prefix { $0 != UInt8(ascii: "T") }.filter { $0 != UInt8(ascii: "-") }, as: UTF8.self)
+    /// Appends the day in iCalendar's basic form, `20261124`: its ISO form
+    /// (`TaskDate.isoString`) without the dashes and without a time.
+    fileprivate static func appendBasicDay(_ date: TaskDate, to bytes: inout [UInt8]) {
+        let year = date.year
+        if year > 9999 { bytes.append(UInt8(0x30 + year / 10000 % 10)) }
+        appendTwoDigits(year / 100, to: &bytes)
+        appendTwoDigits(year % 100, to: &bytes)
+        appendTwoDigits(date.month, to: &bytes)
+        appendTwoDigits(date.day, to: &bytes)
     }
 
-    /// A day as a UTC date-time (COMPLETED and CREATED must be UTC): its noon,
-    /// so that it shows as the same day in every time zone within ±12 hours.
-    private static func utcNoon(_ date: TaskDate) -> String {
-        basicDay(date) + "T120000Z"
+    private static func appendTwoDigits(_ value: Int, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(0x30 + value / 10 % 10))
+        bytes.append(UInt8(0x30 + value % 10))
     }
 
     /// A TEXT value escaped as RFC 5545 §3.3.11 requires. Line breaks
@@ -308,30 +384,9 @@ public enum ICalendarWriter {
     /// the tab: ESC, DEL, the other C0 controls, and the C1 controls) are
     /// dropped.
     public static func escaped(_ text: String) -> String {
-        // Most text has nothing to escape: a byte scan says so without
-        // building a new string. (0xC2 leads every C1 control, and more.)
-        let isPlain = text.withUTF8Bytes { bytes in
-            bytes.allSatisfy { byte in
-                byte >= 0x20 && byte != UInt8(ascii: "\\") && byte != UInt8(ascii: ";") && byte != UInt8(ascii: ",") && byte != 0x7F && byte != 0xC2
-            }
-        }
-        if isPlain { return text }
-        var output = String.UnicodeScalarView()
-        var previous: Unicode.Scalar? = nil
-        for scalar in text.unicodeScalars {
-            defer { previous = scalar }
-            switch scalar {
-            case "\\": output.append(contentsOf: "\\\\".unicodeScalars)
-            case ";": output.append(contentsOf: "\\;".unicodeScalars)
-            case ",": output.append(contentsOf: "\\,".unicodeScalars)
-            case "\r": output.append(contentsOf: "\\n".unicodeScalars)
-            case "\n": if previous != "\r" { output.append(contentsOf: "\\n".unicodeScalars) }
-            case "\t": output.append(scalar)
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value): break
-            default: output.append(scalar)
-            }
-        }
-        return String(output)
+        var bytes: [UInt8] = []
+        text.withUTF8Bytes { ContentLines.appendEscaped($0, to: &bytes) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// One content line, folded so that no line exceeds 75 octets (the CRLF
@@ -346,8 +401,14 @@ public enum ICalendarWriter {
 
     /// Appends `fold(line)`.
     static func appendFolded(_ line: String, to output: inout ByteOutput) {
-        line.withUTF8Bytes { bytes in
-            guard bytes.count > 75 else { return output.append(bytes) }
+        line.withUTF8Bytes { appendFolded($0, to: &output) }
+    }
+
+    /// Appends the content line `bytes` folded, and its CRLF.
+    fileprivate static func appendFolded(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout ByteOutput) {
+        if bytes.count <= 75 {
+            output.append(bytes)
+        } else {
             // Cut before the character that would pass 75 octets; a
             // continuation line's space counts as one.
             var lineStart = 0
@@ -368,5 +429,139 @@ public enum ICalendarWriter {
             output.append(UnsafeBufferPointer(rebasing: bytes[lineStart...]))
         }
         output.append(StaticString("\r\n"))
+    }
+}
+
+/// The content lines of one component, unfolded, as bytes: each written
+/// straight from the item's bytes, its TEXT values escaped as they are
+/// written, then folded into the calendar (`appendFolded`). (Building each
+/// line as a `String` was most of an export's time.)
+struct ContentLines {
+    fileprivate(set) var bytes: [UInt8] = []
+    /// Where each line ends in `bytes`.
+    private var ends: [Int] = []
+
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+    }
+
+    /// Starts a line with `name` (up to its colon, or the parameters a
+    /// value follows); the value is appended to `bytes`, then `end()`.
+    mutating func start(_ name: StaticString) {
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func end() { ends.append(bytes.count) }
+
+    /// A line as it is: `BEGIN:VTODO`.
+    mutating func line(_ text: StaticString) {
+        start(text)
+        end()
+    }
+
+    mutating func line(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+        end()
+    }
+
+    /// A line of a name and a value that needs no escaping (a date, a
+    /// number, a rule).
+    mutating func line(_ name: StaticString, _ value: String) {
+        start(name)
+        bytes.append(contentsOf: value.utf8)
+        end()
+    }
+
+    /// A line of a name and a TEXT value, escaped.
+    mutating func text(_ name: StaticString, _ value: UnsafeBufferPointer<UInt8>) {
+        start(name)
+        Self.appendEscaped(value, to: &bytes)
+        end()
+    }
+
+    mutating func text(_ name: StaticString, _ value: String) {
+        start(name)
+        value.withUTF8Bytes { Self.appendEscaped($0, to: &bytes) }
+        end()
+    }
+
+    /// `DUE;VALUE=DATE:20261124` or `DUE:20261124T143000`.
+    mutating func date(_ name: StaticString, _ date: TaskDate) {
+        start(name)
+        ICalendarWriter.appendDateValue(date, to: &bytes)
+        end()
+    }
+
+    /// A day as a UTC date-time (COMPLETED and CREATED must be UTC): its
+    /// noon, so that it shows as the same day in every time zone within
+    /// ±12 hours.
+    mutating func utcNoon(_ name: StaticString, _ date: TaskDate) {
+        start(name)
+        ICalendarWriter.appendBasicDay(date, to: &bytes)
+        bytes.append(contentsOf: "T120000Z".utf8)
+        end()
+    }
+
+    /// `CATEGORIES:` and the item's tags, each escaped, joined by commas.
+    mutating func categories(_ item: EncodedListedItem) {
+        start("CATEGORIES:")
+        var isFirst = true
+        item.forEachTag { tag in
+            if !isFirst { bytes.append(UInt8(ascii: ",")) }
+            isFirst = false
+            Self.appendEscaped(tag.bytes, to: &bytes)
+        }
+        end()
+    }
+
+    /// The lines as strings (for comparing an event with the one written before).
+    var strings: [String] {
+        var start = 0
+        return ends.map { end in
+            defer { start = end }
+            return String(decoding: bytes[start..<end], as: UTF8.self)
+        }
+    }
+
+    /// Appends the lines folded, each with its CRLF.
+    func appendFolded(to output: inout ByteOutput) {
+        bytes.withUnsafeBufferPointer { all in
+            var start = 0
+            for end in ends {
+                ICalendarWriter.appendFolded(UnsafeBufferPointer(rebasing: all[start..<end]), to: &output)
+                start = end
+            }
+        }
+    }
+
+    /// Appends `text` escaped as a TEXT value (`ICalendarWriter.escaped`),
+    /// byte by byte: `\\`, `\;`, `\,` escaped, a line break (CR, LF or CR LF)
+    /// as `\\n`, the tab kept, other C0 controls, DEL and the C1 controls
+    /// (U+0080–U+009F, `C2 80`–`C2 9F` in UTF-8) dropped.
+    static func appendEscaped(_ text: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        // Most text has nothing to escape: a scan says so. (0xC2 leads
+        // every C1 control, and more.)
+        let isPlain = text.allSatisfy { byte in
+            byte >= 0x20 && byte != UInt8(ascii: "\\") && byte != UInt8(ascii: ";") && byte != UInt8(ascii: ",") && byte != 0x7F && byte != 0xC2
+        }
+        if isPlain { return bytes.append(contentsOf: text) }
+        var index = 0
+        while index < text.count {
+            let byte = text[index]
+            defer { index += 1 }
+            switch byte {
+            case UInt8(ascii: "\\"), UInt8(ascii: ";"), UInt8(ascii: ","):
+                bytes.append(UInt8(ascii: "\\"))
+                bytes.append(byte)
+            case 0x0D: bytes.append(contentsOf: "\\n".utf8)
+            case 0x0A: if index == 0 || text[index - 1] != 0x0D { bytes.append(contentsOf: "\\n".utf8) }
+            case 0x09: bytes.append(byte)
+            case 0x00..<0x20, 0x7F: break
+            case 0xC2 where index + 1 < text.count && (0x80...0x9F).contains(text[index + 1]):
+                index += 1 // a C1 control: both of its bytes go
+            default: bytes.append(byte)
+            }
+        }
     }
 }

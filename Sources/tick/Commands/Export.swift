@@ -3,6 +3,7 @@ import Foundation
 import TickEngine
 import TickModel
 import TickOutput
+import TickRecords
 
 /// The formats `tick export` writes.
 enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
@@ -76,11 +77,10 @@ extension Tick {
 
         func execute() throws {
             let today = folder.todayDate
-            let query = expression.isEmpty ? nil : try QueryInput.parse(expression, today: today)
+            let parsed = expression.isEmpty ? nil : try QueryInput.parse(expression, today: today)
             let workspace = try folder.workspace()
             let context = ItemContext(today: today) { workspace.dependencies }
-            var items = try ListFilter.items(workspace, list: list)
-            if let query { items = QueryEvaluator.filter(items, query.resolvingDependencies(context.dependencies)) }
+            let items = try ListFilter.items(workspace, list: list, matching: parsed?.resolvingDependencies(context.dependencies))
             let arranged = results.arrange(items, isManual: true, today: today)
             switch format {
             case .json:
@@ -90,7 +90,7 @@ extension Tick {
                     try deliver(String(decoding: ItemJSON.itemsDocumentBytes(arranged.items, context: context), as: UTF8.self))
                 }
             case .csv:
-                try deliver { CSVWriter.write(arranged.items, to: $0) }
+                try deliver { emit in CSVWriter.write(arranged.items) { Array($0.utf8).withUnsafeBufferPointer(emit) } }
             case .ics:
                 let stamp = folder.isTodayPinned ? ICalendarWriter.stamp(for: today) : Self.utcNow()
                 if !events {
@@ -109,22 +109,23 @@ extension Tick {
         /// Streams what `write` emits to standard output in pieces of about
         /// 64 KB (the whole export is never in memory), or collects it for
         /// --output and hands it to `deliver(_:)`.
-        private func deliver(_ write: ((String) -> Void) -> Void) throws {
+        private func deliver(_ write: ((UnsafeBufferPointer<UInt8>) -> Void) -> Void) throws {
             guard output == nil else {
-                var text = ""
-                write { text += $0 }
-                try deliver(text)
+                var text: [UInt8] = []
+                write { text.append(contentsOf: $0) }
+                try deliver(String(decoding: text, as: UTF8.self))
                 return
             }
-            var pending = ""
+            var pending: [UInt8] = []
+            pending.reserveCapacity(80 * 1024)
             write { piece in
-                pending += piece
-                if pending.utf8.count >= 64 * 1024 {
-                    Terminal.write(pending)
-                    pending = ""
+                pending.append(contentsOf: piece)
+                if pending.count >= 64 * 1024 {
+                    Terminal.writeRaw(pending)
+                    pending.removeAll(keepingCapacity: true)
                 }
             }
-            Terminal.write(pending)
+            Terminal.writeRaw(pending)
         }
 
         /// Writes `text` to standard output, or to --output: atomically, and

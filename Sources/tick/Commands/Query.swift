@@ -52,7 +52,7 @@ extension Tick {
                 Terminal.writeItemsJSON(matching: query, in: workspace, context: context)
                 return
             }
-            let matches = QueryEvaluator.filter(try ListFilter.items(workspace, list: list), query)
+            let matches = try ListFilter.items(workspace, list: list, matching: query)
             if explain {
                 let tree = QueryExplanation.tree(parsed)
                 if output.json {

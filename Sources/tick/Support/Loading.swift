@@ -67,4 +67,16 @@ enum ListFilter {
         let lists = workspace.listsByPath
         return workspace.items(ofListAt: lists[try ListLookup.resolve(name, in: lists)].path)
     }
+
+    /// The items of the list `name` names (of every list when `name` is
+    /// nil) that match `query` (all of them without one), in manual order.
+    /// Every list's items are tested on every core as the lists are read,
+    /// so the folder's items are never gathered whole.
+    static func items(_ workspace: EncodedWorkspace, list name: String?, matching query: QueryExpression?) throws -> [EncodedListedItem] {
+        guard name == nil, let query else {
+            let items = try items(workspace, list: name)
+            return query.map { QueryEvaluator.filter(items, $0) } ?? items
+        }
+        return QueryEvaluator.filter(workspace, query)
+    }
 }
