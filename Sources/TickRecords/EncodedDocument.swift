@@ -573,7 +573,10 @@ extension Collection where Element == EncodedListedItem {
     /// priority) holds a run's pages, not the cache.
     public func forEachInCacheOrderReleasingCachePages(_ body: (EncodedListedItem) -> Void) {
         var ordered = Array(self)
-        ordered.sort { $0.cacheOrder < $1.cacheOrder }
+        // Results in manual order are in the cache's order already.
+        if zip(ordered, ordered.dropFirst()).contains(where: { $1.cacheOrder < $0.cacheOrder }) {
+            ordered.sort { $0.cacheOrder < $1.cacheOrder }
+        }
         ordered.forEachReleasingCachePages(body)
     }
 }

@@ -86,27 +86,35 @@ enum ItemStyle {
     /// space. The prefixes of top-level rows are built once per listing,
     /// not once per row.
     struct RowPrefixes: Sendable {
-        /// The top-level prefix of each status and priority.
-        private let topLevel: [TaskStatus: [StyledText]]
+        /// The top-level prefix of each status (in `TaskStatus.allCases`'
+        /// order) and priority.
+        private let topLevel: [[StyledText]]
 
         /// The prefixes of a listing of `items`.
         init(for items: [EncodedListedItem]) {
             let markerWidth = ItemStyle.markerWidth(items)
-            var topLevel: [TaskStatus: [StyledText]] = [:]
-            for status in TaskStatus.allCases {
-                topLevel[status] = Priority.allCases.map { priority in
+            topLevel = TaskStatus.allCases.map { status in
+                Priority.allCases.map { priority in
                     var prefix = ItemStyle.box(status) + StyledText(" ")
                     if markerWidth > 0 { prefix = prefix + ItemStyle.priorityMarker(priority).padded(to: markerWidth) + StyledText(" ") }
                     return prefix
                 }
             }
-            self.topLevel = topLevel
+        }
+
+        private static func statusPosition(_ status: TaskStatus) -> Int {
+            switch status {
+            case .open: 0
+            case .done: 1
+            case .cancelled: 2
+            case .inProgress: 3
+            }
         }
 
         /// The prefix of a row of an item with `status` and `priority`,
         /// indented two spaces per level of `depth`.
         func prefix(status: TaskStatus, priority: Priority, depth: Int) -> StyledText {
-            let prefix = topLevel[status]![priority.rawValue]
+            let prefix = topLevel[Self.statusPosition(status)][priority.rawValue]
             return depth == 0 ? prefix : StyledText(String(repeating: "  ", count: depth)) + prefix
         }
     }
