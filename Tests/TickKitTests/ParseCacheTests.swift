@@ -593,6 +593,31 @@ struct ParseCacheTests {
         }
     }
 
+    @Test("a pass in the cache's order visits every item of results in any order once, front to back in the cache")
+    func passInCacheOrderVisitsEveryItemOnceInTheCachesOrder() throws {
+        let folder = try TemporaryFolder([
+            "a.md": "# A\n" + (0..<300).map { "- [ ] a \($0)" }.joined(separator: "\n") + "\n",
+            "b.md": "# B\n" + (0..<300).map { "- [ ] b \($0)" }.joined(separator: "\n") + "\n",
+        ])
+        let cache = CacheFolder()
+        _ = try workspace(folder, cache: cache)
+        let warm = try workspace(folder, cache: cache)
+        var generator = SeededGenerator(seed: 11)
+        let shuffled = warm.items.shuffled(using: &generator)
+        var visited: [EncodedListedItem.CacheOrder] = []
+        var titles: [String] = []
+        shuffled.forEachInCacheOrderReleasingCachePages { item in
+            visited.append(item.cacheOrder)
+            titles.append(item.title.string)
+        }
+        #expect(titles.sorted() == warm.items.map { $0.title.string }.sorted())
+        #expect(visited == visited.sorted())
+        // Manual order is the cache's order: results in it are visited as they are.
+        var inManualOrder: [String] = []
+        warm.items.forEachInCacheOrderReleasingCachePages { inManualOrder.append($0.title.string) }
+        #expect(inManualOrder == warm.items.map { $0.title.string })
+    }
+
     @Test("a title found in several lists read from the cache names them in path order, though the cache holds them in list order")
     func lookupFromTheCacheNamesCandidatesInPathOrder() throws {
         let folder = try TemporaryFolder([
