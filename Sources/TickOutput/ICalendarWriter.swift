@@ -117,17 +117,28 @@ public enum ICalendarWriter {
         private let hexDigits = Array("0123456789abcdef".utf8)
 
         /// For each item of `document`, how many items above it have its
-        /// title (compared as bytes, in place).
+        /// title, compared as `String`s compare (canonical equivalence:
+        /// `Café` written with `é` or with `e` and a combining accent is
+        /// one title). When every title of the list is ASCII, bytes
+        /// compare the same, and are compared in place.
         private mutating func earlierCounts(_ document: EncodedDocument) -> [Int] {
             if let known = earlierByList[ObjectIdentifier(document)] { return known }
-            var seen: [TitleBytes: Int] = [:]
-            let counts = document.items().map { item in
-                let title = TitleBytes(bytes: item.title.bytes)
+            let items = document.items()
+            let counts =
+                items.allSatisfy({ ByteText.isASCII($0.title.bytes) })
+                ? Self.earlierCounts(of: items.map { TitleBytes(bytes: $0.title.bytes) })
+                : Self.earlierCounts(of: items.map(\.title.string))
+            earlierByList[ObjectIdentifier(document)] = counts
+            return counts
+        }
+
+        /// For each title, how many titles before it are equal to it.
+        private static func earlierCounts<Title: Hashable>(of titles: [Title]) -> [Int] {
+            var seen: [Title: Int] = [:]
+            return titles.map { title in
                 defer { seen[title, default: 0] += 1 }
                 return seen[title] ?? 0
             }
-            earlierByList[ObjectIdentifier(document)] = counts
-            return counts
         }
 
         /// A title's bytes in its list, hashed and compared as bytes.
@@ -220,23 +231,24 @@ public enum ICalendarWriter {
         emitLines(header, to: emit)
         writeComponents(items, to: emit) { listed, uids, lines in
             guard listed.status.isOpen, listed.date(.due) != nil else { return }
-            var uidBytes: [UInt8] = []
-            uids.appendUID(listed, to: &uidBytes)
-            let uid = String(decoding: uidBytes, as: UTF8.self)
-            var event = ContentLines()
-            self.event(listed, uid: uidBytes, stamp: stamp, alarm: alarm, into: &event)
-            let content = event.strings
-            let sequence = previous[uid].map { $0.content == changeContent(content) ? $0.sequence : $0.sequence + 1 } ?? 0
-            for (index, line) in content.enumerated() {
-                if index == 3 { lines.line("SEQUENCE:", String(sequence)) }
-                lines.line(line)
+            var uid: [UInt8] = []
+            uids.appendUID(listed, to: &uid)
+            var sequence = 0
+            if let written = previous[String(decoding: uid, as: UTF8.self)] {
+                // The event's content, to compare with the one written before.
+                var event = ContentLines()
+                self.event(listed, uid: uid, stamp: stamp, sequence: nil, alarm: alarm, into: &event)
+                sequence = written.content == changeContent(event.strings) ? written.sequence : written.sequence + 1
             }
+            event(listed, uid: uid, stamp: stamp, sequence: sequence, alarm: alarm, into: &lines)
         }
         emitLines(["END:VCALENDAR"], to: emit)
     }
 
-    /// An event's lines without SEQUENCE, which `writeEvents` adds after DTSTAMP.
-    private static func event(_ item: EncodedListedItem, uid: [UInt8], stamp: String, alarm: Int?, into lines: inout ContentLines) {
+    /// An event's lines, with SEQUENCE after DTSTAMP when `sequence` is given.
+    private static func event(
+        _ item: EncodedListedItem, uid: [UInt8], stamp: String, sequence: Int?, alarm: Int?, into lines: inout ContentLines
+    ) {
         guard let due = item.date(.due) else { return }
         let title = item.title.bytes
         lines.line("BEGIN:VEVENT")
@@ -244,6 +256,7 @@ public enum ICalendarWriter {
         lines.bytes.append(contentsOf: uid)
         lines.end()
         lines.line("DTSTAMP:", stamp)
+        if let sequence { lines.line("SEQUENCE:", String(sequence)) }
         lines.text("SUMMARY:", title)
         if let notes = item.notes { lines.text("DESCRIPTION:", notes.bytes) }
         lines.date("DTSTART", due)

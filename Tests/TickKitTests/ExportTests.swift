@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TickModel
 import TickOutput
 import TickRecords
 import TickStore
@@ -82,6 +83,19 @@ import TickStore
         #expect(ICalendarWriter.uid(fence) == "fence@tick")
         let uids = folder.items.map(ICalendarWriter.uid)
         #expect(Set(uids).count == uids.count)
+    }
+
+    @Test("a UID counts the items above with the same title as text compares it: composed and decomposed accents are one title")
+    func uidsCountCanonicallyEquivalentTitlesAsOne() {
+        let composed = "Caf\u{E9}"
+        let decomposed = "Cafe\u{301}"
+        let items = workspace(["cafe.md": "# Cafe\n- [ ] \(composed)\n- [ ] \(decomposed)\n- [ ] \(decomposed)\n"]).items
+        func expected(_ title: String, earlier: Int) -> String {
+            let hex = String(FNV1a.hash("cafe.md\u{0}\(title)\u{0}\(earlier)"), radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex + "@tick"
+        }
+        #expect(
+            items.map(ICalendarWriter.uid) == [expected(composed, earlier: 0), expected(decomposed, earlier: 1), expected(decomposed, earlier: 2)])
     }
 
     @Test("a calendar of many items, written a chunk at a time on every core, holds each item once, in order, with its own UID")

@@ -167,22 +167,30 @@ import TickSyntax
     }
 
     @Test func rowsPrintedFromTheirKeptBytesMatchRowsPrintedFromStyledText() {
-        // Rows of every kind of cell: wide and combining characters, styles
-        // and links, empty cells, notes, indentation; printed at every color
-        // depth and at widths that cut some of them and none.
-        let titles = ["short", "a much longer title that goes on and on", "🛒 groceries", "e\u{301}te\u{301}", "日本語のタイトル", ""]
-        var lines: [ListingLine] = [.heading(StyledText("Heading", .strong)), .blank]
+        // Rows of every kind of cell: wide and combining characters, a title
+        // whose first mark joins the prefix's last space, styles and links,
+        // empty cells, notes, a space that belongs to the character before
+        // it (U+0600), indentation; printed at every color depth and at
+        // widths that cut some of them and none.
+        let titles = [
+            "short", "a much longer title that goes on and on", "🛒 groceries", "e\u{301}te\u{301}", "日本語のタイトル", "",
+            "\u{FE0F}vs16 first", "\u{1F3FB}skin", "\u{0903}visarga",
+        ]
+        var lines: [ListingLine] = [.heading(StyledText("Heading", .strong)), .blank, .heading(StyledText("Shop\u{0600} "))]
         for (index, title) in titles.enumerated() {
-            var styledTitle = StyledText(title, index % 2 == 0 ? .plain : TextStyle(bold: true, color: .red))
+            var styledTitle = StyledText(title, index % 2 == 0 || index > 5 ? .plain : TextStyle(bold: true, color: .red))
             if index == 2 { styledTitle.append(" link", TextStyle(underline: true, link: "https://example.com")) }
+            let marker = index < 6 ? ItemStyle.priorityMarker(.high) + StyledText(" ") : StyledText()
             var row = ItemRow(
-                prefix: StyledText(String(repeating: "  ", count: index % 3)) + StyledText("☐ ") + ItemStyle.priorityMarker(.high),
+                prefix: StyledText(String(repeating: "  ", count: index % 3)) + ItemStyle.box(.open) + StyledText(" ") + marker,
                 title: styledTitle)
             if index % 2 == 0 { row.due = RelativeDate.styled(date("2026-11-20"), today: today) }
             if index % 3 != 2 { row.tags = ItemStyle.tags(Array(["home", "errand", "très-long"].prefix(index % 4))) }
-            if index != 4 { row.list = StyledText("List \(index)", .colored(.blue)) }
-            if index == 1 {
-                row.notes = [StyledText("a note under the row", .dimmed), StyledText(""), StyledText("  indented  ", .dimmed)]
+            if index != 4 { row.list = StyledText(index == 7 ? "Shop\u{0600} " : "List \(index)", .colored(.blue)) }
+            if index == 1 || index == 8 {
+                row.notes = [
+                    StyledText("a note under the row", .dimmed), StyledText(""), StyledText("  indented  ", .dimmed), StyledText("x\u{0600} "),
+                ]
                 row.notesIndent = row.prefix.width
             }
             lines.append(.row(row))
@@ -198,8 +206,23 @@ import TickSyntax
                 }
                 let kept = printed(cuttingEveryRow: false)
                 #expect(kept == printed(cuttingEveryRow: true), "depth \(depth), width \(width.map(String.init) ?? "none")")
-                #expect(kept.split(separator: "\n", omittingEmptySubsequences: false).count == lines.count + 3 + 1)
+                #expect(kept.split(separator: "\n", omittingEmptySubsequences: false).count == lines.count + 8 + 1)
             }
         }
+    }
+
+    @Test func rowsBuiltInTheCachesOrderArePrintedInTheListingsOrder() {
+        // More rows than one batch of chunks, whose items lie in the
+        // reverse order of the listing: built in the items' order, printed
+        // in the listing's.
+        let count = ItemTable.chunkSize * ItemTable.chunksPerBatch + 100
+        let list = readModel(DocumentParser.parse((0..<count).map { "- [ ] item \($0)" }.joined(separator: "\n") + "\n", path: "big.md"))
+        let items = list.items()
+        let source = ListingSource(
+            count: count, readingFrom: items, item: { items[count - 1 - $0] },
+            line: { .row(ItemRow(prefix: StyledText("☐ "), title: StyledText(items[count - 1 - $0].title.string))) })
+        var printed: [String] = []
+        ItemTable.render(source, width: nil, depth: .none) { printed.append($0) }
+        #expect(printed == (0..<count).reversed().map { "☐ item \($0)" })
     }
 }

@@ -86,14 +86,14 @@ enum ItemStyle {
     /// space. The prefixes of top-level rows are built once per listing,
     /// not once per row.
     struct RowPrefixes: Sendable {
-        /// The top-level prefix of each status (in `TaskStatus.allCases`'
-        /// order) and priority.
+        /// The top-level prefix of each status (in `statuses`' order) and priority.
         private let topLevel: [[StyledText]]
+        private static let statuses = TaskStatus.allCases
 
         /// The prefixes of a listing of `items`.
         init(for items: [EncodedListedItem]) {
             let markerWidth = ItemStyle.markerWidth(items)
-            topLevel = TaskStatus.allCases.map { status in
+            topLevel = Self.statuses.map { status in
                 Priority.allCases.map { priority in
                     var prefix = ItemStyle.box(status) + StyledText(" ")
                     if markerWidth > 0 { prefix = prefix + ItemStyle.priorityMarker(priority).padded(to: markerWidth) + StyledText(" ") }
@@ -102,19 +102,10 @@ enum ItemStyle {
             }
         }
 
-        private static func statusPosition(_ status: TaskStatus) -> Int {
-            switch status {
-            case .open: 0
-            case .done: 1
-            case .cancelled: 2
-            case .inProgress: 3
-            }
-        }
-
         /// The prefix of a row of an item with `status` and `priority`,
         /// indented two spaces per level of `depth`.
         func prefix(status: TaskStatus, priority: Priority, depth: Int) -> StyledText {
-            let prefix = topLevel[Self.statusPosition(status)][priority.rawValue]
+            let prefix = topLevel[Self.statuses.firstIndex(of: status)!][priority.rawValue]
             return depth == 0 ? prefix : StyledText(String(repeating: "  ", count: depth)) + prefix
         }
     }

@@ -57,16 +57,16 @@ enum ItemTable {
     /// Lays out the lines of `source` and hands the printed bytes to
     /// `write`, each line ended by a line feed, in pieces of about 64 KB.
     ///
-    /// Each line is built once (`RenderedListing`): in the order its item's
+    /// Each line is built once (`BuiltLines`): in the order its item's
     /// record lies in the parse cache, on every core, a batch of lines at a
     /// time, the cache's pages given back after each batch, so that a
     /// listing in any order (by due date, by priority) reads the cache front
     /// to back and holds a batch's pages, not the file's. What is kept of a
     /// line is its cells as printed bytes and their widths (tens of bytes a
-    /// row, not styled text); the columns are measured on them, and the
-    /// lines are then written in the listing's order. A row that must be cut
-    /// to fit the terminal is built again as styled text and cut
-    /// (`renderStyled`).
+    /// row, not styled text); the columns are measured on them. The rows
+    /// that must be cut to fit the terminal are then built again as styled
+    /// text and cut (`renderStyled`), the same way, and the lines are
+    /// written in the listing's order.
     ///
     /// With `cuttingEveryRow` (for tests) every row is printed as one that
     /// must be cut is: the reference the kept bytes are checked against.
@@ -74,27 +74,35 @@ enum ItemTable {
         _ source: ListingSource, width: Int?, depth: ColorDepth, cuttingEveryRow: Bool = false,
         to write: (UnsafeBufferPointer<UInt8>) -> Void
     ) {
-        let listing = RenderedListing(source, width: width, depth: depth)
+        let order = source.buildOrder()
+        let listing = BuiltLines(order, of: source) { index, bytes in
+            RenderedLine(source.line(index), width: width, depth: depth, into: &bytes)
+        }
         var widths = ColumnWidths()
         for chunk in listing.chunks {
-            for line in chunk.lines where line.isRow { widths.include(line) }
+            for line in chunk.kept where line.isRow { widths.include(line) }
         }
         if let width { widths.fit(in: width) }
+        let cut = BuiltLines(
+            order.filter { index in
+                let line = listing.kept(index)!.kept
+                return line.isRow && (cuttingEveryRow || line.mustBeCut(widths: widths, width: width))
+            }, of: source
+        ) { index, bytes in
+            let start = bytes.count
+            renderStyled(source.line(index), widths: widths, width: width, depth: depth) { text in
+                bytes.append(contentsOf: text.utf8)
+                bytes.append(0x0A)
+            }
+            return Int32(start)..<Int32(bytes.count)
+        }
         var output: [UInt8] = []
         output.reserveCapacity(80 * 1024)
         for index in 0..<source.count {
-            let (chunk, position) = listing.location(of: index)
-            let rendered = listing.chunks[chunk]
-            let line = rendered.lines[position]
-            if line.isRow, cuttingEveryRow || line.mustBeCut(widths: widths, width: width) {
-                renderStyled(source.line(index), widths: widths, width: width, depth: depth) { text in
-                    output.append(contentsOf: text.utf8)
-                    output.append(0x0A)
-                }
-            } else {
-                rendered.bytes.withUnsafeBufferPointer { bytes in
-                    line.write(from: bytes, widths: widths, to: &output)
-                }
+            if let (bytes, range) = cut.kept(index) {
+                output.append(contentsOf: bytes[Int(range.lowerBound)..<Int(range.upperBound)])
+            } else if let (bytes, line) = listing.kept(index) {
+                bytes.withUnsafeBufferPointer { line.write(from: $0, widths: widths, to: &output) }
             }
             if output.count >= 64 * 1024 {
                 output.withUnsafeBufferPointer(write)
@@ -149,9 +157,9 @@ enum ItemTable {
     }
 
     /// The printed lines of one listing line, from its styled text: a row
-    /// is cut to the columns and followed by its notes. What `RenderedLine`
-    /// writes for a line that needs no cutting, and what a line that does
-    /// is printed with.
+    /// is cut to the columns and followed by its notes. A line that must be
+    /// cut is printed with it; for one that need not be, `RenderedLine`
+    /// writes the same bytes from what it kept (a test checks that).
     private static func renderStyled(_ line: ListingLine, widths: ColumnWidths, width: Int?, depth: ColorDepth, emit: (String) -> Void) {
         func trimmed(_ line: String) -> String {
             var text = Substring(line)
@@ -188,7 +196,7 @@ enum ItemTable {
     }
 }
 
-/// A line of a listing as `RenderedListing` keeps it: the printed bytes
+/// A line of a listing as `ItemTable.write` keeps it: the printed bytes
 /// of its cells, one after another in its chunk's bytes, and their widths.
 /// A heading or a blank line is kept whole, as printed (it takes no part
 /// in the columns).
@@ -198,10 +206,59 @@ private struct RenderedLine {
     /// the notes, each ended by a line feed. A heading's bytes all lie
     /// before `mainEnd`.
     var start: Int32 = 0, mainEnd: Int32 = 0, dueEnd: Int32 = 0, tagsEnd: Int32 = 0, listEnd: Int32 = 0, end: Int32 = 0
-    var prefixWidth: Int32 = 0, mainWidth: Int32 = 0, dueWidth: Int32 = 0, tagsWidth: Int32 = 0, listWidth: Int32 = 0
+    /// The widths the columns are measured with (the main cell's is its
+    /// prefix's and its title's), and the main cell's own width, which
+    /// pads it: the prefix's last space and a title that starts with a
+    /// joining mark make one character.
+    var prefixWidth: Int32 = 0, mainWidth: Int32 = 0, mainCellWidth: Int32 = 0, dueWidth: Int32 = 0, tagsWidth: Int32 = 0
+    var listWidth: Int32 = 0
     /// The widest note, and the columns notes are indented by.
     var notesWidth: Int32 = 0, notesIndent: Int32 = 0
     var isRow = false
+
+    /// Appends the bytes of `line` to `bytes` and says where they lie.
+    init(_ line: ListingLine, width: Int?, depth: ColorDepth, into bytes: inout [UInt8]) {
+        start = Int32(bytes.count)
+        func endOfCell() -> Int32 { Int32(bytes.count) }
+        switch line {
+        case .blank:
+            break
+        case .heading(let text):
+            let headingStart = bytes.count
+            (width.map { text.truncated(to: $0) } ?? text).render(depth, into: &bytes)
+            Self.trimTrailingSpaces(&bytes, from: headingStart)
+        case .row(let row):
+            isRow = true
+            let main = row.prefix + row.title
+            main.render(depth, into: &bytes)
+            prefixWidth = Int32(row.prefix.width)
+            mainWidth = Int32(row.prefix.width + row.title.width)
+            mainCellWidth = Int32(main.width)
+            mainEnd = endOfCell()
+            row.due.render(depth, into: &bytes)
+            dueWidth = Int32(row.due.width)
+            dueEnd = endOfCell()
+            row.tags.render(depth, into: &bytes)
+            tagsWidth = Int32(row.tags.width)
+            tagsEnd = endOfCell()
+            row.list.render(depth, into: &bytes)
+            listWidth = Int32(row.list.width)
+            listEnd = endOfCell()
+            notesIndent = Int32(row.notesIndent)
+            for note in row.notes {
+                note.render(depth, into: &bytes)
+                bytes.append(0x0A)
+                notesWidth = max(notesWidth, Int32(note.width))
+            }
+            end = endOfCell()
+            return
+        }
+        mainEnd = endOfCell()
+        dueEnd = mainEnd
+        tagsEnd = mainEnd
+        listEnd = mainEnd
+        end = mainEnd
+    }
 
     /// True when a cell is wider than its column, or a note than the
     /// terminal: the row is then built again and cut (`renderStyled`).
@@ -218,16 +275,13 @@ private struct RenderedLine {
     /// feed: the bytes `renderStyled` prints for it.
     func write(from bytes: UnsafeBufferPointer<UInt8>, widths: ItemTable.ColumnWidths, to output: inout [UInt8]) {
         func append(_ range: Range<Int32>) { output.append(contentsOf: bytes[Int(range.lowerBound)..<Int(range.upperBound)]) }
-        func trimLine(from lineStart: Int) {
-            while output.count > lineStart, output.last == 0x20 { output.removeLast() }
-        }
         let lineStart = output.count
         guard isRow else {
             append(start..<mainEnd)
             output.append(0x0A)
             return
         }
-        var cells: [(range: Range<Int32>, width: Int32, column: Int)] = [(start..<mainEnd, mainWidth, widths.main)]
+        var cells: [(range: Range<Int32>, width: Int32, column: Int)] = [(start..<mainEnd, mainCellWidth, widths.main)]
         if widths.due > 0 { cells.append((mainEnd..<dueEnd, dueWidth, widths.due)) }
         if widths.tags > 0 { cells.append((dueEnd..<tagsEnd, tagsWidth, widths.tags)) }
         if widths.list > 0 { cells.append((tagsEnd..<listEnd, listWidth, widths.list)) }
@@ -238,7 +292,7 @@ private struct RenderedLine {
                 output.append(contentsOf: repeatElement(0x20, count: max(0, cell.column + ItemTable.gap - Int(cell.width))))
             }
         }
-        trimLine(from: lineStart)
+        Self.trimTrailingSpaces(&output, from: lineStart)
         output.append(0x0A)
         var noteStart = Int(listEnd)
         while noteStart < Int(end) {
@@ -247,48 +301,62 @@ private struct RenderedLine {
             let start = output.count
             output.append(contentsOf: repeatElement(0x20, count: Int(notesIndent)))
             output.append(contentsOf: bytes[noteStart..<noteEnd])
-            trimLine(from: start)
+            Self.trimTrailingSpaces(&output, from: start)
             output.append(0x0A)
             noteStart = noteEnd + 1
         }
     }
+
+    /// Removes the spaces that end the text from `start` on, as
+    /// `renderStyled` removes the last character while it is a space: a
+    /// space that follows a character it belongs to (a prepended
+    /// concatenation mark, U+0600) is not one, so text that is not ASCII
+    /// before its spaces is trimmed as a `String`.
+    static func trimTrailingSpaces(_ bytes: inout [UInt8], from start: Int) {
+        var end = bytes.count
+        while end > start, bytes[end - 1] == 0x20 { end -= 1 }
+        if end < bytes.count, end > start, bytes[end - 1] >= 0x80 {
+            var text = Substring(String(decoding: bytes[start...], as: UTF8.self))
+            while text.last == " " { text.removeLast() }
+            end = start + text.utf8.count
+        }
+        bytes.removeSubrange(end...)
+    }
 }
 
-/// Every line of a listing built once and kept as printed bytes
-/// (`RenderedLine`), in chunks built in the order the lines' items lie in
-/// the parse cache.
-private struct RenderedListing {
+/// Lines of a listing built in chunks of `ItemTable.chunkSize` on every
+/// core, in the order given, a batch of chunks at a time, with the parse
+/// cache's pages given back after each batch: each chunk's printed bytes,
+/// and what `build` keeps of each of its lines (where its bytes lie).
+private struct BuiltLines<Kept> {
     struct Chunk {
         var bytes: [UInt8] = []
-        var lines: [RenderedLine] = []
+        var kept: [Kept] = []
     }
     private(set) var chunks: [Chunk] = []
-    /// For each line of the listing, its chunk and its place in the chunk.
+    /// For each line of the listing, its chunk (-1 when not built) and its
+    /// place in the chunk.
     private var chunkOfLine: [Int32]
     private var placeOfLine: [Int32]
 
-    init(_ source: ListingSource, width: Int?, depth: ColorDepth) {
-        let order = source.buildOrder()
-        chunkOfLine = Array(repeating: 0, count: source.count)
+    init(_ lines: [Int], of source: ListingSource, build: (Int, inout [UInt8]) -> Kept) {
+        chunkOfLine = Array(repeating: -1, count: source.count)
         placeOfLine = Array(repeating: 0, count: source.count)
-        let chunkCount = (order.count + ItemTable.chunkSize - 1) / ItemTable.chunkSize
+        let size = ItemTable.chunkSize
+        let chunkCount = (lines.count + size - 1) / size
+        func linesOf(_ chunk: Int) -> ArraySlice<Int> { lines[chunk * size..<min(lines.count, (chunk + 1) * size)] }
         chunks.reserveCapacity(chunkCount)
         for batchStart in stride(from: 0, to: chunkCount, by: ItemTable.chunksPerBatch) {
             let built = Parallel.map(min(ItemTable.chunksPerBatch, chunkCount - batchStart)) { offset in
-                let chunk = batchStart + offset
-                var rendered = Chunk()
-                let lines = order[chunk * ItemTable.chunkSize..<min(order.count, (chunk + 1) * ItemTable.chunkSize)]
-                rendered.lines.reserveCapacity(lines.count)
-                for index in lines {
-                    rendered.lines.append(Self.render(source.line(index), width: width, depth: depth, into: &rendered.bytes))
-                }
-                return rendered
+                var chunk = Chunk()
+                chunk.kept.reserveCapacity(size)
+                for index in linesOf(batchStart + offset) { chunk.kept.append(build(index, &chunk.bytes)) }
+                return chunk
             }
             source.finishedBatch()
             for (offset, chunk) in built.enumerated() {
-                let number = batchStart + offset
-                for (place, index) in order[number * ItemTable.chunkSize..<min(order.count, (number + 1) * ItemTable.chunkSize)].enumerated() {
-                    chunkOfLine[index] = Int32(number)
+                for (place, index) in linesOf(batchStart + offset).enumerated() {
+                    chunkOfLine[index] = Int32(batchStart + offset)
                     placeOfLine[index] = Int32(place)
                 }
                 chunks.append(chunk)
@@ -296,54 +364,12 @@ private struct RenderedListing {
         }
     }
 
-    func location(of line: Int) -> (chunk: Int, place: Int) { (Int(chunkOfLine[line]), Int(placeOfLine[line])) }
-
-    /// Appends the bytes of `line` to `bytes` and says where they lie.
-    private static func render(_ line: ListingLine, width: Int?, depth: ColorDepth, into bytes: inout [UInt8]) -> RenderedLine {
-        var rendered = RenderedLine()
-        rendered.start = Int32(bytes.count)
-        func endOfCell() -> Int32 { Int32(bytes.count) }
-        func trimmed(_ text: String) {
-            let start = bytes.count
-            bytes.append(contentsOf: text.utf8)
-            while bytes.count > start, bytes.last == 0x20 { bytes.removeLast() }
-        }
-        switch line {
-        case .blank:
-            break
-        case .heading(let text):
-            trimmed((width.map { text.truncated(to: $0) } ?? text).rendered(depth))
-        case .row(let row):
-            rendered.isRow = true
-            row.prefix.render(depth, into: &bytes)
-            row.title.render(depth, into: &bytes)
-            rendered.prefixWidth = Int32(row.prefix.width)
-            rendered.mainWidth = Int32(row.prefix.width + row.title.width)
-            rendered.mainEnd = endOfCell()
-            row.due.render(depth, into: &bytes)
-            rendered.dueWidth = Int32(row.due.width)
-            rendered.dueEnd = endOfCell()
-            row.tags.render(depth, into: &bytes)
-            rendered.tagsWidth = Int32(row.tags.width)
-            rendered.tagsEnd = endOfCell()
-            row.list.render(depth, into: &bytes)
-            rendered.listWidth = Int32(row.list.width)
-            rendered.listEnd = endOfCell()
-            rendered.notesIndent = Int32(row.notesIndent)
-            for note in row.notes {
-                note.render(depth, into: &bytes)
-                bytes.append(0x0A)
-                rendered.notesWidth = max(rendered.notesWidth, Int32(note.width))
-            }
-            rendered.end = endOfCell()
-            return rendered
-        }
-        rendered.mainEnd = endOfCell()
-        rendered.dueEnd = rendered.mainEnd
-        rendered.tagsEnd = rendered.mainEnd
-        rendered.listEnd = rendered.mainEnd
-        rendered.end = rendered.mainEnd
-        return rendered
+    /// The bytes of line `line`'s chunk and what was kept of the line; nil
+    /// when it was not built.
+    func kept(_ line: Int) -> (bytes: [UInt8], kept: Kept)? {
+        let chunk = Int(chunkOfLine[line])
+        guard chunk >= 0 else { return nil }
+        return (chunks[chunk].bytes, chunks[chunk].kept[Int(placeOfLine[line])])
     }
 }
 

@@ -70,8 +70,8 @@ enum ListFilter {
 
     /// The items of the list `name` names (of every list when `name` is
     /// nil) that match `query` (all of them without one), in manual order.
-    /// Every list's items are tested on every core as the lists are read,
-    /// so the folder's items are never gathered whole.
+    /// A query over every list tests the items on every core as the lists
+    /// are read, so the folder's items are not gathered first.
     static func items(_ workspace: EncodedWorkspace, list name: String?, matching query: QueryExpression?) throws -> [EncodedListedItem] {
         guard name == nil, let query else {
             let items = try items(workspace, list: name)
