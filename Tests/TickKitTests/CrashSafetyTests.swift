@@ -19,10 +19,11 @@ import Testing
         return text
     }
 
-    /// The commands the test kills, each with the line it names (the file's
-    /// items start at line 7).
-    static func command(_ random: inout SeededGenerator, round: Int) -> [String] {
-        let line = 7 + Int.random(in: 0..<5_000, using: &random)
+    /// The commands the test kills, each with the line it names: one of the
+    /// `itemCount` items of the file as it is now (they start at line 7;
+    /// earlier rounds added and removed some).
+    static func command(_ random: inout SeededGenerator, round: Int, itemCount: Int) -> [String] {
+        let line = 7 + Int.random(in: 0..<itemCount, using: &random)
         switch Int.random(in: 0..<5, using: &random) {
         case 0: return ["done", "big.md:\(line)"]
         case 1: return ["reopen", "big.md:\(line)"]
@@ -41,7 +42,8 @@ import Testing
         var outcomes = ["old": 0, "new": 0]
         for round in 0..<rounds {
             let before = try notes.bytes("big.md")
-            let arguments = Self.command(&random, round: round)
+            let itemCount = String(decoding: before, as: UTF8.self).split(separator: "\n").filter { $0.hasPrefix("- [") }.count
+            let arguments = Self.command(&random, round: round, itemCount: itemCount)
             // The version the command writes when it is left alone.
             try reference.write("big.md", before)
             let started = Date()
