@@ -27,10 +27,7 @@ extension Tick {
                 return
             }
             let display = output.display
-            display.print(
-                ListsView.home(workspace, today: today, width: display.width).map { line in
-                    (display.width.map { line.truncated(to: $0) } ?? line).rendered(display.depth)
-                })
+            display.print(ListsView.home(workspace, today: today, width: display.width))
         }
     }
 
@@ -55,10 +52,7 @@ extension Tick {
                 return
             }
             let display = output.display
-            display.print(
-                ListsView.lines(workspace, details: true, width: display.width).map { line in
-                    (display.width.map { line.truncated(to: $0) } ?? line).rendered(display.depth)
-                })
+            display.print(ListsView.lines(workspace, details: true, width: display.width))
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TickModel
+import TickSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -77,6 +78,21 @@ struct Display {
     func print(_ lines: [String]) {
         guard !lines.isEmpty else { return }
         Swift.print(lines.joined(separator: "\n"))
+    }
+
+    /// Prints styled lines, each cut to the terminal's width, rendered in
+    /// chunks on every core (a folder's list of lists can be 50,000 lines).
+    func print(_ lines: [StyledText]) {
+        let chunkSize = 2048
+        let rendered = Parallel.map((lines.count + chunkSize - 1) / chunkSize) { chunk in
+            var bytes: [UInt8] = []
+            for line in lines[chunk * chunkSize..<min(lines.count, (chunk + 1) * chunkSize)] {
+                (width.map { line.truncated(to: $0) } ?? line).render(depth, into: &bytes)
+                bytes.append(0x0A)
+            }
+            return bytes
+        }
+        for bytes in rendered { Terminal.writeRaw(bytes) }
     }
 
     /// Lays out a listing and prints it as it is made, in pieces of about

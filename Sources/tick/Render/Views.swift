@@ -1,6 +1,7 @@
 import TickEngine
 import TickModel
 import TickRecords
+import TickSystem
 
 /// Item listings: smart groups, queries, exports for people.
 enum ItemsView {
@@ -209,30 +210,49 @@ enum ListsView {
     static func lines(_ workspace: EncodedWorkspace, details: Bool, width: Int? = nil) -> [StyledText] {
         let counts = workspace.listCounts()
         let lists = workspace.listsInOrder
+        // A folder holds tens of thousands of lists: their lines are built
+        // in chunks on every core.
+        let chunkSize = 1024
+        func inChunks<T>(_ body: (Range<Int>) -> T) -> [T] {
+            Parallel.map((lists.count + chunkSize - 1) / chunkSize) { chunk in
+                body(chunk * chunkSize..<min(lists.count, (chunk + 1) * chunkSize))
+            }
+        }
         let openWidth = counts.map { String($0.open).count }.max() ?? 1
         let doneWidth = counts.map { String($0.done).count }.max() ?? 1
-        var nameWidth = lists.map { DisplayWidth.of(TerminalText.safe($0.name)) }.max() ?? 0
-        var pathWidth = details ? lists.map { DisplayWidth.of(TerminalText.safe($0.path)) }.max() ?? 0 : 0
+        let widest = inChunks { range in
+            lists[range].reduce((name: 0, path: 0)) { widest, list in
+                (
+                    max(widest.name, DisplayWidth.of(TerminalText.safe(list.name))),
+                    details ? max(widest.path, DisplayWidth.of(TerminalText.safe(list.path))) : 0
+                )
+            }
+        }
+        var nameWidth = widest.map(\.name).max() ?? 0
+        var pathWidth = widest.map(\.path).max() ?? 0
         if let width {
             // Icon and space, the gap after the name, the counts and their words.
             let fixed = 3 + 2 + openWidth + (details ? " open  ".count + doneWidth + " done  ".count : 0)
             (nameWidth, pathWidth) = shared(max(0, width - fixed), between: nameWidth, and: pathWidth)
         }
-        var lines: [StyledText] = []
-        for (document, count) in zip(lists, counts) {
-            let icon = Icons.emoji(for: document.icon)
-            var line = StyledText(icon).padded(to: 2) + StyledText(" ")
-            line.append(ItemStyle.listName(document).truncated(to: nameWidth).padded(to: nameWidth + 2))
-            let open = String(count.open)
-            line.append(String(repeating: " ", count: openWidth - open.count) + open, count.open > 0 ? .strong : .dimmed)
-            if details {
-                line.append(" open  ", .dimmed)
-                let done = String(count.done)
-                line.append(String(repeating: " ", count: doneWidth - done.count) + done + " done  ", .dimmed)
-                line.append(StyledText(document.path, .dimmed).truncatedAtStart(to: pathWidth))
-            }
-            lines.append(line)
-        }
+        var lines: [StyledText] = Array(
+            inChunks { range in
+                range.map { index in
+                    let (document, count) = (lists[index], counts[index])
+                    let icon = Icons.emoji(for: document.icon)
+                    var line = StyledText(icon).padded(to: 2) + StyledText(" ")
+                    line.append(ItemStyle.listName(document).truncated(to: nameWidth).padded(to: nameWidth + 2))
+                    let open = String(count.open)
+                    line.append(String(repeating: " ", count: openWidth - open.count) + open, count.open > 0 ? .strong : .dimmed)
+                    if details {
+                        line.append(" open  ", .dimmed)
+                        let done = String(count.done)
+                        line.append(String(repeating: " ", count: doneWidth - done.count) + done + " done  ", .dimmed)
+                        line.append(StyledText(document.path, .dimmed).truncatedAtStart(to: pathWidth))
+                    }
+                    return line
+                }
+            }.joined())
         if lists.isEmpty { lines.append(StyledText("No lists here: every *.md file below the notes folder is a list.", .dimmed)) }
         return lines
     }
