@@ -52,28 +52,14 @@ public enum SmartGroup: String, Sendable, CaseIterable {
             guard contains(status: item.status, due: due, today: today) else { return nil }
             return (item, self == .completed ? item.date(.done) : due, item.listRank, item.fileOffset)
         }
-        let inManualOrder = zip(keyed, keyed.dropFirst()).allSatisfy { lhs, rhs in
-            lhs.rank != rhs.rank ? lhs.rank < rhs.rank : lhs.offset < rhs.offset
+        keyed.sort { lhs, rhs in
+            let order = compare(lhs.date, rhs.date, today: today)
+            if order != 0 { return order < 0 }
+            // Manual order breaks ties.
+            if lhs.rank != rhs.rank { return lhs.rank < rhs.rank }
+            return lhs.offset < rhs.offset
         }
-        switch self {
-        case .all where inManualOrder, .overdue where inManualOrder:
-            // Manual order is the group's order: nothing to sort.
-            return keyed.map(\.item)
-        case .today where inManualOrder:
-            // Overdue first, each part in manual order: a stable partition.
-            let isOverdue = keyed.map { $0.date.map { $0.compareDay(today) < 0 } ?? false }
-            let overdue = keyed.indices.filter { isOverdue[$0] }.map { keyed[$0].item }
-            return overdue + keyed.indices.filter { !isOverdue[$0] }.map { keyed[$0].item }
-        default:
-            keyed.sort { lhs, rhs in
-                let order = compare(lhs.date, rhs.date, today: today)
-                if order != 0 { return order < 0 }
-                // Manual order breaks ties.
-                if lhs.rank != rhs.rank { return lhs.rank < rhs.rank }
-                return lhs.offset < rhs.offset
-            }
-            return keyed.map(\.item)
-        }
+        return keyed.map(\.item)
     }
 
     /// The group's own order before manual order breaks ties, from each

@@ -23,4 +23,12 @@ public enum Parallel {
         }
         return results.map { $0! }
     }
+
+    /// `body` of each range of `0..<count` cut in pieces of `chunkSize`
+    /// (the last one shorter), in order, on every core.
+    public static func map<T>(chunksOf chunkSize: Int, in count: Int, _ body: (Range<Int>) -> T) -> [T] {
+        map((count + chunkSize - 1) / chunkSize) { chunk in
+            body(chunk * chunkSize..<min(count, (chunk + 1) * chunkSize))
+        }
+    }
 }

@@ -3,7 +3,6 @@ import Foundation
 import TickEngine
 import TickModel
 import TickOutput
-import TickRecords
 
 /// The formats `tick export` writes.
 enum ExportFormat: String, ExpressibleByArgument, CaseIterable {

@@ -83,10 +83,9 @@ struct Display {
     /// Prints styled lines, each cut to the terminal's width, rendered in
     /// chunks on every core (a folder's list of lists can be 50,000 lines).
     func print(_ lines: [StyledText]) {
-        let chunkSize = 2048
-        let rendered = Parallel.map((lines.count + chunkSize - 1) / chunkSize) { chunk in
+        let rendered = Parallel.map(chunksOf: 2048, in: lines.count) { range in
             var bytes: [UInt8] = []
-            for line in lines[chunk * chunkSize..<min(lines.count, (chunk + 1) * chunkSize)] {
+            for line in lines[range] {
                 (width.map { line.truncated(to: $0) } ?? line).render(depth, into: &bytes)
                 bytes.append(0x0A)
             }

@@ -342,21 +342,21 @@ private struct BuiltLines<Kept> {
     init(_ lines: [Int], of source: ListingSource, build: (Int, inout [UInt8]) -> Kept) {
         chunkOfLine = Array(repeating: -1, count: source.count)
         placeOfLine = Array(repeating: 0, count: source.count)
-        let size = ItemTable.chunkSize
-        let chunkCount = (lines.count + size - 1) / size
-        func linesOf(_ chunk: Int) -> ArraySlice<Int> { lines[chunk * size..<min(lines.count, (chunk + 1) * size)] }
-        chunks.reserveCapacity(chunkCount)
-        for batchStart in stride(from: 0, to: chunkCount, by: ItemTable.chunksPerBatch) {
-            let built = Parallel.map(min(ItemTable.chunksPerBatch, chunkCount - batchStart)) { offset in
+        // A batch of chunks at a time: `ItemTable.chunksPerBatch` chunks of lines.
+        let batchSize = ItemTable.chunkSize * ItemTable.chunksPerBatch
+        for batchStart in stride(from: 0, to: lines.count, by: batchSize) {
+            let batchEnd = min(lines.count, batchStart + batchSize)
+            let built = Parallel.map(chunksOf: ItemTable.chunkSize, in: batchEnd - batchStart) { range in
+                let chunkLines = lines[batchStart + range.lowerBound..<batchStart + range.upperBound]
                 var chunk = Chunk()
-                chunk.kept.reserveCapacity(size)
-                for index in linesOf(batchStart + offset) { chunk.kept.append(build(index, &chunk.bytes)) }
-                return chunk
+                chunk.kept.reserveCapacity(chunkLines.count)
+                for index in chunkLines { chunk.kept.append(build(index, &chunk.bytes)) }
+                return (chunk, chunkLines)
             }
             source.finishedBatch()
-            for (offset, chunk) in built.enumerated() {
-                for (place, index) in linesOf(batchStart + offset).enumerated() {
-                    chunkOfLine[index] = Int32(batchStart + offset)
+            for (chunk, chunkLines) in built {
+                for (place, index) in chunkLines.enumerated() {
+                    chunkOfLine[index] = Int32(chunks.count)
                     placeOfLine[index] = Int32(place)
                 }
                 chunks.append(chunk)

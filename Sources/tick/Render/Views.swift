@@ -212,12 +212,7 @@ enum ListsView {
         let lists = workspace.listsInOrder
         // A folder holds tens of thousands of lists: their lines are built
         // in chunks on every core.
-        let chunkSize = 1024
-        func inChunks<T>(_ body: (Range<Int>) -> T) -> [T] {
-            Parallel.map((lists.count + chunkSize - 1) / chunkSize) { chunk in
-                body(chunk * chunkSize..<min(lists.count, (chunk + 1) * chunkSize))
-            }
-        }
+        func inChunks<T>(_ body: (Range<Int>) -> T) -> [T] { Parallel.map(chunksOf: 1024, in: lists.count, body) }
         let openWidth = counts.map { String($0.open).count }.max() ?? 1
         let doneWidth = counts.map { String($0.done).count }.max() ?? 1
         let widest = inChunks { range in
