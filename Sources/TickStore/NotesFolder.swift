@@ -473,7 +473,8 @@ public struct NotesFolder: Sendable {
         let loaded = loadEvery(
             cache: cache, alwaysEncode: true, savingInBackground: savingInBackground,
             fromCache: { contents, path, position, stamp in contents.uncheckedDocument(path, at: position, stamp: stamp) },
-            fromParse: { _, payload in payload.flatMap { try? EncodedDocument($0.buffer, owner: $0.storage) } })
+            fromParse: { _, payload in payload.flatMap { try? EncodedDocument($0.buffer, owner: $0.storage) } },
+            fromSpool: { contents, entry in contents.uncheckedDocument(entry) })
         let repairs = loaded.saveWithRepairs.map { CacheRepairs(folder: self, save: $0) }
         return (
             loaded.values.filter(\.isValidUTF8), loaded.warnings, repairs, loaded.storedListOrder,
@@ -487,13 +488,17 @@ public struct NotesFolder: Sendable {
     ///
     /// A parsed document is encoded once (`ListPayload`), when there is
     /// a cache to save or `alwaysEncode` asks for it, and handed to
-    /// `fromParse` with that payload.
+    /// `fromParse` with that payload. With `fromSpool` and no cache to keep
+    /// lists from, the encodings are written to a new cache file as they are
+    /// made (`ParseCache.Spool`) and the lists read back from it with
+    /// `fromSpool`, so that they are not all held at once.
     private func loadEvery<Value: ValidatedList>(
         cache: ParseCache?,
         alwaysEncode: Bool,
         savingInBackground: Bool,
         fromCache: (ParseCache.Contents, String, Int, FileStamp) -> Value?,
-        fromParse: (Document, ListPayload?) -> Value?
+        fromParse: (Document, ListPayload?) -> Value?,
+        fromSpool: ((ParseCache.Contents, ParseCache.Contents.Entry) -> Value)? = nil
     ) -> (
         values: [Value], warnings: [String], saveWithRepairs: (@Sendable ([String: ListPayload?]) -> Void)?,
         storedListOrder: [Int]?
@@ -513,26 +518,81 @@ public struct NotesFolder: Sendable {
         reading.wait()
         let contents = loaded
         let encodes = cache != nil || alwaysEncode
-        // Each list, with where it came from and the line of its first git conflict marker.
-        let results: [(Result<Value, FileIO.ReadError>, payload: ListPayload?, fromCache: Bool, conflictLine: Int?)] = Parallel.map(
-            entries.count
-        ) { index in
+        let spool = fromSpool != nil && contents == nil ? cache.flatMap(ParseCache.Spool.init(for:)) : nil
+        /// The file at `index` parsed (and encoded).
+        func parsed(_ index: Int) -> LoadedList<Value> {
             let entry = entries[index]
-            if let contents, let value = fromCache(contents, entry.path, index, entry.stamp) {
-                return (.success(value), nil, true, contents.entry(entry.path, at: index)?.summary.conflictLine)
-            }
             do {
                 let document = try load(entry.path)
                 let payload = encodes ? ListPayload(encoding: document) : nil
                 guard let value = fromParse(document, payload) else {
                     // Only a document too large to encode has no value.
-                    return (.failure(FileIO.ReadError(path: entry.path, code: EFBIG)), nil, false, nil)
+                    return LoadedList(.failure(FileIO.ReadError(path: entry.path, code: EFBIG)))
                 }
-                return (.success(value), cache != nil ? payload : nil, false, document.conflictLines.first)
+                var loaded = LoadedList<Value>(.success(value))
+                loaded.payload = cache != nil ? payload : nil
+                loaded.conflictLine = document.conflictLines.first
+                return loaded
             } catch let error as FileIO.ReadError {
-                return (.failure(error), nil, false, nil)
+                return LoadedList(.failure(error))
             } catch {
-                return (.failure(FileIO.ReadError(path: entry.path, code: EIO)), nil, false, nil)
+                return LoadedList(.failure(FileIO.ReadError(path: entry.path, code: EIO)))
+            }
+        }
+        // Each list, with where it came from and the line of its first git
+        // conflict marker, in runs of files: a run's new encodings go to the
+        // spool in one write.
+        let runs: [[LoadedList<Value>]] = Parallel.map(chunksOf: 32, in: entries.count) { run in
+            var lists: [LoadedList<Value>] = []
+            lists.reserveCapacity(run.count)
+            for index in run {
+                let entry = entries[index]
+                if let contents, let value = fromCache(contents, entry.path, index, entry.stamp) {
+                    var loaded = LoadedList<Value>(.success(value))
+                    loaded.fromCache = true
+                    loaded.conflictLine = contents.entry(entry.path, at: index)?.summary.conflictLine
+                    lists.append(loaded)
+                } else {
+                    lists.append(parsed(index))
+                }
+            }
+            guard let spool else { return lists }
+            // The run's new lists are read back from the spool: their
+            // values and encodings are let go here.
+            let written = lists.indices.filter { lists[$0].payload != nil }
+            if var offset = spool.write(written.map { lists[$0].payload! }) {
+                for place in written {
+                    let payload = lists[place].payload!
+                    let entry = entries[run.lowerBound + place]
+                    lists[place].spooled = ParseCache.Contents.Entry(
+                        path: entry.path, stamp: entry.stamp, payload: offset..<offset + payload.buffer.count,
+                        checksum: payload.checksum, summary: payload.summary)
+                    lists[place].payload = nil
+                    lists[place].value = .success(nil)
+                    offset += payload.buffer.count
+                }
+            }
+            return lists
+        }
+        var results: [LoadedList<Value>] = []
+        results.reserveCapacity(entries.count)
+        for run in runs { results.append(contentsOf: run) }
+        // The cache the lists are kept in from now on: the new one, when spooled.
+        var base = contents
+        if let spool {
+            let spooled = results.compactMap(\.spooled)
+            if let written = spool.finish(spooled, scanStarted: scanStarted) {
+                base = written
+                // The written file's entries: the spooled lists, in the same order, where that file holds them.
+                var place = 0
+                for index in results.indices where results[index].spooled != nil {
+                    results[index].value = .success(fromSpool!(written, written.entries[place]))
+                    results[index].fromCache = true
+                    place += 1
+                }
+            } else {
+                // The spool could not be read back (no memory to map it): parsed again.
+                for index in results.indices where results[index].spooled != nil { results[index] = parsed(index) }
             }
         }
         // One pass over the results, by position: iterating the arrays as
@@ -550,7 +610,7 @@ public struct NotesFolder: Sendable {
         var allFromCache = true
         // The folder holds the files the cache holds (and, when all came
         // from it, the same ones).
-        let sameCount = contents.map { $0.entries.count == entries.count } ?? false
+        let sameCount = base.map { $0.entries.count == entries.count } ?? false
         results.withUnsafeBufferPointer { results in
             entries.withUnsafeBufferPointer { entries in
                 for index in results.indices {
@@ -559,8 +619,10 @@ public struct NotesFolder: Sendable {
                         fromCache.append(results[index].fromCache)
                     }
                     allFromCache = allFromCache && results[index].fromCache
-                    switch results[index].0 {
+                    switch results[index].value {
                     case .success(let value):
+                        // Every spooled list was read back or parsed again above.
+                        let value = value!
                         if !value.isValidUTF8 { warnings.append("\(entries[index].path) is not valid UTF-8; skipped") }
                         if let line = results[index].conflictLine {
                             warnings.append(
@@ -580,7 +642,7 @@ public struct NotesFolder: Sendable {
             // encoded while parsing, and repaired ones (found damaged when
             // first read) are given later; a list that could not be repaired
             // is left out, to be parsed again next time.
-            let save: @Sendable ([String: ListPayload?]) -> Void = { [payloads, fromCache] repaired in
+            let save: @Sendable ([String: ListPayload?]) -> Void = { [payloads, fromCache, base] repaired in
                 var saved: [(path: String, stamp: FileStamp, source: ParseCache.Source)] = []
                 saved.reserveCapacity(entries.count)
                 for index in entries.indices {
@@ -588,13 +650,13 @@ public struct NotesFolder: Sendable {
                     // A repaired list's new payload; none for a list that could not be repaired.
                     if let change = repaired[entry.path] {
                         if let change { saved.append((entry.path, entry.stamp, .fresh(change))) }
-                    } else if fromCache[index], let kept = contents?.entry(entry.path, at: index) {
+                    } else if fromCache[index], let kept = base?.entry(entry.path, at: index) {
                         saved.append((entry.path, entry.stamp, .kept(kept)))
                     } else if let payload = payloads[index] {
                         saved.append((entry.path, entry.stamp, .fresh(payload)))
                     }
                 }
-                cache.save(saved, scanStarted: scanStarted, keptIn: contents)
+                cache.save(saved, scanStarted: scanStarted, keptIn: base)
             }
             if !sameCount || !allFromCache {
                 if savingInBackground {
@@ -608,15 +670,31 @@ public struct NotesFolder: Sendable {
         // The cache's list order holds when every file came from it, each at
         // its own place: the documents are then the cache's lists, in order.
         var storedListOrder: [Int]? = nil
-        if let contents, allFromCache, sameCount,
-            contents.entries.withUnsafeBufferPointer({ cached in
+        if let base, allFromCache, sameCount,
+            base.entries.withUnsafeBufferPointer({ cached in
                 entries.withUnsafeBufferPointer { walked in walked.indices.allSatisfy { cached[$0].path == walked[$0].path } }
             })
         {
-            storedListOrder = contents.listOrder
+            storedListOrder = base.listOrder
         }
         return (values, warnings, saveWithRepairs, storedListOrder)
     }
+}
+
+/// One file as `NotesFolder.loadEvery` found it.
+private struct LoadedList<Value> {
+    /// The list, or why it could not be read; nil while it is in the spool, to be read back.
+    var value: Result<Value?, FileIO.ReadError>
+    /// Its new encoding, for the cache's next save.
+    var payload: ListPayload? = nil
+    /// Whether it is kept in the cache the lists are saved against.
+    var fromCache = false
+    /// The line of its first git conflict marker.
+    var conflictLine: Int? = nil
+    /// Where the spool holds it.
+    var spooled: ParseCache.Contents.Entry? = nil
+
+    init(_ value: Result<Value?, FileIO.ReadError>) { self.value = value }
 }
 
 /// Parse-cache files being written on other threads

@@ -116,6 +116,17 @@ public struct ParseCache: Sendable {
             self.granularity = granularity
         }
 
+        /// The first `length` bytes of the open cache file `descriptor`
+        /// mapped, holding `entries`; nil when it cannot be mapped.
+        convenience init?(
+            mapping descriptor: Int32, length: Int, entries: [Entry], listOrder: [Int], scanStarted: Int, granularity: Int?
+        ) {
+            guard let info = Posix.status(of: descriptor), let mapping = Posix.mapReadOnly(descriptor, length: length) else { return nil }
+            self.init(
+                base: UnsafeRawPointer(mapping), length: length, entries: entries, listOrder: listOrder, scanStarted: scanStarted,
+                granularity: granularity, fileIdentity: (info.inodeNumber, info.deviceNumber))
+        }
+
         deinit { Posix.unmap(UnsafeMutableRawPointer(mutating: base), length: length) }
 
         /// Lets the process's memory go of the whole mapping: what is read
@@ -167,10 +178,15 @@ public struct ParseCache: Sendable {
         /// made from the index alone: its payload is checked when its items
         /// are first read (`EncodedDocument.complete`).
         func uncheckedDocument(_ path: String, at position: Int, stamp: FileStamp) -> EncodedDocument? {
-            guard let entry = trustedEntry(path, at: position, stamp: stamp) else { return nil }
-            return EncodedDocument(
+            trustedEntry(path, at: position, stamp: stamp).map(uncheckedDocument)
+        }
+
+        /// The document of `entry`, made from the index alone (its payload is
+        /// checked when its items are first read).
+        func uncheckedDocument(_ entry: Entry) -> EncodedDocument {
+            EncodedDocument(
                 unchecked: UnsafeBufferPointer(rebasing: buffer[entry.payload]), owner: self,
-                checksum: entry.checksum, path: path, summary: entry.summary)
+                checksum: entry.checksum, path: entry.path, summary: entry.summary)
         }
 
         /// The document of `path` if the cache holds it for exactly `stamp`.
@@ -313,7 +329,7 @@ public struct ParseCache: Sendable {
     /// The list order of `entries`: `places`, the places among the entries
     /// that are lists (valid UTF-8) from first list to last, as the index
     /// stores it; `entryIndices`, the same lists as indices of `entries`.
-    private static func listOrder(_ entries: [(path: String, stamp: FileStamp, source: Source)]) -> (places: [Int], entryIndices: [Int]) {
+    static func listOrder(_ entries: [(path: String, stamp: FileStamp, source: Source)]) -> (places: [Int], entryIndices: [Int]) {
         let listed = entries.indices.filter { entries[$0].source.summary.isValidUTF8 }
         let places = SortKey.listOrder(
             foldedNames: listed.map { entries[$0].source.summary.foldedName }, orders: listed.map { entries[$0].source.summary.order },
@@ -340,7 +356,7 @@ public struct ParseCache: Sendable {
 
     /// The index of `entries`, whose payloads start at `offsets` in the
     /// file, with its checksum; then the trailer that points to it at `start`.
-    private func indexAndTrailer(
+    func indexAndTrailer(
         _ entries: [(path: String, stamp: FileStamp, source: Source)], offsets: [Int],
         listOrder: [Int], scanStarted: Int, start: Int
     ) -> [UInt8] {
@@ -414,13 +430,19 @@ public struct ParseCache: Sendable {
         return true
     }
 
-    /// Writes a new cache file holding `entries`.
-    private func rewrite(_ entries: [(path: String, stamp: FileStamp, source: Source)], scanStarted: Int, keptIn base: Contents?) {
+    /// What a cache file starts with: magic, format version, field table and root.
+    func header() -> [UInt8] {
         var header = ByteWriter()
         header.bytes = Self.magic
         header.int(Self.formatVersion)
         header.int(Self.fieldTable)
         header.string(root)
+        return header.bytes
+    }
+
+    /// Writes a new cache file holding `entries`.
+    private func rewrite(_ entries: [(path: String, stamp: FileStamp, source: Source)], scanStarted: Int, keptIn base: Contents?) {
+        let header = self.header()
         // The lists are written in list order, the other entries after them:
         // a command that reads every list reads the file from start to end,
         // however its pages are mapped (a few pages around each one read).
@@ -429,7 +451,7 @@ public struct ParseCache: Sendable {
         var offsets = [Int](repeating: 0, count: entries.count)
         var payloads: [UnsafeBufferPointer<UInt8>] = []
         payloads.reserveCapacity(entries.count)
-        var end = header.bytes.count
+        var end = header.count
         for position in writeOrder {
             let entry = entries[position]
             offsets[position] = end
@@ -446,7 +468,7 @@ public struct ParseCache: Sendable {
         let temporary = path + ".\(Posix.processID).tmp"
         let descriptor = Posix.openFile(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, permissions: 0o600)
         guard descriptor >= 0 else { return }
-        let complete = header.bytes.withUnsafeBufferPointer { header in
+        let complete = header.withUnsafeBufferPointer { header in
             tail.withUnsafeBufferPointer { tail in Posix.writeAll([header] + payloads + [tail], to: descriptor) }
         }
         Posix.closeFile(descriptor)

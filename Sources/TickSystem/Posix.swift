@@ -123,6 +123,19 @@ public enum Posix {
         }
     }
 
+    /// Fills `buffer` with the file's bytes from `offset` on (`pread(2)`,
+    /// retried on interrupts and short reads); false when the file ends
+    /// first or a read fails.
+    package static func read(_ descriptor: Int32, at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Bool {
+        var done = 0
+        while done < buffer.count {
+            let count = retryingInterrupts { pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done)) }
+            guard count > 0 else { return false }
+            done += count
+        }
+        return true
+    }
+
     /// Everything readable from `descriptor` from where it stands to its
     /// end (a regular file's size, or a pipe's end), reading at most
     /// `limit` bytes: the whole-file read of the library. `sizeHint` (the

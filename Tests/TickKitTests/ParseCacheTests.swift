@@ -109,6 +109,65 @@ struct ParseCacheTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: cacheFile)) == grown, "an unchanged folder rewrote its cache")
     }
 
+    /// Forty lists whose names sort the other way round from their paths,
+    /// so that list order and the folder's walk order differ.
+    static func listsNamedAgainstTheirPaths() -> [String: String] {
+        var files: [String: String] = [:]
+        for number in 0..<40 {
+            files["n\(String(format: "%02d", number)).md"] =
+                "# Note \(String(format: "%02d", 99 - number))\n" + (0..<20).map { "- [ ] task \(number)-\($0) due:2026-11-2\($0 % 9)\n" }.joined()
+        }
+        return files
+    }
+
+    @Test("a cold run writes its cache once, the lists in list order, and answers from it as without a cache")
+    func coldRunWritesOnceInListOrder() throws {
+        let folder = try TemporaryFolder(Self.listsNamedAgainstTheirPaths())
+        let cache = CacheFolder()
+        let cold = try run(["query", "open", "--json"], folder, cache: cache)
+        let uncached = try TickRunner.run(
+            ["query", "open", "--json", "--dir", folder.path, "--today", "2026-11-21"], environment: ["TICK_NO_CACHE": "1"])
+        #expect(cold.stdoutBytes == uncached.stdoutBytes)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache.path + "/tick").count == 1, "a spool or temporary file was left")
+        let parseCache = try cache.parseCache(of: folder)
+        let contents = try #require(parseCache.load())
+        #expect(contents.entries.count == 40)
+        // In list order (Note 60 first, the last path), one after another from
+        // the header on: nothing was appended, so no list read back from the
+        // new file failed its check.
+        let inListOrder = contents.listOrder.map { contents.entries[$0] }
+        #expect(inListOrder.first?.path == "n39.md")
+        var next = parseCache.header().count
+        for entry in inListOrder {
+            #expect(entry.payload.lowerBound == next, "\(entry.path)")
+            next = entry.payload.upperBound
+        }
+        let fileSize = try Data(contentsOf: URL(fileURLWithPath: parseCache.path)).count
+        let indexLength = fileSize - next - ParseCache.trailerLength
+        #expect(indexLength > 0 && indexLength < 40 * 100, "\(indexLength) bytes after the lists")
+        let warm = try run(["query", "open", "--json"], folder, cache: cache)
+        #expect(warm.stdoutBytes == uncached.stdoutBytes)
+    }
+
+    @Test("when the new cache file cannot be written, the lists are read from the spool and no file is left behind")
+    func coldRunWithoutRoomForTheCacheReadsTheSpool() throws {
+        let folder = try TemporaryFolder(Self.listsNamedAgainstTheirPaths())
+        let notes = try NotesFolder(path: folder.path)
+        let cacheFolder = CacheFolder()
+        let cache = try cacheFolder.parseCache(of: folder)
+        // A folder where the new cache file would be made: it cannot be opened as a file.
+        let blocked = cache.path + ".\(Posix.processID).tmp"
+        try FileManager.default.createDirectory(atPath: blocked, withIntermediateDirectories: true)
+        let loaded = notes.loadEncoded(cache: cache)
+        #expect(loaded.documents.allSatisfy { $0.mapping != nil }, "parsed again instead of read from the spool")
+        let fromSpool = EncodedWorkspace(documents: loaded.documents, warnings: loaded.warnings, repairs: loaded.repairs, listOrder: loaded.listOrder)
+        let parsed = EncodedWorkspace(documents: notes.loadEncoded().documents)
+        let context = ItemContext(today: Fixture.today, dependencies: .none)
+        #expect(ItemJSON.itemsDocumentBytes(fromSpool.items, context: context) == ItemJSON.itemsDocumentBytes(parsed.items, context: context))
+        #expect(fromSpool.items.count == 800)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cacheFolder.path + "/tick") == [(blocked as NSString).lastPathComponent])
+    }
+
     @Test("a cache file holding more bytes no index points to than bytes it does is written anew")
     func deadBytesAreCompacted() throws {
         let big = (0..<6000).map { "- [ ] item \($0) with some words to make it longer due:2026-11-2\($0 % 9)\n" }.joined()
@@ -284,13 +343,18 @@ struct ParseCacheTests {
     func storedListOrderIsTheComputedOne() throws {
         let folder = try Self.orderedListsAndAFileNotUTF8()
         let cache = CacheFolder()
+        // A cold run reads its lists back from the cache file it made, with the order that file stores.
         let cold = try workspace(folder, cache: cache)
-        #expect(!cold.orderCameFromCache)
+        #expect(cold.orderCameFromCache)
+        try folder.write("echo.md", "# echo\n- [ ] e2 changed\n")
+        let changed = try workspace(folder, cache: cache)
+        #expect(!changed.orderCameFromCache)
         let warm = try workspace(folder, cache: cache)
         #expect(warm.orderCameFromCache)
         let computed = EncodedWorkspace(documents: warm.documents).pathsInListOrder
         #expect(warm.pathsInListOrder == computed)
         #expect(cold.pathsInListOrder == computed)
+        #expect(changed.pathsInListOrder == computed)
         #expect(computed.first == "first.md" && computed.dropFirst().first == "second.md")
         #expect(!computed.contains("bad.md"))
     }
@@ -308,7 +372,12 @@ struct ParseCacheTests {
         let fingerprintStart = ParseCache.magic.count + 1
         bytes[fingerprintStart] ^= 0x02
         try Data(bytes).write(to: URL(fileURLWithPath: file))
-        #expect(try !workspace(folder, cache: cache).orderCameFromCache)
+        #expect(try cache.parseCache(of: folder).load() == nil)
+        let again = try workspace(folder, cache: cache)
+        #expect(again.documents.count == Self.orderedLists.count)
+        // Written anew, with this table.
+        #expect(try FileIO.read(file)[fingerprintStart] != bytes[fingerprintStart])
+        #expect(try cache.parseCache(of: folder).load() != nil)
     }
 
     @Test("a new cache file holds the lists in list order, the files that are not lists after them")
