@@ -31,9 +31,7 @@ enum ItemStyle {
     /// hyperlinks. Its plain text is exactly `item.title`. Finished items
     /// are dimmed (cancelled ones also struck through).
     static func title(_ item: EncodedListedItem) -> StyledText {
-        var base = TextStyle.plain
-        if !item.status.isOpen { base.dim = true }
-        if item.status == .cancelled { base.strikethrough = true }
+        let base = titleStyle(item.status)
         let runs = item.runs
         var result = StyledText()
         // The display title's own pieces (`TitleWhiteSpace`'s rule); a space
@@ -48,10 +46,16 @@ enum ItemStyle {
     /// same text (`item.title`), dimmed or struck as `title(_:)` does, with
     /// no runs parsed.
     static func plainTitle(_ item: EncodedListedItem) -> StyledText {
-        var base = TextStyle.plain
-        if !item.status.isOpen { base.dim = true }
-        if item.status == .cancelled { base.strikethrough = true }
-        return StyledText(item.title.string, base)
+        StyledText(item.title.string, titleStyle(item.status))
+    }
+
+    /// The style of a title of an item with `status`: dimmed once it is
+    /// finished, struck through when cancelled.
+    static func titleStyle(_ status: TaskStatus) -> TextStyle {
+        var style = TextStyle.plain
+        if !status.isOpen { style.dim = true }
+        if status == .cancelled { style.strikethrough = true }
+        return style
     }
 
     private static func style(of run: TitleRun, base: TextStyle) -> TextStyle {
@@ -112,12 +116,22 @@ enum ItemStyle {
 
     /// `#tag #other`, dimmed.
     static func tags(_ tags: [String]) -> StyledText {
-        StyledText(tags.map { "#" + $0 }.joined(separator: " "), .dimmed)
+        StyledText(tagsText(tags), .dimmed)
+    }
+
+    /// `#tag #other`.
+    static func tagsText(_ tags: [String]) -> String {
+        tags.map { "#" + $0 }.joined(separator: " ")
     }
 
     /// A list's name in its color.
     static func listName(_ document: EncodedDocument) -> StyledText {
-        StyledText(document.name, TextStyle(color: RGB(listColor: document.color)))
+        StyledText(document.name, listNameStyle(document))
+    }
+
+    /// The style of a list's name: its color.
+    static func listNameStyle(_ document: EncodedDocument) -> TextStyle {
+        TextStyle(color: RGB(listColor: document.color))
     }
 
     /// A list's icon as an emoji (or a bullet) followed by its name, bold and colored.

@@ -12,6 +12,64 @@ struct ItemRow {
     /// Lines printed under the row (notes), indented under the title.
     var notes: [StyledText] = []
     var notesIndent = 0
+
+    /// Builds the row's cells into `cells`, as `ItemsView.row` would have.
+    func build<Cells: RowCells>(into cells: inout Cells) {
+        cells.append(prefix, to: .prefix)
+        cells.append(title, to: .title)
+        cells.append(due, to: .due)
+        cells.append(tags, to: .tags)
+        cells.append(list, to: .list)
+        for note in notes { cells.appendNote(note, indent: notesIndent) }
+    }
+}
+
+/// A cell of a row, in the order a row's cells are built.
+enum RowCell: Int {
+    case prefix, title, due, tags, list
+    /// The notes under the row.
+    case notes
+}
+
+/// Where a row is built: its cells in `RowCell` order (a cell may be left
+/// out, none comes back), then its notes. `ItemsView.row` builds a row into
+/// either kind: styled text (`ItemRow`, for rows cut to fit and for
+/// tests), or the printed bytes a listing keeps (`RowBytes`). Both give the
+/// same text and widths as the styled text of each cell.
+protocol RowCells {
+    /// Appends styled text to `cell`.
+    mutating func append(_ text: StyledText, to cell: RowCell)
+    /// Appends `text`, its control characters made visible, in `style`.
+    mutating func append(_ text: String, _ style: TextStyle, to cell: RowCell)
+    /// Appends the text `text` holds, as `append(text.string, style, to: cell)`.
+    mutating func append(_ text: EncodedText, _ style: TextStyle, to cell: RowCell)
+    /// Adds a line under the row, indented by `indent` columns.
+    mutating func appendNote(_ note: StyledText, indent: Int)
+}
+
+extension ItemRow: RowCells {
+    /// An empty row, to build into.
+    init() { self.init(prefix: StyledText(), title: StyledText()) }
+
+    mutating func append(_ text: StyledText, to cell: RowCell) {
+        switch cell {
+        case .prefix: prefix.append(text)
+        case .title: title.append(text)
+        case .due: due.append(text)
+        case .tags: tags.append(text)
+        case .list: list.append(text)
+        case .notes: notes.append(text)
+        }
+    }
+
+    mutating func append(_ text: String, _ style: TextStyle, to cell: RowCell) { append(StyledText(text, style), to: cell) }
+
+    mutating func append(_ text: EncodedText, _ style: TextStyle, to cell: RowCell) { append(text.string, style, to: cell) }
+
+    mutating func appendNote(_ note: StyledText, indent: Int) {
+        notes.append(note)
+        notesIndent = indent
+    }
 }
 
 /// A line of a listing: a heading, a blank, or an item row.
@@ -76,7 +134,13 @@ enum ItemTable {
     ) {
         let order = source.buildOrder()
         let listing = BuiltLines(order, of: source) { index, bytes in
-            RenderedLine(source.line(index), width: width, depth: depth, into: &bytes)
+            if let writeRow = source.writeRow {
+                var cells = RowBytes(depth: depth, taking: &bytes)
+                let isRow = writeRow(index, &cells)
+                let line = cells.finish(into: &bytes)
+                if isRow { return line }
+            }
+            return RenderedLine(source.line(index), width: width, depth: depth, into: &bytes)
         }
         var widths = ColumnWidths()
         for chunk in listing.chunks {
@@ -216,44 +280,24 @@ private struct RenderedLine {
     var notesWidth: Int32 = 0, notesIndent: Int32 = 0
     var isRow = false
 
+    /// An empty line, for `RowBytes` to fill in.
+    fileprivate init() {}
+
     /// Appends the bytes of `line` to `bytes` and says where they lie.
     init(_ line: ListingLine, width: Int?, depth: ColorDepth, into bytes: inout [UInt8]) {
+        if case .row(let row) = line {
+            var cells = RowBytes(depth: depth, taking: &bytes)
+            row.build(into: &cells)
+            self = cells.finish(into: &bytes)
+            return
+        }
         start = Int32(bytes.count)
-        func endOfCell() -> Int32 { Int32(bytes.count) }
-        switch line {
-        case .blank:
-            break
-        case .heading(let text):
+        if case .heading(let text) = line {
             let headingStart = bytes.count
             (width.map { text.truncated(to: $0) } ?? text).render(depth, into: &bytes)
             Self.trimTrailingSpaces(&bytes, from: headingStart)
-        case .row(let row):
-            isRow = true
-            let main = row.prefix + row.title
-            main.render(depth, into: &bytes)
-            prefixWidth = Int32(row.prefix.width)
-            mainWidth = Int32(row.prefix.width + row.title.width)
-            mainCellWidth = Int32(main.width)
-            mainEnd = endOfCell()
-            row.due.render(depth, into: &bytes)
-            dueWidth = Int32(row.due.width)
-            dueEnd = endOfCell()
-            row.tags.render(depth, into: &bytes)
-            tagsWidth = Int32(row.tags.width)
-            tagsEnd = endOfCell()
-            row.list.render(depth, into: &bytes)
-            listWidth = Int32(row.list.width)
-            listEnd = endOfCell()
-            notesIndent = Int32(row.notesIndent)
-            for note in row.notes {
-                note.render(depth, into: &bytes)
-                bytes.append(0x0A)
-                notesWidth = max(notesWidth, Int32(note.width))
-            }
-            end = endOfCell()
-            return
         }
-        mainEnd = endOfCell()
+        mainEnd = Int32(bytes.count)
         dueEnd = mainEnd
         tagsEnd = mainEnd
         listEnd = mainEnd
@@ -324,6 +368,148 @@ private struct RenderedLine {
     }
 }
 
+/// A row written straight into a listing's bytes, as `RenderedLine` keeps
+/// it: each cell printed as `StyledText.render` prints that cell (spans of
+/// one style run together; the prefix and the title make one cell) and
+/// measured as `StyledText` measures it, without building the styled text.
+struct RowBytes: RowCells {
+    private let depth: ColorDepth
+    private var bytes: [UInt8]
+    fileprivate var line = RenderedLine()
+    /// The cell being built.
+    private var cell = RowCell.prefix
+    /// Whether a span is being written, its style, and what ends it.
+    private var inSpan = false
+    private var spanStyle = TextStyle.plain
+    private var spanEnd: [UInt8] = []
+    /// The widths of the prefix and title together, of the title alone, and of the other cell being built.
+    private var main = Measure(), title = Measure(), other = Measure()
+    private var prefixWidth = 0
+
+    /// A row to be written at the end of `bytes`, which it holds until `finish`.
+    init(depth: ColorDepth, taking bytes: inout [UInt8]) {
+        self.depth = depth
+        self.bytes = []
+        swap(&self.bytes, &bytes)
+        line.start = Int32(self.bytes.count)
+        line.isRow = true
+    }
+
+    /// Ends the row: gives the bytes back and says where the row's cells lie in them.
+    fileprivate mutating func finish(into bytes: inout [UInt8]) -> RenderedLine {
+        enter(.notes)
+        line.end = Int32(self.bytes.count)
+        swap(&self.bytes, &bytes)
+        return line
+    }
+
+    mutating func append(_ text: StyledText, to cell: RowCell) {
+        for span in text.spans { write(span.style, to: cell, width: span.width) { $0.append(contentsOf: span.text.utf8) } }
+    }
+
+    mutating func append(_ text: String, _ style: TextStyle, to cell: RowCell) {
+        guard !text.isEmpty else { return }
+        let visible = TerminalText.safe(text)
+        write(style, to: cell, width: nil) { $0.append(contentsOf: visible.utf8) }
+    }
+
+    mutating func append(_ text: EncodedText, _ style: TextStyle, to cell: RowCell) {
+        let source = text.bytes
+        // Printable ASCII (most titles) is its own visible text, a column a byte.
+        guard source.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return append(text.string, style, to: cell) }
+        guard !source.isEmpty else { return }
+        write(style, to: cell, width: source.count) { $0.append(contentsOf: source) }
+    }
+
+    mutating func appendNote(_ note: StyledText, indent: Int) {
+        enter(.notes)
+        line.notesIndent = Int32(indent)
+        note.render(depth, into: &bytes)
+        bytes.append(0x0A)
+        line.notesWidth = max(line.notesWidth, Int32(note.width))
+    }
+
+    /// Writes visible text (`body` appends it) in `style` to `cell`,
+    /// `width` columns wide when known.
+    private mutating func write(_ style: TextStyle, to cell: RowCell, width: Int?, _ body: (inout [UInt8]) -> Void) {
+        enter(cell)
+        if !inSpan || spanStyle != style {
+            endSpan()
+            spanEnd = StyledText.open(style, depth, into: &bytes)
+            spanStyle = style
+            inSpan = true
+        }
+        let start = bytes.count
+        body(&bytes)
+        let text = start..<bytes.count
+        switch cell {
+        case .prefix: main.add(text, of: bytes, style, width: width)
+        case .title:
+            main.add(text, of: bytes, style, width: width)
+            title.add(text, of: bytes, style, width: width)
+        default: other.add(text, of: bytes, style, width: width)
+        }
+    }
+
+    private mutating func endSpan() {
+        guard inSpan else { return }
+        bytes.append(contentsOf: spanEnd)
+        spanEnd = []
+        inSpan = false
+    }
+
+    /// Ends the cells before `next`: the prefix runs on into the title,
+    /// in one span when their styles are the same, as they are printed.
+    private mutating func enter(_ next: RowCell) {
+        while cell.rawValue < next.rawValue {
+            if cell != .prefix { endSpan() }
+            let here = Int32(bytes.count)
+            switch cell {
+            case .prefix: prefixWidth = main.width
+            case .title:
+                line.mainEnd = here
+                line.prefixWidth = Int32(prefixWidth)
+                line.mainWidth = Int32(prefixWidth + title.width)
+                line.mainCellWidth = Int32(main.width)
+            case .due: (line.dueEnd, line.dueWidth) = (here, Int32(other.width))
+            case .tags: (line.tagsEnd, line.tagsWidth) = (here, Int32(other.width))
+            case .list: (line.listEnd, line.listWidth) = (here, Int32(other.width))
+            case .notes: break
+            }
+            if cell.rawValue >= RowCell.due.rawValue { other = Measure() }
+            cell = RowCell(rawValue: cell.rawValue + 1)!
+        }
+    }
+
+    /// A width measured as `StyledText` measures its text: span by span,
+    /// a span that runs on in the same style measured again unless what
+    /// it adds starts with ASCII (which cannot join the character before).
+    private struct Measure {
+        private(set) var width = 0
+        /// Whether a span was measured, and its style, width and start.
+        private var hasSpan = false
+        private var style = TextStyle.plain
+        private var spanWidth = 0
+        private var spanStart = 0
+
+        /// Adds the text in `range` of `bytes`, in `style`, `measured` columns wide when known.
+        mutating func add(_ range: Range<Int>, of bytes: [UInt8], _ style: TextStyle, width measured: Int?) {
+            func measure(_ range: Range<Int>) -> Int { DisplayWidth.of(String(decoding: bytes[range], as: UTF8.self)) }
+            if hasSpan, self.style == style {
+                let merged = bytes[range.lowerBound] < 0x80 ? spanWidth + (measured ?? measure(range)) : measure(spanStart..<range.upperBound)
+                width += merged - spanWidth
+                spanWidth = merged
+            } else {
+                spanWidth = measured ?? measure(range)
+                width += spanWidth
+                spanStart = range.lowerBound
+                self.style = style
+                hasSpan = true
+            }
+        }
+    }
+}
+
 /// Lines of a listing built in chunks of `ItemTable.chunkSize` on every
 /// core, in the order given, a batch of chunks at a time, with the parse
 /// cache's pages given back after each batch: each chunk's printed bytes,
@@ -378,6 +564,10 @@ private struct BuiltLines<Kept> {
 struct ListingSource {
     let count: Int
     let line: (Int) -> ListingLine
+    /// Builds line `index` into `cells` when it is an item's row (and says
+    /// so): the rows a listing keeps are written straight into bytes, not
+    /// built as styled text first. Nil when every line comes from `line`.
+    let writeRow: ((Int, inout RowBytes) -> Bool)?
     /// The item whose row a line is, nil for any other line: rows are
     /// built in the order their items lie in the parse cache.
     let item: (Int) -> EncodedListedItem?
@@ -387,12 +577,13 @@ struct ListingSource {
 
     init(
         count: Int, readingFrom items: [EncodedListedItem] = [], item: @escaping (Int) -> EncodedListedItem? = { _ in nil },
-        line: @escaping (Int) -> ListingLine
+        line: @escaping (Int) -> ListingLine, writeRow: ((Int, inout RowBytes) -> Bool)? = nil
     ) {
         self.count = count
         self.items = items
         self.item = item
         self.line = line
+        self.writeRow = writeRow
     }
 
     init(_ lines: [ListingLine]) {

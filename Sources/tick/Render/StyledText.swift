@@ -230,16 +230,24 @@ struct StyledText: Sendable {
     /// in between.
     func render(_ depth: ColorDepth, into bytes: inout [UInt8]) {
         for span in spans {
-            guard depth != .none else {
-                bytes.append(contentsOf: span.text.utf8)
-                continue
-            }
-            let codes = span.style.parameters(depth)
-            if let link = span.style.link { bytes.append(contentsOf: "\u{1B}]8;;\(link)\u{1B}\\".utf8) }
-            if !codes.isEmpty { bytes.append(contentsOf: ("\u{1B}[" + codes.joined(separator: ";") + "m").utf8) }
+            let close = Self.open(span.style, depth, into: &bytes)
             bytes.append(contentsOf: span.text.utf8)
-            if !codes.isEmpty { bytes.append(contentsOf: "\u{1B}[0m".utf8) }
-            if span.style.link != nil { bytes.append(contentsOf: "\u{1B}]8;;\u{1B}\\".utf8) }
+            bytes.append(contentsOf: close)
         }
+    }
+
+    /// Appends what starts a span in `style` at `depth` (a link, then the
+    /// SGR codes; nothing for `.none`) and returns what ends it.
+    static func open(_ style: TextStyle, _ depth: ColorDepth, into bytes: inout [UInt8]) -> [UInt8] {
+        guard depth != .none, style != .plain else { return [] }
+        let codes = style.parameters(depth)
+        var close: [UInt8] = []
+        if let link = style.link { bytes.append(contentsOf: "\u{1B}]8;;\(link)\u{1B}\\".utf8) }
+        if !codes.isEmpty {
+            bytes.append(contentsOf: ("\u{1B}[" + codes.joined(separator: ";") + "m").utf8)
+            close.append(contentsOf: "\u{1B}[0m".utf8)
+        }
+        if style.link != nil { close.append(contentsOf: "\u{1B}]8;;\u{1B}\\".utf8) }
+        return close
     }
 }

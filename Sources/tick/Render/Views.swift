@@ -50,6 +50,12 @@ enum ItemsView {
             }
             return (low, .item(offset))
         }
+        /// The row of `item`, of the group at `group`.
+        func build<Cells: RowCells>(_ item: EncodedListedItem, of group: Int, into cells: inout Cells) {
+            row(
+                item, context: context, depth: present?[group].ancestorCount(of: item) ?? 0, prefixes: prefixes,
+                showList: showsList, showNotes: showNotes, plain: plain, into: &cells)
+        }
         return ListingSource(
             count: count, readingFrom: arranged.items,
             item: { line in
@@ -61,12 +67,15 @@ enum ItemsView {
                 case (_, .blank): return .blank
                 case (let group, .heading): return .heading(heading(groups[group], key: arranged.groupKey, today: today))
                 case (let group, .item(let offset)):
-                    let item = groups[group].items[offset]
-                    return .row(
-                        row(
-                            item, context: context, depth: present?[group].ancestorCount(of: item) ?? 0, prefixes: prefixes,
-                            showList: showsList, showNotes: showNotes, plain: plain))
+                    var row = ItemRow()
+                    build(groups[group].items[offset], of: group, into: &row)
+                    return .row(row)
                 }
+            },
+            writeRow: { line, cells in
+                guard case (let group, .item(let offset)) = locate(line) else { return false }
+                build(groups[group].items[offset], of: group, into: &cells)
+                return true
             })
     }
 
@@ -111,31 +120,46 @@ enum ItemsView {
         _ item: EncodedListedItem, context: ItemContext, depth: Int, prefixes: ItemStyle.RowPrefixes, showList: Bool, showNotes: Bool,
         plain: Bool = false
     ) -> ItemRow {
-        let today = context.today
-        let prefix = prefixes.prefix(status: item.status, priority: item.priority, depth: depth)
-        var row = ItemRow(prefix: prefix, title: plain ? ItemStyle.plainTitle(item) : ItemStyle.title(item))
-        // An open item that waits for an open item (Obsidian Tasks' "blocked").
-        if context.isBlocked(item) { row.title = row.title + StyledText(" (blocked)", .dimmed) }
-        switch item.status {
-        case .open, .inProgress:
-            if let due = item.date(.due) { row.due = RelativeDate.styled(due, today: today, isOpen: true) }
-        case .done:
-            if let done = item.date(.done) { row.due = finished("done", done, today: today) }
-        case .cancelled:
-            if let cancelled = item.date(.cancelled) { row.due = finished("cancelled", cancelled, today: today) }
-        }
-        if item.hasTags { row.tags = ItemStyle.tags(item.tags.map(\.string)) }
-        if showList { row.list = ItemStyle.listName(item.document) }
-        if showNotes, let notes = item.notes?.string {
-            row.notes = notes.split(separator: "\n", omittingEmptySubsequences: false).map { StyledText(String($0), .dimmed) }
-            row.notesIndent = prefix.width
-        }
+        var row = ItemRow()
+        self.row(item, context: context, depth: depth, prefixes: prefixes, showList: showList, showNotes: showNotes, plain: plain, into: &row)
         return row
     }
 
-    /// `done yesterday`, `cancelled 3 days ago`, dimmed.
-    private static func finished(_ word: String, _ date: TaskDate, today: TaskDate) -> StyledText {
-        StyledText(word + " " + RelativeDate.describe(date, today: today, isOpen: false).text, .dimmed)
+    /// Builds one item's row into `cells` (see `row(_:context:depth:prefixes:showList:showNotes:plain:)`).
+    static func row<Cells: RowCells>(
+        _ item: EncodedListedItem, context: ItemContext, depth: Int, prefixes: ItemStyle.RowPrefixes, showList: Bool, showNotes: Bool,
+        plain: Bool, into cells: inout Cells
+    ) {
+        let today = context.today
+        let prefix = prefixes.prefix(status: item.status, priority: item.priority, depth: depth)
+        cells.append(prefix, to: .prefix)
+        if plain {
+            cells.append(item.title, ItemStyle.titleStyle(item.status), to: .title)
+        } else {
+            cells.append(ItemStyle.title(item), to: .title)
+        }
+        // An open item that waits for an open item (Obsidian Tasks' "blocked").
+        if context.isBlocked(item) { cells.append(" (blocked)", .dimmed, to: .title) }
+        switch item.status {
+        case .open, .inProgress:
+            if let due = item.date(.due) { cells.append(RelativeDate.styled(due, today: today, isOpen: true), to: .due) }
+        case .done:
+            if let done = item.date(.done) { cells.append(finished("done", done, today: today), .dimmed, to: .due) }
+        case .cancelled:
+            if let cancelled = item.date(.cancelled) { cells.append(finished("cancelled", cancelled, today: today), .dimmed, to: .due) }
+        }
+        if item.hasTags { cells.append(ItemStyle.tagsText(item.tags.map(\.string)), .dimmed, to: .tags) }
+        if showList { cells.append(item.document.name, ItemStyle.listNameStyle(item.document), to: .list) }
+        if showNotes, let notes = item.notes?.string {
+            for note in notes.split(separator: "\n", omittingEmptySubsequences: false) {
+                cells.appendNote(StyledText(String(note), .dimmed), indent: prefix.width)
+            }
+        }
+    }
+
+    /// `done yesterday`, `cancelled 3 days ago` (shown dimmed).
+    private static func finished(_ word: String, _ date: TaskDate, today: TaskDate) -> String {
+        word + " " + RelativeDate.describe(date, today: today, isOpen: false).text
     }
 }
 
@@ -173,6 +197,12 @@ enum ListView {
             plan.append(.item(position))
         }
         if items.isEmpty { plan.append(.empty) }
+        /// The row of `item`.
+        func build<Cells: RowCells>(_ item: EncodedListedItem, into cells: inout Cells) {
+            ItemsView.row(
+                item, context: context, depth: item.depth, prefixes: prefixes, showList: false, showNotes: showNotes, plain: plain,
+                into: &cells)
+        }
         return ListingSource(
             count: plan.count, readingFrom: items,
             item: { index in
@@ -191,12 +221,15 @@ enum ListView {
                     heading.append(section.title, TextStyle(bold: true, color: section.color.flatMap { RGB(listColor: $0) }))
                     return .heading(heading)
                 case .item(let position):
-                    let listed = items[position]
-                    return .row(
-                        ItemsView.row(
-                            listed, context: context, depth: listed.depth, prefixes: prefixes,
-                            showList: false, showNotes: showNotes, plain: plain))
+                    var row = ItemRow()
+                    build(items[position], into: &row)
+                    return .row(row)
                 }
+            },
+            writeRow: { index, cells in
+                guard case .item(let position) = plan[index] else { return false }
+                build(items[position], into: &cells)
+                return true
             })
     }
 }
