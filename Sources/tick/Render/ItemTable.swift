@@ -410,7 +410,7 @@ struct RowBytes: RowCells {
     mutating func append(_ text: String, _ style: TextStyle, to cell: RowCell) {
         guard !text.isEmpty else { return }
         let visible = TerminalText.safe(text)
-        write(style, to: cell, width: nil) { $0.append(contentsOf: visible.utf8) }
+        write(style, to: cell, width: DisplayWidth.of(visible)) { $0.append(contentsOf: visible.utf8) }
     }
 
     mutating func append(_ text: EncodedText, _ style: TextStyle, to cell: RowCell) {

@@ -50,13 +50,18 @@ enum RelativeDate {
 
     /// The words for a due date, styled: red when overdue, bold when today.
     static func styled(_ date: TaskDate, today: TaskDate, isOpen: Bool = true) -> StyledText {
+        let (text, style) = textAndStyle(date, today: today, isOpen: isOpen)
+        return StyledText(text, style)
+    }
+
+    /// The text `styled` shows, and its style.
+    static func textAndStyle(_ date: TaskDate, today: TaskDate, isOpen: Bool = true) -> (text: String, style: TextStyle) {
         let (text, tone) = describe(date, today: today, isOpen: isOpen)
         switch tone {
-        case .overdue: return StyledText(text, TextStyle(bold: true, color: .red))
-        case .today: return StyledText(text, TextStyle(bold: true, color: .orange))
-        case .soon: return StyledText(text, .plain)
-        case .later: return StyledText(text, .plain)
-        case .past: return StyledText(text, .dimmed)
+        case .overdue: return (text, TextStyle(bold: true, color: .red))
+        case .today: return (text, TextStyle(bold: true, color: .orange))
+        case .soon, .later: return (text, .plain)
+        case .past: return (text, .dimmed)
         }
     }
 

@@ -142,7 +142,10 @@ enum ItemsView {
         if context.isBlocked(item) { cells.append(" (blocked)", .dimmed, to: .title) }
         switch item.status {
         case .open, .inProgress:
-            if let due = item.date(.due) { cells.append(RelativeDate.styled(due, today: today, isOpen: true), to: .due) }
+            if let due = item.date(.due) {
+                let (text, style) = RelativeDate.textAndStyle(due, today: today, isOpen: true)
+                cells.append(text, style, to: .due)
+            }
         case .done:
             if let done = item.date(.done) { cells.append(finished("done", done, today: today), .dimmed, to: .due) }
         case .cancelled:
