@@ -542,57 +542,67 @@ public struct NotesFolder: Sendable {
         // Each list, with where it came from and the line of its first git
         // conflict marker, in runs of files: a run's new encodings go to the
         // spool in one write.
-        let runs: [[LoadedList<Value>]] = Parallel.map(chunksOf: 32, in: entries.count) { run in
-            var lists: [LoadedList<Value>] = []
-            lists.reserveCapacity(run.count)
-            for index in run {
-                let entry = entries[index]
-                if let contents, let value = fromCache(contents, entry.path, index, entry.stamp) {
-                    var loaded = LoadedList<Value>(.success(value))
-                    loaded.fromCache = true
-                    loaded.conflictLine = contents.entry(entry.path, at: index)?.summary.conflictLine
-                    lists.append(loaded)
-                } else {
-                    lists.append(parsed(index))
-                }
-            }
-            guard let spool else { return lists }
-            // The run's new lists are read back from the spool: their
-            // values and encodings are let go here.
-            let written = lists.indices.filter { lists[$0].payload != nil }
-            if var offset = spool.write(written.map { lists[$0].payload! }) {
-                for place in written {
-                    let payload = lists[place].payload!
-                    let entry = entries[run.lowerBound + place]
-                    lists[place].spooled = ParseCache.Contents.Entry(
-                        path: entry.path, stamp: entry.stamp, payload: offset..<offset + payload.buffer.count,
-                        checksum: payload.checksum, summary: payload.summary)
-                    lists[place].payload = nil
-                    lists[place].value = .success(nil)
-                    offset += payload.buffer.count
-                }
-            }
-            return lists
-        }
+        // The lists, and the places of those written to the spool with
+        // where it holds them. Built in runs, whose arrays go once joined.
         var results: [LoadedList<Value>] = []
-        results.reserveCapacity(entries.count)
-        for run in runs { results.append(contentsOf: run) }
+        var spooled: [(index: Int, entry: ParseCache.Contents.Entry)] = []
+        do {
+            let runs = Parallel.map(chunksOf: 32, in: entries.count) { run in
+                var lists: [LoadedList<Value>] = []
+                lists.reserveCapacity(run.count)
+                for index in run {
+                    let entry = entries[index]
+                    if let contents, let value = fromCache(contents, entry.path, index, entry.stamp) {
+                        var loaded = LoadedList<Value>(.success(value))
+                        loaded.fromCache = true
+                        loaded.conflictLine = contents.entry(entry.path, at: index)?.summary.conflictLine
+                        lists.append(loaded)
+                    } else {
+                        lists.append(parsed(index))
+                    }
+                }
+                var written: [(index: Int, entry: ParseCache.Contents.Entry)] = []
+                guard let spool else { return (lists, written) }
+                // The run's new lists are read back from the spool: their
+                // values and encodings are let go here.
+                let places = lists.indices.filter { lists[$0].payload != nil }
+                if var offset = spool.write(places.map { lists[$0].payload! }) {
+                    for place in places {
+                        let payload = lists[place].payload!
+                        let entry = entries[run.lowerBound + place]
+                        written.append(
+                            (
+                                run.lowerBound + place,
+                                ParseCache.Contents.Entry(
+                                    path: entry.path, stamp: entry.stamp, payload: offset..<offset + payload.buffer.count,
+                                    checksum: payload.checksum, summary: payload.summary)
+                            ))
+                        lists[place].payload = nil
+                        lists[place].value = .success(nil)
+                        offset += payload.buffer.count
+                    }
+                }
+                return (lists, written)
+            }
+            results.reserveCapacity(entries.count)
+            for run in runs {
+                results.append(contentsOf: run.0)
+                spooled.append(contentsOf: run.1)
+            }
+        }
         // The cache the lists are kept in from now on: the new one, when spooled.
         var base = contents
         if let spool {
-            let spooled = results.compactMap(\.spooled)
-            if let written = spool.finish(spooled, scanStarted: scanStarted) {
+            if let written = spool.finish(spooled.map(\.entry), scanStarted: scanStarted) {
                 base = written
-                // The written file's entries: the spooled lists, in the same order, where that file holds them.
-                var place = 0
-                for index in results.indices where results[index].spooled != nil {
-                    results[index].value = .success(fromSpool!(written, written.entries[place]))
-                    results[index].fromCache = true
-                    place += 1
+                // The written file's entries are the spooled lists, in the same order, where that file holds them.
+                for (place, list) in spooled.enumerated() {
+                    results[list.index].value = .success(fromSpool!(written, written.entries[place]))
+                    results[list.index].fromCache = true
                 }
             } else {
                 // The spool could not be read back (no memory to map it): parsed again.
-                for index in results.indices where results[index].spooled != nil { results[index] = parsed(index) }
+                for list in spooled { results[list.index] = parsed(list.index) }
             }
         }
         // One pass over the results, by position: iterating the arrays as
@@ -691,8 +701,6 @@ private struct LoadedList<Value> {
     var fromCache = false
     /// The line of its first git conflict marker.
     var conflictLine: Int? = nil
-    /// Where the spool holds it.
-    var spooled: ParseCache.Contents.Entry? = nil
 
     init(_ value: Result<Value?, FileIO.ReadError>) { self.value = value }
 }
