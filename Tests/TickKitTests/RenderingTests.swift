@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TickEngine
 import TickRecords
 import TickStore
 import TickSyntax
@@ -90,6 +91,40 @@ import TickSyntax
         for item in list.items() {
             #expect(ItemStyle.plainTitle(item).rendered(.none) == ItemStyle.title(item).rendered(.none), "\(item.address)")
             #expect(ItemStyle.plainTitle(item).width == ItemStyle.title(item).width, "\(item.address)")
+        }
+    }
+
+    @Test(
+        "a row written straight into bytes prints as the same row built as styled text, on every fixture item",
+        arguments: TestPaths.allMarkdownFiles())
+    func rowsWrittenAsBytesPrintAsStyledRows(file: URL) throws {
+        let document = DocumentParser.parse(try FileIO.read(file.path), path: file.lastPathComponent)
+        guard let list = EncodedDocument(encoding: document) else { return }
+        let items = list.items()
+        // Blocked items too: the dependencies of the list's own items.
+        let dependencies = DependencyIndex(items)
+        let context = ItemContext(today: Fixture.today, dependencies: { dependencies })
+        let arranged = Arranged(items: items, groups: nil, groupKey: nil, isManualOrder: true)
+        for plain in [true, false] {
+            let sources = [
+                ItemsView.source(arranged, context: context, showList: true, showNotes: true, plain: plain),
+                ListView.source(list, items: items, context: context, showNotes: true, plain: plain),
+            ]
+            for source in sources {
+                #expect(source.writeRow != nil)
+                for depth in plain ? [ColorDepth.none] : [.none, .ansi256, .trueColor] {
+                    for width in [nil, 80, 30] as [Int?] {
+                        func printed(cuttingEveryRow: Bool) -> [UInt8] {
+                            var bytes: [UInt8] = []
+                            ItemTable.write(source, width: width, depth: depth, cuttingEveryRow: cuttingEveryRow) { bytes.append(contentsOf: $0) }
+                            return bytes
+                        }
+                        #expect(
+                            printed(cuttingEveryRow: false) == printed(cuttingEveryRow: true),
+                            "\(file.lastPathComponent), plain \(plain), depth \(depth), width \(width.map(String.init) ?? "none")")
+                    }
+                }
+            }
         }
     }
 
