@@ -10,6 +10,10 @@ import TickSystem
 /// order, exactly as `Workspace.items` does; queries, smart groups, sorting
 /// and JSON output give the same answers as from a `Workspace`.
 public struct EncodedWorkspace: Sendable {
+    /// Every list, in path order (as the folder scan found them). A list
+    /// read from the cache may not be checked yet: its name and path are
+    /// there to look lists up by (the cache's index holds them), its items
+    /// are read through `checked(_:)`, `items(ofListAt:)` or `listsByPath`.
     public let documents: [EncodedDocument]
     /// What was skipped while loading (unreadable files, links out of the root, files not UTF-8).
     public let warnings: [String]
@@ -99,6 +103,18 @@ public struct EncodedWorkspace: Sendable {
     public var listsByPath: [EncodedDocument] {
         completeAll()
         return documents
+    }
+
+    /// `document`, one of `documents`, ready for its items to be read: a
+    /// list read from the cache unchecked is checked first (and, when
+    /// damaged, parsed again and the cache saved), the other lists left as
+    /// they are: a lookup by name needs only the one list it finds.
+    public func checked(_ document: EncodedDocument) -> EncodedDocument {
+        if !document.isComplete {
+            document.complete { repairs?.repair($0) }
+            saveRepairs()
+        }
+        return document
     }
 
     /// The items of the list at `path`, in file order; none when no list has that path.

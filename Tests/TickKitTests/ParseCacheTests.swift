@@ -454,6 +454,30 @@ struct ParseCacheTests {
         }
     }
 
+    @Test("show by name reads only the list it shows: a damaged copy of another list is repaired by the next command that reads it")
+    func showByNameReadsOneList() throws {
+        let folder = try TemporaryFolder([
+            "a.md": "# Alpha\n- [ ] one\n- [ ] two\n", "b.md": "# Beta\n- [ ] three\n- [ ] four with a longer title\n",
+        ])
+        let cache = CacheFolder()
+        _ = try run(["query", "open", "--json"], folder, cache: cache)
+        let parseCache = try cache.parseCache(of: folder)
+        let contents = try #require(parseCache.load())
+        let beta = try #require(contents.entries.first { $0.path == "b.md" })
+        var damaged = try Data(contentsOf: URL(fileURLWithPath: parseCache.path))
+        damaged[beta.payload.upperBound - 3] ^= 0x40
+        try damaged.write(to: URL(fileURLWithPath: parseCache.path))
+        let shown = try run(["show", "alpha"], folder, cache: cache)
+        #expect(shown.status == 0 && shown.stdout.contains("two") && !shown.stdout.contains("three"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: parseCache.path)) == damaged, "show read (and repaired) a list it does not show")
+        // Showing the damaged list itself repairs it, as any read does.
+        let other = try run(["show", "beta"], folder, cache: cache)
+        #expect(other.stdout.contains("four with a longer title") && other.stderr.isEmpty)
+        let repaired = try #require(parseCache.load())
+        let entry = try #require(repaired.entries.first { $0.path == "b.md" })
+        #expect(repaired.payload("b.md", at: 1, stamp: entry.stamp) != nil, "the damaged list was not repaired")
+    }
+
     @Test("a list whose cached copy is damaged and whose file no longer parses the same is skipped with a warning, then parsed afresh")
     func unrepairableListIsSkippedWithAWarning() throws {
         let folder = try TemporaryFolder(["a.md": "- [ ] alpha\n", "b.md": "- [ ] beta\n"])

@@ -73,9 +73,11 @@ final class ListLoader {
             return encoded
         }
         let root = try folder.folder()
-        let lists = try workspace().listsByPath
+        // Names and paths are in the cache's index: only the list found is read.
+        let workspace = try workspace()
+        let lists = workspace.documents
         do {
-            return lists[try ListLookup.resolve(name, in: lists)]
+            return workspace.checked(lists[try ListLookup.resolve(name, in: lists)])
         } catch {
             // Lists that are not UTF-8 were skipped: naming one is refused
             // saying why, not with "no list named".

@@ -121,7 +121,7 @@ struct EditSession {
     /// folder or the root) of a list file inside the root, or a list's name.
     func listPath(_ name: String) throws -> String {
         if let path = try filePath(name, mustExist: true) { return path }
-        let lists = self.lists.listsByPath
+        let lists = self.lists.documents
         do {
             return lists[try ListLookup.resolve(name, in: lists)].path
         } catch {
@@ -225,7 +225,7 @@ struct EditSession {
         }
         // The whole folder is searched in the read model; the file that
         // holds the item is then read.
-        let lists = self.lists.listsByPath.filter { path == nil || $0.path == path }
+        let lists = path.map { path in self.lists.documents.filter { $0.path == path }.map(self.lists.checked) } ?? self.lists.listsByPath
         do {
             let location = try ItemLookup.resolve(spec, in: lists, preferringCompleted: preferringCompleted)
             let found = lists[location.document]

@@ -64,7 +64,7 @@ enum ListFilter {
     /// The items of the list `name` names, or all items when `name` is nil.
     static func items(_ workspace: EncodedWorkspace, list name: String?) throws -> [EncodedListedItem] {
         guard let name else { return workspace.items }
-        let lists = workspace.listsByPath
+        let lists = workspace.documents
         return workspace.items(ofListAt: lists[try ListLookup.resolve(name, in: lists)].path)
     }
 
