@@ -120,8 +120,7 @@ public struct EncodedWorkspace: Sendable {
     /// The items of the list at `path`, in file order; none when no list has that path.
     public func items(ofListAt path: String) -> [EncodedListedItem] {
         guard let (document, rank) = ranked.first(where: { $0.document.path == path }) else { return [] }
-        if !document.isComplete { document.complete { repairs?.repair($0) } }
-        return document.items(rank: rank)
+        return checked(document).items(rank: rank)
     }
 
     /// The items `include` accepts, in manual order, tested on every core.

@@ -601,7 +601,7 @@ public struct NotesFolder: Sendable {
                     results[list.index].fromCache = true
                 }
             } else {
-                // The spool could not be read back (no memory to map it): parsed again.
+                // The spool could not be read back (reopened or mapped): parsed again.
                 for list in spooled { results[list.index] = parsed(list.index) }
             }
         }

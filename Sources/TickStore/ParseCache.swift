@@ -430,6 +430,13 @@ public struct ParseCache: Sendable {
         return true
     }
 
+    /// A temporary file beside the cache file, for `purpose` (`spool`,
+    /// `ordered`): a name `removeStaleTemporaries` knows (`*.cache.PID.tmp`),
+    /// and none other than `rewrite`'s, so that no two writers share one.
+    func temporaryPath(_ purpose: String) -> String {
+        String(path.dropLast(".cache".count)) + ".\(purpose).cache.\(Posix.processID).tmp"
+    }
+
     /// What a cache file starts with: magic, format version, field table and root.
     func header() -> [UInt8] {
         var header = ByteWriter()

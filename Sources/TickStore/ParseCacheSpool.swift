@@ -5,22 +5,26 @@ import TickSystem
 
 extension ParseCache {
     /// A new cache file written while the folder's lists are parsed, when
-    /// there is no cache to keep lists from (the first run in a folder, or
-    /// a cache of another format): each batch of new encodings goes to a
-    /// spool file as soon as it is made and is let go; the cache file is
-    /// then made from the spool and the lists read from a mapping of it, as
-    /// a warm run reads them. A cold run thus holds the lists it is reading,
-    /// not every encoding until the cache is written (296 MB at 50,000 notes).
+    /// there is no cache to keep lists from (none could be loaded: the first
+    /// run in a folder, a cache of another format, a damaged index): each
+    /// batch of new encodings goes to a spool file as soon as it is made and
+    /// is let go; the cache file is then made from the spool and the lists
+    /// read from a mapping of it, as a warm run reads them. A cold run thus
+    /// holds the lists it is reading, not every encoding until the cache is
+    /// written (296 MB at 50,000 notes).
     ///
     /// Guarantees:
     /// - the spool and the new cache file are temporary files
-    ///   (`*.cache.PID.tmp`, which `removeStaleTemporaries` clears after a
-    ///   crash) until the cache file is complete, index and trailer
-    ///   included, and renamed into place: readers see the old cache file or
-    ///   the complete new one;
-    /// - a batch that cannot be written (a full disk) is reported, and the
-    ///   caller keeps that batch in memory; no cache is saved from the spool then;
-    /// - the cache file holds the lists in list order, as `rewrite` writes it.
+    ///   (`*.spool.cache.PID.tmp`, `*.ordered.cache.PID.tmp`, which
+    ///   `removeStaleTemporaries` clears after a crash) until the cache file
+    ///   is complete, index and trailer included, and renamed into place:
+    ///   readers see the old cache file or the complete new one;
+    /// - a batch that cannot be written (a full disk) makes `write` return
+    ///   nil, and the caller keeps that batch in memory; later batches are
+    ///   not written either. The cache file then holds the batches written
+    ///   before, and the caller's save appends the others to it;
+    /// - the cache file holds the lists written in list order, as `rewrite`
+    ///   writes a cache file.
     final class Spool: @unchecked Sendable {
         private let cache: ParseCache
         private let spoolPath: String
@@ -34,8 +38,7 @@ extension ParseCache {
         init?(for cache: ParseCache) {
             let folder = (cache.path as NSString).deletingLastPathComponent
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            // A name `removeStaleTemporaries` knows (`*.cache.PID.tmp`), not the one `rewrite` uses.
-            let path = String(cache.path.dropLast(".cache".count)) + ".spool.cache.\(Posix.processID).tmp"
+            let path = cache.temporaryPath("spool")
             let header = cache.header()
             let descriptor = Posix.openFile(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, permissions: 0o600)
             guard descriptor >= 0 else { return nil }
@@ -84,8 +87,8 @@ extension ParseCache {
         /// one, so that commands reading every list read it from start to
         /// end) with its index and trailer, renamed into place. The lists
         /// are then read from the mapping returned. The payloads are copied
-        /// through a small buffer, never mapped, so the copy adds nothing to
-        /// the process's memory. When that file cannot be written (a full
+        /// through a buffer (a megabyte, or the largest list), never mapped,
+        /// so the copy holds no list's pages. When that file cannot be written (a full
         /// disk), the lists are read from a mapping of the spool itself. Nil
         /// when nothing can be mapped: the caller parses the spooled lists
         /// again. The spool file is removed either way (a mapping outlives
@@ -111,7 +114,7 @@ extension ParseCache {
             _ entries: [Contents.Entry], listOrder: (places: [Int], entryIndices: [Int]), from spool: Int32, scanStarted: Int
         ) -> Contents? {
             let writeOrder = listOrder.entryIndices + entries.indices.filter { !entries[$0].summary.isValidUTF8 }
-            let temporary = cache.path + ".\(Posix.processID).tmp"
+            let temporary = cache.temporaryPath("ordered")
             let file = Posix.openFile(temporary, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, permissions: 0o600)
             guard file >= 0 else { return nil }
             defer { Posix.closeFile(file) }

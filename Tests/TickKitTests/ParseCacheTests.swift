@@ -156,7 +156,7 @@ struct ParseCacheTests {
         let cacheFolder = CacheFolder()
         let cache = try cacheFolder.parseCache(of: folder)
         // A folder where the new cache file would be made: it cannot be opened as a file.
-        let blocked = cache.path + ".\(Posix.processID).tmp"
+        let blocked = cache.temporaryPath("ordered")
         try FileManager.default.createDirectory(atPath: blocked, withIntermediateDirectories: true)
         let loaded = notes.loadEncoded(cache: cache)
         #expect(loaded.documents.allSatisfy { $0.mapping != nil }, "parsed again instead of read from the spool")
@@ -454,7 +454,7 @@ struct ParseCacheTests {
         }
     }
 
-    @Test("show by name reads only the list it shows: a damaged copy of another list is repaired by the next command that reads it")
+    @Test("show by name reads only the list it shows: a damaged copy of another list is repaired by the next command that reads it, --list too")
     func showByNameReadsOneList() throws {
         let folder = try TemporaryFolder([
             "a.md": "# Alpha\n- [ ] one\n- [ ] two\n", "b.md": "# Beta\n- [ ] three\n- [ ] four with a longer title\n",
@@ -470,8 +470,8 @@ struct ParseCacheTests {
         let shown = try run(["show", "alpha"], folder, cache: cache)
         #expect(shown.status == 0 && shown.stdout.contains("two") && !shown.stdout.contains("three"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: parseCache.path)) == damaged, "show read (and repaired) a list it does not show")
-        // Showing the damaged list itself repairs it, as any read does.
-        let other = try run(["show", "beta"], folder, cache: cache)
+        // Reading the damaged list itself repairs it, as any read does.
+        let other = try run(["query", "open", "--list", "beta"], folder, cache: cache)
         #expect(other.stdout.contains("four with a longer title") && other.stderr.isEmpty)
         let repaired = try #require(parseCache.load())
         let entry = try #require(repaired.entries.first { $0.path == "b.md" })

@@ -24,11 +24,9 @@ struct ItemRow {
     }
 }
 
-/// A cell of a row, in the order a row's cells are built.
+/// A cell of a row, in the order a row's cells are built (notes come after them, through `appendNote`).
 enum RowCell: Int {
     case prefix, title, due, tags, list
-    /// The notes under the row.
-    case notes
 }
 
 /// Where a row is built: its cells in `RowCell` order (a cell may be left
@@ -58,7 +56,6 @@ extension ItemRow: RowCells {
         case .due: due.append(text)
         case .tags: tags.append(text)
         case .list: list.append(text)
-        case .notes: notes.append(text)
         }
     }
 
@@ -376,8 +373,9 @@ struct RowBytes: RowCells {
     private let depth: ColorDepth
     private var bytes: [UInt8]
     fileprivate var line = RenderedLine()
-    /// The cell being built.
-    private var cell = RowCell.prefix
+    /// The cell being built (`RowCell`'s raw value), `notesStage` once the notes have begun.
+    private var cell = RowCell.prefix.rawValue
+    private static let notesStage = RowCell.list.rawValue + 1
     /// Whether a span is being written, its style, and what ends it.
     private var inSpan = false
     private var spanStyle = TextStyle.plain
@@ -397,7 +395,7 @@ struct RowBytes: RowCells {
 
     /// Ends the row: gives the bytes back and says where the row's cells lie in them.
     fileprivate mutating func finish(into bytes: inout [UInt8]) -> RenderedLine {
-        enter(.notes)
+        enter(Self.notesStage)
         line.end = Int32(self.bytes.count)
         swap(&self.bytes, &bytes)
         return line
@@ -422,7 +420,7 @@ struct RowBytes: RowCells {
     }
 
     mutating func appendNote(_ note: StyledText, indent: Int) {
-        enter(.notes)
+        enter(Self.notesStage)
         line.notesIndent = Int32(indent)
         note.render(depth, into: &bytes)
         bytes.append(0x0A)
@@ -432,7 +430,7 @@ struct RowBytes: RowCells {
     /// Writes visible text (`body` appends it) in `style` to `cell`,
     /// `width` columns wide when known.
     private mutating func write(_ style: TextStyle, to cell: RowCell, width: Int?, _ body: (inout [UInt8]) -> Void) {
-        enter(cell)
+        enter(cell.rawValue)
         if !inSpan || spanStyle != style {
             endSpan()
             spanEnd = StyledText.open(style, depth, into: &bytes)
@@ -458,13 +456,14 @@ struct RowBytes: RowCells {
         inSpan = false
     }
 
-    /// Ends the cells before `next`: the prefix runs on into the title,
-    /// in one span when their styles are the same, as they are printed.
-    private mutating func enter(_ next: RowCell) {
-        while cell.rawValue < next.rawValue {
-            if cell != .prefix { endSpan() }
+    /// Ends the cells before `next` (a `RowCell`'s raw value or
+    /// `notesStage`): the prefix runs on into the title, in one span when
+    /// their styles are the same, as they are printed.
+    private mutating func enter(_ next: Int) {
+        while cell < next {
+            if cell != RowCell.prefix.rawValue { endSpan() }
             let here = Int32(bytes.count)
-            switch cell {
+            switch RowCell(rawValue: cell)! {
             case .prefix: prefixWidth = main.width
             case .title:
                 line.mainEnd = here
@@ -474,10 +473,9 @@ struct RowBytes: RowCells {
             case .due: (line.dueEnd, line.dueWidth) = (here, Int32(other.width))
             case .tags: (line.tagsEnd, line.tagsWidth) = (here, Int32(other.width))
             case .list: (line.listEnd, line.listWidth) = (here, Int32(other.width))
-            case .notes: break
             }
-            if cell.rawValue >= RowCell.due.rawValue { other = Measure() }
-            cell = RowCell(rawValue: cell.rawValue + 1)!
+            other = Measure()
+            cell += 1
         }
     }
 
