@@ -8,6 +8,25 @@ import TickOutput
     let items = Fixture.groups.items
     let today = Fixture.today
 
+    @Test("the home screen's one pass counts what the groups' and the lists' own counts count")
+    func homeCountsAreTheGroupsAndListsCounts() {
+        // Many lists in more than one run, with open, done and cancelled items.
+        var files: [String: String] = [:]
+        for number in 0..<300 {
+            files["l\(number).md"] =
+                "# List \(number)\n"
+                + (0..<(number % 7 + 20)).map { item in
+                    "- [\(["x", " ", "-", " "][item % 4])] item \(item) due:2026-11-\(10 + item % 20)\n"
+                }.joined()
+        }
+        for folder in [workspace(files), Fixture.groups] {
+            let home = folder.homeCounts(of: SmartGroup.homeGroups, today: today)
+            #expect(home.groups == folder.counts(of: SmartGroup.homeGroups, today: today))
+            #expect(home.lists.map { [$0.open, $0.done] } == folder.listCounts().map { [$0.open, $0.done] })
+        }
+        #expect(workspace(files).listRuns(minimumSize: 4096).count > 1)
+    }
+
     @Test func fixtureLoadsInManualOrder() {
         #expect(titles(items) == ["z1", "a1", "a2", "a3", "a4", "a5", "a6", "a6.1", "a7", "b1", "b2", "b3", "b4", "b5", "B6"])
     }

@@ -243,8 +243,12 @@ enum ListsView {
     /// `details`, also the done count and the path. To fit `width`, the
     /// counts are never cut: long names and paths are shortened (a name at
     /// its end, a path at its start), the longer of the two first.
-    static func lines(_ workspace: EncodedWorkspace, details: Bool, width: Int? = nil) -> [StyledText] {
-        let counts = workspace.listCounts()
+    /// `counts`, when given, are the lists' open and done counts in list
+    /// order (counted with the home screen's smart groups).
+    static func lines(
+        _ workspace: EncodedWorkspace, details: Bool, width: Int? = nil, counts: [(open: Int, done: Int)]? = nil
+    ) -> [StyledText] {
+        let counts = counts ?? workspace.listCounts()
         let lists = workspace.listsInOrder
         // A folder holds tens of thousands of lists: their lines are built
         // in chunks on every core.
@@ -306,7 +310,8 @@ enum ListsView {
     /// The home screen: the four smart-group counts as a 2×2 block, then the lists.
     static func home(_ workspace: EncodedWorkspace, today: TaskDate, width: Int? = nil) -> [StyledText] {
         let colors: [SmartGroup: RGB] = [.today: .blue, .scheduled: .red, .all: .gray, .overdue: .orange]
-        let counts = Array(zip(SmartGroup.homeGroups, workspace.counts(of: SmartGroup.homeGroups, today: today)))
+        let (groupCounts, listCounts) = workspace.homeCounts(of: SmartGroup.homeGroups, today: today)
+        let counts = Array(zip(SmartGroup.homeGroups, groupCounts))
         let countWidth = counts.map { String($0.1).count }.max() ?? 1
         func cell(_ entry: (SmartGroup, Int)) -> StyledText {
             let (group, count) = entry
@@ -319,7 +324,7 @@ enum ListsView {
             cell(counts[2]) + StyledText("    ") + cell(counts[3]),
             StyledText(),
         ]
-        lines += self.lines(workspace, details: false, width: width)
+        lines += self.lines(workspace, details: false, width: width, counts: listCounts)
         return lines
     }
 }
