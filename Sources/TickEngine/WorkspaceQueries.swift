@@ -5,27 +5,10 @@ import TickSystem
 // The engine's entry points over a whole workspace.
 
 extension EncodedWorkspace {
-    /// How many items each of `groups` holds on `today`, in one pass over
-    /// the folder on every core, with no item kept.
-    public func counts(of groups: [SmartGroup], today: TaskDate) -> [Int] {
-        let runs = listRuns(minimumSize: 4096)
-        let perRun = Parallel.map(runs.count) { run in
-            var counts = [Int](repeating: 0, count: groups.count)
-            forEachItem(in: runs[run]) { item in
-                for (position, group) in groups.enumerated() where group.contains(item, today: today) { counts[position] += 1 }
-            }
-            return counts
-        }
-        saveRepairs()
-        return perRun.reduce(into: [Int](repeating: 0, count: groups.count)) { total, counts in
-            for position in counts.indices { total[position] += counts[position] }
-        }
-    }
-
     /// How many items each of `groups` holds on `today`, and the numbers
     /// of open and of done items of each list (in list order): what the
-    /// home screen shows, in one pass over the folder on every core (two
-    /// passes read the whole parse cache twice).
+    /// home screen shows, in one pass over the folder on every core, with
+    /// no item kept (two passes would read the whole parse cache twice).
     public func homeCounts(of groups: [SmartGroup], today: TaskDate) -> (groups: [Int], lists: [(open: Int, done: Int)]) {
         let runs = listRuns(minimumSize: 4096)
         let perRun = Parallel.map(runs.count) { run in

@@ -100,21 +100,19 @@ extension ItemJSON {
     }
 
     /// The lists of `workspace` as `lists` shows them, in list order.
-    private static func lists(_ workspace: EncodedWorkspace) -> JSONValue {
-        let counts = workspace.listCounts()
-        return .array(zip(workspace.listsInOrder, counts).map { list($0, counts: $1) })
+    private static func lists(_ workspace: EncodedWorkspace, counts: [(open: Int, done: Int)]? = nil) -> JSONValue {
+        .array(zip(workspace.listsInOrder, counts ?? workspace.listCounts()).map { list($0, counts: $1) })
     }
 
     /// The home screen: `{"today": "...", "counts": {"today": N, "scheduled":
     /// N, "all": N, "overdue": N}, "lists": [...]}`.
     public static func home(_ workspace: EncodedWorkspace, today: TaskDate) -> JSONValue {
-        let counts = zip(SmartGroup.homeGroups, workspace.counts(of: SmartGroup.homeGroups, today: today)).map { group, count in
-            (group.rawValue, JSONValue.int(count))
-        }
+        let (groupCounts, listCounts) = workspace.homeCounts(of: SmartGroup.homeGroups, today: today)
+        let counts = zip(SmartGroup.homeGroups, groupCounts).map { group, count in (group.rawValue, JSONValue.int(count)) }
         return .object([
             ("today", .string(today.isoString)),
             ("counts", .object(counts)),
-            ("lists", lists(workspace)),
+            ("lists", lists(workspace, counts: listCounts)),
         ])
     }
 }

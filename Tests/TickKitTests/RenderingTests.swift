@@ -82,12 +82,16 @@ import TickSyntax
         #expect(ItemStyle.title(items[2]).rendered(.ansi256).hasPrefix("\u{1B}[2;9mGone "))
     }
 
+    /// The fixture `file` parsed and encoded as the read model holds it; nil when too large to encode.
+    static func encodedList(_ file: URL) throws -> EncodedDocument? {
+        EncodedDocument(encoding: DocumentParser.parse(try FileIO.read(file.path), path: file.lastPathComponent))
+    }
+
     @Test(
         "a plain title (no color) prints what the styled title prints without color, on every fixture item",
         arguments: TestPaths.allMarkdownFiles())
     func plainTitlesPrintAsStyledOnesWithoutColor(file: URL) throws {
-        let document = DocumentParser.parse(try FileIO.read(file.path), path: file.lastPathComponent)
-        guard let list = EncodedDocument(encoding: document) else { return }
+        guard let list = try Self.encodedList(file) else { return }
         for item in list.items() {
             #expect(ItemStyle.plainTitle(item).rendered(.none) == ItemStyle.title(item).rendered(.none), "\(item.address)")
             #expect(ItemStyle.plainTitle(item).width == ItemStyle.title(item).width, "\(item.address)")
@@ -98,8 +102,7 @@ import TickSyntax
         "a row written straight into bytes prints as the same row built as styled text, on every fixture item",
         arguments: TestPaths.allMarkdownFiles())
     func rowsWrittenAsBytesPrintAsStyledRows(file: URL) throws {
-        let document = DocumentParser.parse(try FileIO.read(file.path), path: file.lastPathComponent)
-        guard let list = EncodedDocument(encoding: document) else { return }
+        guard let list = try Self.encodedList(file) else { return }
         let items = list.items()
         // Blocked items too: the dependencies of the list's own items.
         let dependencies = DependencyIndex(items)

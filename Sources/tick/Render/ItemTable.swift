@@ -427,9 +427,8 @@ struct RowBytes: RowCells {
         line.notesWidth = max(line.notesWidth, Int32(note.width))
     }
 
-    /// Writes visible text (`body` appends it) in `style` to `cell`,
-    /// `width` columns wide when known.
-    private mutating func write(_ style: TextStyle, to cell: RowCell, width: Int?, _ body: (inout [UInt8]) -> Void) {
+    /// Writes visible text (`body` appends it), `width` columns wide, in `style` to `cell`.
+    private mutating func write(_ style: TextStyle, to cell: RowCell, width: Int, _ body: (inout [UInt8]) -> Void) {
         enter(cell.rawValue)
         if !inSpan || spanStyle != style {
             endSpan()
@@ -490,15 +489,16 @@ struct RowBytes: RowCells {
         private var spanWidth = 0
         private var spanStart = 0
 
-        /// Adds the text in `range` of `bytes`, in `style`, `measured` columns wide when known.
-        mutating func add(_ range: Range<Int>, of bytes: [UInt8], _ style: TextStyle, width measured: Int?) {
-            func measure(_ range: Range<Int>) -> Int { DisplayWidth.of(String(decoding: bytes[range], as: UTF8.self)) }
+        /// Adds the text in `range` of `bytes`, `measured` columns wide, in `style`.
+        mutating func add(_ range: Range<Int>, of bytes: [UInt8], _ style: TextStyle, width measured: Int) {
             if hasSpan, self.style == style {
-                let merged = bytes[range.lowerBound] < 0x80 ? spanWidth + (measured ?? measure(range)) : measure(spanStart..<range.upperBound)
+                let merged =
+                    bytes[range.lowerBound] < 0x80
+                    ? spanWidth + measured : DisplayWidth.of(String(decoding: bytes[spanStart..<range.upperBound], as: UTF8.self))
                 width += merged - spanWidth
                 spanWidth = merged
             } else {
-                spanWidth = measured ?? measure(range)
+                spanWidth = measured
                 width += spanWidth
                 spanStart = range.lowerBound
                 self.style = style
