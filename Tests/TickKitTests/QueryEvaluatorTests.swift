@@ -93,6 +93,21 @@ import TickEngine
         #expect(try matching("section !~ dairy") == ["Cream", "Butter", "Plant bulbs", "Soak the bulbs", "Rake leaves"])
     }
 
+    /// A list's name is tested once per list (items come list by list),
+    /// yet items of two lists taken in turn are each answered for their own list.
+    @Test func listTestsFollowEachItemsListWhenListsInterleave() throws {
+        let items = folder.items
+        let garden = items.filter { $0.listPath == "projects/garden.md" }
+        let groceries = items.filter { $0.listPath == "groceries.md" }
+        let interleaved = zip(groceries, garden).flatMap { [$0, $1] }
+        #expect(interleaved.count == 6)
+        for (query, path) in [("list = groceries", "groceries.md"), ("path ~ projects/", "projects/garden.md")] {
+            let matched = QueryEvaluator.filter(interleaved, try QueryParser.parse(query, today: Fixture.today))
+            #expect(matched.count == 3)
+            #expect(matched.allSatisfy { $0.listPath == path })
+        }
+    }
+
     @Test func titleAndText() throws {
         #expect(try matching("\"MILK\"") == ["Buy milk"])
         #expect(try matching("\"bulbs\"") == ["Plant bulbs", "Soak the bulbs"])

@@ -23,7 +23,26 @@ public enum QueryEvaluator {
         case .not(let operand):
             let inner = test(operand)
             return { !inner($0) }
+        case .predicate(.text(let field, let comparison, let pattern)) where field == .list || field == .path:
+            return perList(.text(field, comparison, pattern))
         case .predicate(let predicate): return { matches($0, predicate) }
+        }
+    }
+
+    /// A test of what is the same for every item of a list (its name and
+    /// path), answered once per list: items come list by list, and the
+    /// text comparison is a Foundation call. The test keeps the last list
+    /// it answered for (held, so that no other list can take its address),
+    /// so it belongs to one task.
+    private static func perList(_ predicate: QueryPredicate) -> (EncodedListedItem) -> Bool {
+        var lastList: EncodedDocument? = nil
+        var lastAnswer = false
+        return { item in
+            if item.document !== lastList {
+                lastList = item.document
+                lastAnswer = matches(item, predicate)
+            }
+            return lastAnswer
         }
     }
 
