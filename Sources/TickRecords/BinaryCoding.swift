@@ -30,7 +30,7 @@ package struct ByteWriter {
         }
     }
 
-    mutating func optionalString(_ value: String?) {
+    package mutating func optionalString(_ value: String?) {
         bool(value != nil)
         if let value { string(value) }
     }
@@ -113,7 +113,7 @@ package struct ByteReader {
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<position + length]), as: UTF8.self)
     }
 
-    mutating func optionalString() throws -> String? { try bool() ? try string() : nil }
+    package mutating func optionalString() throws -> String? { try bool() ? try string() : nil }
 
     package mutating func optionalInt() throws -> Int? { try bool() ? try int() : nil }
 

@@ -28,6 +28,9 @@ public final class EncodedDocument: @unchecked Sendable {
     /// The list's `order:` from its front matter.
     public let order: Int?
     package let isValidUTF8: Bool
+    /// The front matter's `color:` and `icon:`.
+    let explicitColor: String?
+    let explicitIcon: String?
     private(set) var body: Body
     /// The payload `complete` checks, for a document made unchecked.
     private let unchecked: Unchecked?
@@ -38,8 +41,6 @@ public final class EncodedDocument: @unchecked Sendable {
     struct Body {
         let owner: AnyObject?
         let buffer: UnsafeBufferPointer<UInt8>
-        let explicitColor: String?
-        let explicitIcon: String?
         /// Where the front matter block starts.
         let frontMatterOffset: Int
         let sectionTitles: [ByteSlice]
@@ -56,7 +57,7 @@ public final class EncodedDocument: @unchecked Sendable {
 
         static var empty: Body {
             Body(
-                owner: nil, buffer: UnsafeBufferPointer(start: nil, count: 0), explicitColor: nil, explicitIcon: nil,
+                owner: nil, buffer: UnsafeBufferPointer(start: nil, count: 0),
                 frontMatterOffset: 0, sectionTitles: [], sectionDetails: [], diagnosticsOffset: 0, records: .empty,
                 listJSON: UnsafeMutableBufferPointer(start: nil, count: 0),
                 listJSONEnds: (0, 0, 0, 0))
@@ -69,6 +70,8 @@ public final class EncodedDocument: @unchecked Sendable {
         let buffer: UnsafeBufferPointer<UInt8>
         let checksum: UInt64
         let itemCount: Int
+        /// The open and done counts the index gives.
+        let counts: (open: Int, done: Int)
     }
 
     /// Reads the document encoded in `buffer`, which `owner` keeps alive.
@@ -80,6 +83,8 @@ public final class EncodedDocument: @unchecked Sendable {
         foldedName = SortKey.foldedName(header.name)
         order = header.order
         isValidUTF8 = header.isValidUTF8
+        explicitColor = header.explicitColor
+        explicitIcon = header.explicitIcon
         body = try Self.readBody(&reader, header: header, buffer: buffer, owner: owner)
         unchecked = nil
         state = Atomic(2)
@@ -99,8 +104,12 @@ public final class EncodedDocument: @unchecked Sendable {
         foldedName = summary.foldedName
         order = summary.order
         isValidUTF8 = summary.isValidUTF8
+        explicitColor = summary.explicitColor
+        explicitIcon = summary.explicitIcon
         body = .empty
-        unchecked = Unchecked(owner: owner, buffer: buffer, checksum: checksum, itemCount: summary.itemCount)
+        unchecked = Unchecked(
+            owner: owner, buffer: buffer, checksum: checksum, itemCount: summary.itemCount,
+            counts: (summary.openCount, summary.doneCount))
         state = Atomic(0)
     }
 
@@ -154,7 +163,7 @@ public final class EncodedDocument: @unchecked Sendable {
 
     /// Reads the body from `payload`, the file parsed again after its cached
     /// payload failed its check (inside `complete`'s `repair`); false when it
-    /// is another file's, or not UTF-8. Its name and order may differ from
+    /// is another file's, or not UTF-8. Its name, order, color and icon may differ from
     /// the index's when the file changed meanwhile: the list keeps its place.
     package func adopt(_ payload: ListPayload) -> Bool {
         var reader = ByteReader(payload.buffer, range: 0..<payload.buffer.count)
@@ -174,10 +183,10 @@ public final class EncodedDocument: @unchecked Sendable {
             return text.withUTF8 { ByteText.compare(slice.bytes(in: buffer), $0) == 0 }
         }
         var reader = ByteReader(buffer, range: 0..<buffer.count)
-        guard same(try reader.slice(), path) else { throw ByteReader.Damaged() }
-        let explicitColor = try reader.optionalString()
-        let explicitIcon = try reader.optionalString()
-        guard try reader.optionalInt() == order, same(try reader.slice(), name), try reader.bool() == isValidUTF8 else {
+        guard same(try reader.slice(), path), try reader.optionalString() == explicitColor,
+            try reader.optionalString() == explicitIcon, try reader.optionalInt() == order,
+            same(try reader.slice(), name), try reader.bool() == isValidUTF8
+        else {
             throw ByteReader.Damaged()
         }
         let header = Header(
@@ -231,8 +240,8 @@ public final class EncodedDocument: @unchecked Sendable {
         JSONValue.appendString(header.explicitIcon ?? Document.defaultIcon, to: &json)
         let iconEnd = json.count
         return Body(
-            owner: owner, buffer: buffer, explicitColor: header.explicitColor, explicitIcon: header.explicitIcon,
-            frontMatterOffset: frontMatterOffset, sectionTitles: sectionTitles, sectionDetails: sectionDetails, diagnosticsOffset: diagnosticsOffset,
+            owner: owner, buffer: buffer, frontMatterOffset: frontMatterOffset, sectionTitles: sectionTitles, sectionDetails: sectionDetails,
+            diagnosticsOffset: diagnosticsOffset,
             records: records, listJSON: json.release().allocation,
             listJSONEnds: (pathEnd, nameEnd, colorEnd, iconEnd))
     }
@@ -242,14 +251,22 @@ public final class EncodedDocument: @unchecked Sendable {
     var sectionTitles: [ByteSlice] { body.sectionTitles }
 
     /// The list's color and icon, defaulting as `Document.color` and `Document.icon` do.
-    public var color: String { body.explicitColor ?? Document.defaultColor }
-    public var icon: String { body.explicitIcon ?? Document.defaultIcon }
+    public var color: String { explicitColor ?? Document.defaultColor }
+    public var icon: String { explicitIcon ?? Document.defaultIcon }
 
     /// The list's front matter (`Document.frontMatter`), read when asked
     /// for; nil when there is none or the payload is damaged there.
     public var frontMatter: FrontMatter? {
         var reader = ByteReader(body.buffer, range: body.frontMatterOffset..<body.buffer.count)
         return (try? DocumentCoding.decodeFrontMatter(&reader)) ?? nil
+    }
+
+    /// How many of the list's items are open (or in progress) and how many
+    /// done: for a list read from the cache and not yet checked, as the
+    /// cache's index says (its payload is not read).
+    public var openAndDoneCounts: (open: Int, done: Int) {
+        if !isComplete, let counts = unchecked?.counts { return counts }
+        return (count { $0.isOpen }, count { $0 == .done })
     }
 
     /// How many of the list's items have a status `include` accepts.

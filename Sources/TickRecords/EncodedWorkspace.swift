@@ -82,19 +82,17 @@ public struct EncodedWorkspace: Sendable {
         saveRepairs()
     }
 
+    /// The lists in list order with only what the cache's index says of
+    /// each known (path, name, order, color, icon, open and done counts):
+    /// their payloads are not read, so the list of lists reads no item.
+    /// Their items are read through `listsInOrder`, `checked` or the item
+    /// iterators.
+    public var listHeadersInOrder: [EncodedDocument] { ranked.map(\.document) }
+
     /// The number of open and of done items of each list, lists in list
-    /// order, counted on every core.
+    /// order: the cache's index says it for a list read from the cache.
     public func listCounts() -> [(open: Int, done: Int)] {
-        let runs = listRuns(minimumSize: 4096)
-        let perRun = Parallel.map(runs.count) { run in
-            defer { releasePages() }
-            return ranked[runs[run]].map { document, _ in
-                if !document.isComplete { document.complete { repairs?.repair($0) } }
-                return (open: document.count { $0.isOpen }, done: document.count { $0 == .done })
-            }
-        }
-        saveRepairs()
-        return Array(perRun.joined())
+        ranked.map { $0.document.openAndDoneCounts }
     }
 
     /// The lists in path order (as the folder scan found them), each ready

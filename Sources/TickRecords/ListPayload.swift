@@ -75,29 +75,46 @@ package final class OwnedBytes: @unchecked Sendable {
     deinit { buffer.baseAddress?.deallocate() }
 }
 
-/// What list order and the query's tasks need of a list, kept in the
-/// parse cache's index (checked whole when the cache is opened), so that a
-/// query places every list without reading its payload first.
+/// What list order, the query's tasks and the list of lists need of a
+/// list, kept in the parse cache's index (checked whole when the cache is
+/// opened), so that a query places every list, and `tick lists` prints
+/// every list, without reading its payload.
 public struct ListSummary: Sendable, Equatable {
     package var name: String
     package var order: Int?
     package var isValidUTF8: Bool
     package var itemCount: Int
+    /// How many items are open (or in progress), and how many done.
+    package var openCount: Int
+    package var doneCount: Int
+    /// The front matter's `color:` and `icon:` (`Document.explicitColor`, `explicitIcon`).
+    package var explicitColor: String?
+    package var explicitIcon: String?
     /// The line of the first git conflict marker (`ConflictMarkers`), for the warning read commands give.
     package var conflictLine: Int? = nil
     /// `SortKey.foldedName(name)`; not stored.
     package var foldedName: String
 
-    package init(name: String, order: Int?, isValidUTF8: Bool, itemCount: Int) {
+    package init(
+        name: String, order: Int?, isValidUTF8: Bool, itemCount: Int, openCount: Int, doneCount: Int,
+        explicitColor: String?, explicitIcon: String?
+    ) {
         self.name = name
         self.order = order
         self.isValidUTF8 = isValidUTF8
         self.itemCount = itemCount
+        self.openCount = openCount
+        self.doneCount = doneCount
+        self.explicitColor = explicitColor
+        self.explicitIcon = explicitIcon
         foldedName = SortKey.foldedName(name)
     }
 
     package init(_ document: Document) {
-        self.init(name: document.name, order: document.order, isValidUTF8: document.isValidUTF8, itemCount: document.items.count)
+        self.init(
+            name: document.name, order: document.order, isValidUTF8: document.isValidUTF8, itemCount: document.items.count,
+            openCount: document.items.count { $0.status.isOpen }, doneCount: document.items.count { $0.status == .done },
+            explicitColor: document.explicitColor, explicitIcon: document.explicitIcon)
         conflictLine = document.conflictLines.first
     }
 }

@@ -44,7 +44,7 @@ public struct ParseCache: Sendable {
     static let trailerMagic = Array("TICKEND1".utf8)
     static let trailerLength = 24
     /// Bump when the parser or the encoding changes what a document holds.
-    static let formatVersion = 16
+    static let formatVersion = 17
     /// A fingerprint of the field table (`MetadataField.spelling`), kept
     /// beside the format version: a field added to the table changes what
     /// the parser reads, so a cache written before is not trusted.
@@ -255,9 +255,16 @@ public struct ParseCache: Sendable {
                 let payloadLength = try reader.count()
                 guard payloadStart >= payloadsStart, payloadLength <= indexStart - payloadStart else { return fail() }
                 let checksum = try reader.word64()
+                let name = try reader.string()
+                let order = try reader.optionalInt()
+                let isValidUTF8 = try reader.bool()
+                let itemCount = try reader.count(limit: 1 << 26)
+                let openCount = try reader.count(limit: itemCount)
+                let doneCount = try reader.count(limit: itemCount)
+                guard openCount + doneCount <= itemCount else { return fail() }
                 var summary = ListSummary(
-                    name: try reader.string(), order: try reader.optionalInt(), isValidUTF8: try reader.bool(),
-                    itemCount: try reader.count(limit: 1 << 26))
+                    name: name, order: order, isValidUTF8: isValidUTF8, itemCount: itemCount, openCount: openCount,
+                    doneCount: doneCount, explicitColor: try reader.optionalString(), explicitIcon: try reader.optionalString())
                 summary.conflictLine = try reader.optionalInt()
                 entries.append(
                     Contents.Entry(
@@ -379,6 +386,10 @@ public struct ParseCache: Sendable {
             index.optionalInt(summary.order)
             index.bool(summary.isValidUTF8)
             index.int(summary.itemCount)
+            index.int(summary.openCount)
+            index.int(summary.doneCount)
+            index.optionalString(summary.explicitColor)
+            index.optionalString(summary.explicitIcon)
             index.optionalInt(summary.conflictLine)
         }
         index.int(listOrder.count)

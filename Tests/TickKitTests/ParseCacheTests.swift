@@ -454,6 +454,37 @@ struct ParseCacheTests {
         }
     }
 
+    @Test("the list of lists takes each list's counts, color and icon from the cache's index: they are what the records say, and no payload is read")
+    func listsReadOnlyTheIndex() throws {
+        let folder = try TemporaryFolder([
+            "a.md": "---\ncolor: red\nicon: cart\n---\n# Alpha\n- [ ] one\n- [x] two\n- [/] three\n- [-] four\n",
+            "b.md": "# Beta\n- [x] five\n- [ ] six\n",
+        ])
+        let cache = CacheFolder()
+        let expected = try run(["lists"], folder, cache: cache)
+        #expect(expected.status == 0 && expected.stdout.contains("Alpha"))
+        let loaded = try workspace(folder, cache: cache)
+        let headers = loaded.listHeadersInOrder
+        let fromIndex = loaded.listCounts().map { [$0.open, $0.done] }
+        #expect(headers.map { [$0.path, $0.color, $0.icon] } == [["a.md", "red", "cart"], ["b.md", "blue", "list.bullet"]])
+        #expect(headers.allSatisfy { !$0.isComplete }, "a payload was read")
+        let checked = loaded.listsInOrder
+        #expect(checked.allSatisfy { $0.isComplete })
+        #expect(fromIndex == [[2, 1], [1, 1]])
+        #expect(fromIndex == checked.map { [$0.count { $0.isOpen }, $0.count { $0 == .done }] })
+        // A damaged payload is neither read nor repaired: the lines are the same.
+        let parseCache = try cache.parseCache(of: folder)
+        let contents = try #require(parseCache.load())
+        let beta = try #require(contents.entries.first { $0.path == "b.md" })
+        var damaged = try Data(contentsOf: URL(fileURLWithPath: parseCache.path))
+        damaged[beta.payload.upperBound - 3] ^= 0x40
+        try damaged.write(to: URL(fileURLWithPath: parseCache.path))
+        let listed = try run(["lists"], folder, cache: cache)
+        #expect(listed.stdoutBytes == expected.stdoutBytes && listed.stderr.isEmpty)
+        let after = try Data(contentsOf: URL(fileURLWithPath: parseCache.path))
+        #expect(after == damaged, "lists read (and repaired) a payload")
+    }
+
     @Test("show by name reads only the list it shows: a damaged copy of another list is repaired by the next command that reads it, --list too")
     func showByNameReadsOneList() throws {
         let folder = try TemporaryFolder([

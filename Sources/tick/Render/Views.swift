@@ -249,7 +249,7 @@ enum ListsView {
         _ workspace: EncodedWorkspace, details: Bool, width: Int? = nil, counts: [(open: Int, done: Int)]? = nil
     ) -> [StyledText] {
         let counts = counts ?? workspace.listCounts()
-        let lists = workspace.listsInOrder
+        let lists = workspace.listHeadersInOrder
         // A folder holds tens of thousands of lists: their lines are built
         // in chunks on every core.
         func inChunks<T>(_ body: (Range<Int>) -> T) -> [T] { Parallel.map(chunksOf: 1024, in: lists.count, body) }

@@ -11,7 +11,7 @@ import TickStore
 enum Completions {
     /// Lists by path without `.md` (what LIST accepts everywhere).
     static let lists = CompletionKind.custom { words, _, prefix in
-        candidates(words, prefix) { workspace in workspace.listsInOrder.map(listWord) }
+        candidates(words, prefix) { workspace in workspace.listHeadersInOrder.map(listWord) }
     }
 
     /// The titles of open items, then of the others.
@@ -25,7 +25,7 @@ enum Completions {
     /// Items and lists: the words of `tick mv` (ITEM, then LIST).
     static let itemsAndLists = CompletionKind.custom { words, _, prefix in
         candidates(words, prefix) { workspace in
-            workspace.items { $0.status.isOpen }.map(\.title.string) + workspace.listsInOrder.map(listWord)
+            workspace.items { $0.status.isOpen }.map(\.title.string) + workspace.listHeadersInOrder.map(listWord)
         }
     }
 
