@@ -122,6 +122,13 @@ struct StyledText: Sendable {
         appendVisible(TerminalText.safe(text), style, width: nil)
     }
 
+    /// Appends `text`, already made visible by `TerminalText.safe`, whose
+    /// width is `width`: for text measured once and printed many times.
+    mutating func append(visible text: String, _ style: TextStyle, width: Int) {
+        guard !text.isEmpty else { return }
+        appendVisible(text, style, width: width)
+    }
+
     mutating func append(_ other: StyledText) {
         for span in other.spans { appendVisible(span.text, span.style, width: span.width) }
     }

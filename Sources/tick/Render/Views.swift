@@ -255,16 +255,16 @@ enum ListsView {
         func inChunks<T>(_ body: (Range<Int>) -> T) -> [T] { Parallel.map(chunksOf: 1024, in: lists.count, body) }
         let openWidth = counts.map { String($0.open).count }.max() ?? 1
         let doneWidth = counts.map { String($0.done).count }.max() ?? 1
-        let widest = inChunks { range in
-            lists[range].reduce((name: 0, path: 0)) { widest, list in
-                (
-                    max(widest.name, DisplayWidth.of(TerminalText.safe(list.name))),
-                    details ? max(widest.path, DisplayWidth.of(TerminalText.safe(list.path))) : 0
-                )
-            }
-        }
-        var nameWidth = widest.map(\.name).max() ?? 0
-        var pathWidth = widest.map(\.path).max() ?? 0
+        // Each name and path made visible and measured once, for the
+        // columns' widths and then for the lines.
+        let shown = Array(
+            inChunks { range in
+                range.map { index in
+                    (name: Visible(lists[index].name), path: details ? Visible(lists[index].path) : Visible(""))
+                }
+            }.joined())
+        var nameWidth = shown.map(\.name.width).max() ?? 0
+        var pathWidth = shown.map(\.path.width).max() ?? 0
         if let width {
             // Icon and space, the gap after the name, the counts and their words.
             let fixed = 3 + 2 + openWidth + (details ? " open  ".count + doneWidth + " done  ".count : 0)
@@ -272,24 +272,58 @@ enum ListsView {
         }
         var lines: [StyledText] = Array(
             inChunks { range in
-                range.map { index in
-                    let (document, count) = (lists[index], counts[index])
-                    let icon = Icons.emoji(for: document.icon)
-                    var line = StyledText(icon).padded(to: 2) + StyledText(" ")
-                    line.append(ItemStyle.listName(document).truncated(to: nameWidth).padded(to: nameWidth + 2))
+                // Lists share a few icons and colors: each is looked up once per chunk.
+                var iconCells: [String: StyledText] = [:]
+                var nameStyles: [String: TextStyle] = [:]
+                return range.map { index in
+                    let (document, count, shown) = (lists[index], counts[index], shown[index])
+                    var line: StyledText
+                    if let cell = iconCells[document.icon] {
+                        line = cell
+                    } else {
+                        line = StyledText(Icons.emoji(for: document.icon)).padded(to: 2) + StyledText(" ")
+                        iconCells[document.icon] = line
+                    }
+                    let nameStyle: TextStyle
+                    if let style = nameStyles[document.color] {
+                        nameStyle = style
+                    } else {
+                        nameStyle = ItemStyle.listNameStyle(document)
+                        nameStyles[document.color] = nameStyle
+                    }
+                    let name = shown.name.styled(nameStyle).truncated(to: nameWidth)
+                    line.append(name)
+                    line.append(String(repeating: " ", count: max(0, nameWidth + 2 - name.width)))
                     let open = String(count.open)
                     line.append(String(repeating: " ", count: openWidth - open.count) + open, count.open > 0 ? .strong : .dimmed)
                     if details {
                         line.append(" open  ", .dimmed)
                         let done = String(count.done)
                         line.append(String(repeating: " ", count: doneWidth - done.count) + done + " done  ", .dimmed)
-                        line.append(StyledText(document.path, .dimmed).truncatedAtStart(to: pathWidth))
+                        line.append(shown.path.styled(.dimmed).truncatedAtStart(to: pathWidth))
                     }
                     return line
                 }
             }.joined())
         if lists.isEmpty { lines.append(StyledText("No lists here: every *.md file below the notes folder is a list.", .dimmed)) }
         return lines
+    }
+
+    /// Text made visible (`TerminalText.safe`) and measured.
+    private struct Visible {
+        let text: String
+        let width: Int
+
+        init(_ text: String) {
+            self.text = TerminalText.safe(text)
+            width = DisplayWidth.of(self.text)
+        }
+
+        func styled(_ style: TextStyle) -> StyledText {
+            var styled = StyledText()
+            styled.append(visible: text, style, width: width)
+            return styled
+        }
     }
 
     /// Widths for two columns that share `room`: both whole when they fit;
