@@ -34,12 +34,18 @@ public enum SmartGroup: String, Sendable, CaseIterable {
     }
 
     private func contains(status: TaskStatus, due: TaskDate?, today: TaskDate) -> Bool {
+        count(in: ListTally(status: status, due: due, today: today)) == 1
+    }
+
+    /// How many of the items `tally` counts belong to this group: the
+    /// group's one definition, for an item and for whole lists alike.
+    public func count(in tally: ListTally) -> Int {
         switch self {
-        case .today: return status.isOpen && due.map { $0.compareDay(today) <= 0 } == true
-        case .scheduled: return status.isOpen && due != nil
-        case .all: return status.isOpen
-        case .overdue: return status.isOpen && due.map { $0.compareDay(today) < 0 } == true
-        case .completed: return status == .done
+        case .today: tally.openDueByToday
+        case .scheduled: tally.openDue
+        case .all: tally.open
+        case .overdue: tally.openOverdue
+        case .completed: tally.done
         }
     }
 

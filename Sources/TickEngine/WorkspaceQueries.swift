@@ -7,26 +7,12 @@ import TickSystem
 extension EncodedWorkspace {
     /// How many items each of `groups` holds on `today`, and the numbers
     /// of open and of done items of each list (in list order): what the
-    /// home screen shows, in one pass over the folder on every core, with
-    /// no item kept (two passes would read the whole parse cache twice).
+    /// home screen shows, from each list's tally (for a list read from the
+    /// cache, the cache's index alone).
     public func homeCounts(of groups: [SmartGroup], today: TaskDate) -> (groups: [Int], lists: [(open: Int, done: Int)]) {
-        let runs = listRuns(minimumSize: 4096)
-        let perRun = Parallel.map(runs.count) { run in
-            var counts = [Int](repeating: 0, count: groups.count)
-            var lists = [(open: Int, done: Int)](repeating: (0, 0), count: runs[run].count)
-            forEachItem(in: runs[run]) { item in
-                for (position, group) in groups.enumerated() where group.contains(item, today: today) { counts[position] += 1 }
-                let status = item.status
-                let place = item.listRank - runs[run].lowerBound
-                if status.isOpen { lists[place].open += 1 } else if status == .done { lists[place].done += 1 }
-            }
-            return (counts, lists)
-        }
-        saveRepairs()
-        let groupCounts = perRun.reduce(into: [Int](repeating: 0, count: groups.count)) { total, run in
-            for position in run.0.indices { total[position] += run.0[position] }
-        }
-        return (groupCounts, Array(perRun.map(\.1).joined()))
+        let tallies = listTallies(today: today)
+        let total = tallies.reduce(into: ListTally()) { $0 += $1 }
+        return (groups.map { $0.count(in: total) }, tallies.map { ($0.open, $0.done) })
     }
 
     /// Which items of the folder are blocked or blocking.

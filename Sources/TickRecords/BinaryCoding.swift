@@ -40,6 +40,12 @@ package struct ByteWriter {
         if let value { int(value) }
     }
 
+    /// Bytes after their count.
+    package mutating func byteArray(_ value: [UInt8]) {
+        int(value.count)
+        bytes += value
+    }
+
     mutating func range(_ value: Range<Int>) {
         int(value.lowerBound)
         int(value.count)
@@ -116,6 +122,13 @@ package struct ByteReader {
     package mutating func optionalString() throws -> String? { try bool() ? try string() : nil }
 
     package mutating func optionalInt() throws -> Int? { try bool() ? try int() : nil }
+
+    /// Bytes after their count, as `ByteWriter.byteArray` writes them.
+    package mutating func byteArray() throws -> [UInt8] {
+        let length = try count(limit: end - position)
+        defer { position += length }
+        return Array(bytes[position..<position + length])
+    }
 
     mutating func range() throws -> Range<Int> {
         let lower = try count()

@@ -70,8 +70,9 @@ public final class EncodedDocument: @unchecked Sendable {
         let buffer: UnsafeBufferPointer<UInt8>
         let checksum: UInt64
         let itemCount: Int
-        /// The open and done counts the index gives.
+        /// The open and done counts and the open items' due days the index gives.
         let counts: (open: Int, done: Int)
+        let openDueDays: OpenDueDays
     }
 
     /// Reads the document encoded in `buffer`, which `owner` keeps alive.
@@ -109,7 +110,7 @@ public final class EncodedDocument: @unchecked Sendable {
         body = .empty
         unchecked = Unchecked(
             owner: owner, buffer: buffer, checksum: checksum, itemCount: summary.itemCount,
-            counts: (summary.openCount, summary.doneCount))
+            counts: (summary.openCount, summary.doneCount), openDueDays: summary.openDueDays)
         state = Atomic(0)
     }
 
@@ -267,6 +268,25 @@ public final class EncodedDocument: @unchecked Sendable {
     public var openAndDoneCounts: (open: Int, done: Int) {
         if !isComplete, let counts = unchecked?.counts { return counts }
         return (count { $0.isOpen }, count { $0 == .done })
+    }
+
+    /// The list's tally on `today` (`ListTally`): for a list read from the
+    /// cache and not yet checked, from the cache's index (its payload is
+    /// not read); else from its items, after `complete(repair:)`.
+    package func tally(today: TaskDate, repair: (EncodedDocument) -> Void) -> ListTally {
+        if !isComplete, let unchecked {
+            var tally = ListTally()
+            tally.open = unchecked.counts.open
+            tally.done = unchecked.counts.done
+            if unchecked.openDueDays.add(to: &tally, today: today) { return tally }
+        }
+        complete(repair: repair)
+        var tally = ListTally()
+        for index in 0..<body.records.count {
+            let item = EncodedListedItem(document: self, index: index, listRank: 0)
+            tally += ListTally(status: item.status, due: item.date(.due), today: today)
+        }
+        return tally
     }
 
     /// How many of the list's items have a status `include` accepts.

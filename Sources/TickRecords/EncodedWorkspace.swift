@@ -95,6 +95,19 @@ public struct EncodedWorkspace: Sendable {
         ranked.map { $0.document.openAndDoneCounts }
     }
 
+    /// Each list's tally on `today` (`ListTally`), lists in list order: the
+    /// cache's index says it for a list read from the cache; the others'
+    /// items are counted on every core.
+    public func listTallies(today: TaskDate) -> [ListTally] {
+        let runs = listRuns(minimumSize: 4096)
+        let perRun = Parallel.map(runs.count) { run in
+            defer { releasePages() }
+            return ranked[runs[run]].map { document, _ in document.tally(today: today) { repairs?.repair($0) } }
+        }
+        saveRepairs()
+        return Array(perRun.joined())
+    }
+
     /// The lists in path order (as the folder scan found them), each ready
     /// for its items to be read: what names are looked up in, so that
     /// candidates are offered by path.

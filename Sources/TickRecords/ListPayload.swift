@@ -77,8 +77,8 @@ package final class OwnedBytes: @unchecked Sendable {
 
 /// What list order, the query's tasks and the list of lists need of a
 /// list, kept in the parse cache's index (checked whole when the cache is
-/// opened), so that a query places every list, and `tick lists` prints
-/// every list, without reading its payload.
+/// opened), so that a query places every list, and `tick lists` and the
+/// home screen print every list, without reading its payload.
 public struct ListSummary: Sendable, Equatable {
     package var name: String
     package var order: Int?
@@ -90,6 +90,8 @@ public struct ListSummary: Sendable, Equatable {
     /// The front matter's `color:` and `icon:` (`Document.explicitColor`, `explicitIcon`).
     package var explicitColor: String?
     package var explicitIcon: String?
+    /// The open items' due days, for the home screen's counts.
+    package var openDueDays: OpenDueDays
     /// The line of the first git conflict marker (`ConflictMarkers`), for the warning read commands give.
     package var conflictLine: Int? = nil
     /// `SortKey.foldedName(name)`; not stored.
@@ -97,7 +99,7 @@ public struct ListSummary: Sendable, Equatable {
 
     package init(
         name: String, order: Int?, isValidUTF8: Bool, itemCount: Int, openCount: Int, doneCount: Int,
-        explicitColor: String?, explicitIcon: String?
+        explicitColor: String?, explicitIcon: String?, openDueDays: OpenDueDays
     ) {
         self.name = name
         self.order = order
@@ -107,6 +109,7 @@ public struct ListSummary: Sendable, Equatable {
         self.doneCount = doneCount
         self.explicitColor = explicitColor
         self.explicitIcon = explicitIcon
+        self.openDueDays = openDueDays
         foldedName = SortKey.foldedName(name)
     }
 
@@ -114,7 +117,7 @@ public struct ListSummary: Sendable, Equatable {
         self.init(
             name: document.name, order: document.order, isValidUTF8: document.isValidUTF8, itemCount: document.items.count,
             openCount: document.items.count { $0.status.isOpen }, doneCount: document.items.count { $0.status == .done },
-            explicitColor: document.explicitColor, explicitIcon: document.explicitIcon)
+            explicitColor: document.explicitColor, explicitIcon: document.explicitIcon, openDueDays: OpenDueDays(document.items))
         conflictLine = document.conflictLines.first
     }
 }

@@ -44,7 +44,7 @@ public struct ParseCache: Sendable {
     static let trailerMagic = Array("TICKEND1".utf8)
     static let trailerLength = 24
     /// Bump when the parser or the encoding changes what a document holds.
-    static let formatVersion = 17
+    static let formatVersion = 18
     /// A fingerprint of the field table (`MetadataField.spelling`), kept
     /// beside the format version: a field added to the table changes what
     /// the parser reads, so a cache written before is not trusted.
@@ -264,7 +264,8 @@ public struct ParseCache: Sendable {
                 guard openCount + doneCount <= itemCount else { return fail() }
                 var summary = ListSummary(
                     name: name, order: order, isValidUTF8: isValidUTF8, itemCount: itemCount, openCount: openCount,
-                    doneCount: doneCount, explicitColor: try reader.optionalString(), explicitIcon: try reader.optionalString())
+                    doneCount: doneCount, explicitColor: try reader.optionalString(), explicitIcon: try reader.optionalString(),
+                    openDueDays: OpenDueDays(encoded: try reader.byteArray()))
                 summary.conflictLine = try reader.optionalInt()
                 entries.append(
                     Contents.Entry(
@@ -390,6 +391,7 @@ public struct ParseCache: Sendable {
             index.int(summary.doneCount)
             index.optionalString(summary.explicitColor)
             index.optionalString(summary.explicitIcon)
+            index.byteArray(summary.openDueDays.encoded)
             index.optionalInt(summary.conflictLine)
         }
         index.int(listOrder.count)

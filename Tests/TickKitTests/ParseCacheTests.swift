@@ -485,6 +485,39 @@ struct ParseCacheTests {
         #expect(after == damaged, "lists read (and repaired) a payload")
     }
 
+    @Test("the home screen's counts come from the cache's index: on any day they are what the items say, and no payload is read")
+    func homeCountsReadOnlyTheIndex() throws {
+        var files = [
+            "a.md": """
+            # Alpha
+            - [ ] due earlier due:2026-11-02
+            - [/] due the day before due:2026-11-20
+            - [ ] due that day at nine due:2026-11-21T09:00
+            - [ ] due that day due:2026-11-21
+            - [ ] due next month due:2026-12-01
+            - [ ] undated
+            - [x] done and due done:2026-11-20 due:2026-11-01
+            - [-] cancelled and due due:2026-11-01
+            - [ ] another due the day before due:2026-11-20
+
+            """,
+            "b.md": "# Beta\n- [x] five\n- [ ] six\n",
+        ]
+        for number in 0..<40 { files["many/l\(number).md"] = "# L\(number)\n- [ ] item due:2026-11-\(10 + number % 20)\n- [x] done\n" }
+        let folder = try TemporaryFolder(files)
+        let cache = CacheFolder()
+        _ = try run(["lists"], folder, cache: cache)
+        for day in ["2026-10-01", "2026-11-01", "2026-11-02", "2026-11-20", "2026-11-21", "2026-11-22", "2027-01-01"] {
+            let today = try #require(TaskDate(iso: day))
+            let loaded = try workspace(folder, cache: cache)
+            let home = loaded.homeCounts(of: SmartGroup.homeGroups, today: today)
+            #expect(loaded.listHeadersInOrder.allSatisfy { !$0.isComplete }, "a payload was read")
+            let items = loaded.items
+            #expect(home.groups == SmartGroup.homeGroups.map { group in items.count { group.contains($0, today: today) } }, "\(day)")
+            #expect(home.lists.map { [$0.open, $0.done] } == loaded.listsInOrder.map { [$0.count { $0.isOpen }, $0.count { $0 == .done }] })
+        }
+    }
+
     @Test("show by name reads only the list it shows: a damaged copy of another list is repaired by the next command that reads it, --list too")
     func showByNameReadsOneList() throws {
         let folder = try TemporaryFolder([
