@@ -52,42 +52,52 @@ public enum SmartGroup: String, Sendable, CaseIterable {
     /// The members of this group among `items`, in the group's own order.
     /// `items` may come in any order; ties always fall back to manual order.
     public func members(of items: [EncodedListedItem], today: TaskDate) -> [EncodedListedItem] {
-        // Each member's keys are read once, not at every comparison.
-        var keyed = items.compactMapReleasingCachePages { item -> (item: EncodedListedItem, date: TaskDate?, rank: Int, offset: Int)? in
-            let due = item.date(.due)
-            guard contains(status: item.status, due: due, today: today) else { return nil }
-            return (item, self == .completed ? item.date(.done) : due, item.listRank, item.fileOffset)
+        // Each member's keys are read once, and sorted as plain numbers.
+        var keyed: [(key: UInt64, rank: Int, offset: Int, index: Int)] = []
+        var index = 0
+        items.forEachReleasingCachePages { item in
+            if let key = orderKey(item, today: today) { keyed.append((key, item.listRank, item.fileOffset, index)) }
+            index += 1
         }
         keyed.sort { lhs, rhs in
-            let order = compare(lhs.date, rhs.date, today: today)
-            if order != 0 { return order < 0 }
+            if lhs.key != rhs.key { return lhs.key < rhs.key }
             // Manual order breaks ties.
             if lhs.rank != rhs.rank { return lhs.rank < rhs.rank }
             return lhs.offset < rhs.offset
         }
-        return keyed.map(\.item)
+        return keyed.map { items[$0.index] }
     }
 
-    /// The group's own order before manual order breaks ties, from each
-    /// item's due date (its done date for `completed`).
-    private func compare(_ lhs: TaskDate?, _ rhs: TaskDate?, today: TaskDate) -> Int {
+    /// The members of this group among `items`, which come in manual
+    /// order, each with its `orderKey`, in the group's own order.
+    func members(ofKeyedInManualOrder keyed: [(item: EncodedListedItem, key: UInt64)]) -> [EncodedListedItem] {
+        var order = keyed.indices.map { (key: keyed[$0].key, index: $0) }
+        if order.indices.dropFirst().contains(where: { order[$0].key < order[$0 - 1].key }) {
+            order.sort { $0.key != $1.key ? $0.key < $1.key : $0.index < $1.index }
+        }
+        return order.map { keyed[$0.index].item }
+    }
+
+    /// The group's own order for `item`, as a number (smaller first; manual
+    /// order breaks ties), from its due date (its done date for
+    /// `completed`); nil when the item is not a member.
+    func orderKey(_ item: EncodedListedItem, today: TaskDate) -> UInt64? {
+        let due = item.date(.due)
+        guard contains(status: item.status, due: due, today: today) else { return nil }
         switch self {
         case .today:
-            let left = lhs.map { $0.compareDay(today) < 0 } ?? false
-            let right = rhs.map { $0.compareDay(today) < 0 } ?? false
-            return left == right ? 0 : (left ? -1 : 1)
+            // Overdue first.
+            return due.map { $0.compareDay(today) < 0 } == true ? 0 : 1
         case .scheduled:
-            return SortKey.compareDates(lhs, rhs)
+            // By due date and time (a day without a time before the same day with one), as `SortKey.compareDates`.
+            guard let packed = due?.packed else { return .max }
+            return UInt64(packed.day) << 32 | UInt64(packed.minutes)
         case .all, .overdue:
             return 0
         case .completed:
-            // Newest done date first; undated ones last.
-            switch (lhs, rhs) {
-            case (nil, nil): return 0
-            case (nil, _): return 1
-            case (_, nil): return -1
-            case (let left?, let right?): return -left.compareDay(right)
-            }
+            // Newest done day first; undated ones last.
+            guard let done = item.date(.done) else { return .max }
+            return UInt64(UInt32.max - done.packed.day)
         }
     }
 

@@ -34,12 +34,13 @@ extension SmartGroup {
     public func members(of workspace: EncodedWorkspace, matching expression: QueryExpression?, today: TaskDate)
         -> [EncodedListedItem]
     {
-        // The group's own test runs in the same pass on every core, so
-        // that the folder's items are never gathered whole.
-        let items = workspace.itemsAccepted(byTestsFrom: {
+        // The group's own test and order key are taken in the same pass
+        // on every core, so that the folder's items are never gathered
+        // whole, and each record is read once.
+        let keyed = workspace.itemsKeyed(byFunctionsFrom: {
             let matches = expression.map { QueryEvaluator.test($0) }
-            return { item in contains(item, today: today) && matches?(item) ?? true }
+            return { item in matches?(item) == false ? nil : orderKey(item, today: today) }
         })
-        return members(of: items, today: today)
+        return members(ofKeyedInManualOrder: keyed)
     }
 }

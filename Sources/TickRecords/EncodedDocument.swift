@@ -582,6 +582,7 @@ extension Collection where Element == EncodedListedItem {
     /// parse cache's pages back after each run (`releaseCachePages`): a pass
     /// over a whole folder's items in manual order, which is the cache's
     /// order, holds a run's pages, not the cache.
+    @inlinable
     public func forEachReleasingCachePages(_ body: (EncodedListedItem) -> Void) {
         var runStart = startIndex
         while runStart != endIndex {
@@ -595,6 +596,7 @@ extension Collection where Element == EncodedListedItem {
 
     /// The non-nil results of `transform` on the items, in order, read as
     /// `forEachReleasingCachePages` reads them.
+    @inlinable
     public func compactMapReleasingCachePages<Result>(_ transform: (EncodedListedItem) -> Result?) -> [Result] {
         var results: [Result] = []
         forEachReleasingCachePages { item in

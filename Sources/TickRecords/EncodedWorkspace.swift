@@ -144,12 +144,32 @@ public struct EncodedWorkspace: Sendable {
     /// cores would have its reference counts bounce between them on every
     /// item (that was a tenth of a repeated query's time).
     package func itemsAccepted(byTestsFrom makeTest: () -> (EncodedListedItem) -> Bool) -> [EncodedListedItem] {
+        gathered {
+            let include = makeTest()
+            return { include($0) ? $0 : nil }
+        }
+    }
+
+    /// The items the functions `makeKey` makes give a key, each with its
+    /// key, in manual order, keyed on every core (one function per task,
+    /// as `itemsAccepted`): a sort by key that manual order breaks ties
+    /// reads each record once.
+    package func itemsKeyed(byFunctionsFrom makeKey: () -> (EncodedListedItem) -> UInt64?) -> [(item: EncodedListedItem, key: UInt64)] {
+        gathered {
+            let key = makeKey()
+            return { item in key(item).map { (item, $0) } }
+        }
+    }
+
+    /// The non-nil results of the functions `makeTransform` makes (one
+    /// per task) on every item, in manual order, on every core.
+    private func gathered<Result>(_ makeTransform: () -> (EncodedListedItem) -> Result?) -> [Result] {
         let runs = listRuns(minimumSize: 1024)
         let found = Parallel.map(runs.count) { run in
-            let include = makeTest()
-            var found: [EncodedListedItem] = []
+            let transform = makeTransform()
+            var found: [Result] = []
             forEachItem(in: runs[run]) { item in
-                if include(item) { found.append(item) }
+                if let result = transform(item) { found.append(result) }
             }
             return found
         }

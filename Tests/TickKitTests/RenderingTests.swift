@@ -87,6 +87,22 @@ import TickSyntax
         EncodedDocument(encoding: DocumentParser.parse(try FileIO.read(file.path), path: file.lastPathComponent))
     }
 
+    /// The marker column is as wide as the widest marker of the listing,
+    /// found among the first items or, failing that, among all of them.
+    @Test func theMarkerColumnFitsTheWidestMarkerWhereverItIs() throws {
+        func prefix(_ lines: [String]) throws -> String {
+            let list = try #require(EncodedDocument(encoding: DocumentParser.parse(Array((lines.joined(separator: "\n") + "\n").utf8), path: "l.md")))
+            let items = list.items()
+            return ItemStyle.RowPrefixes(for: items).prefix(status: .open, priority: .normal, depth: 0).plain
+        }
+        let plain = Array(repeating: "- [ ] plain", count: 5000)
+        #expect(try prefix(plain) == "☐ ")
+        #expect(try prefix(plain + ["- [ ] last !lowest"]) == "☐    ")
+        #expect(try prefix(["- [ ] first !high"] + plain) == "☐    ")
+        #expect(try prefix(["- [ ] first !high"] + plain + ["- [ ] last !urgent"]) == "☐     ")
+        #expect(try prefix(["- [ ] first !urgent"] + plain + ["- [ ] last !lowest"]) == "☐     ")
+    }
+
     @Test(
         "a plain title (no color) prints what the styled title prints without color, on every fixture item",
         arguments: TestPaths.allMarkdownFiles())

@@ -84,6 +84,39 @@ import TickOutput
         #expect(titles(SmartGroup.today.members(of: items, today: today)) == ["late", "meeting"])
     }
 
+    /// The folder's pass (test and order key taken on every core) and the
+    /// items' pass order alike, down to times on one day and done days.
+    @Test func aFoldersMembersAreItsItemsMembersInTheSameOrder() {
+        let timed = workspace([
+            "a.md": """
+            - [ ] at ten due:2026-11-24T10:00
+            - [ ] no time due:2026-11-24
+            - [ ] at nine due:2026-11-24T09:00
+            - [x] done late in the day done:2026-11-20T22:00
+            - [x] done undated
+            - [x] done early that day done:2026-11-20T06:00
+            - [ ] overdue due:2026-11-19
+
+            """,
+            "b.md": "- [ ] also no time due:2026-11-24\n- [x] done the day after done:2026-11-21\n",
+        ])
+        #expect(
+            titles(SmartGroup.scheduled.members(of: timed, matching: nil, today: today)) == [
+                "overdue", "no time", "also no time", "at nine", "at ten",
+            ])
+        #expect(
+            titles(SmartGroup.completed.members(of: timed, matching: nil, today: today)) == [
+                "done the day after", "done late in the day", "done early that day", "done undated",
+            ])
+        for folder in [timed, Fixture.groups] {
+            for group in SmartGroup.allCases {
+                #expect(
+                    titles(group.members(of: folder, matching: nil, today: today)) == titles(group.members(of: folder.items, today: today)),
+                    "\(group)")
+            }
+        }
+    }
+
     @Test func membershipDoesNotDependOnInputOrder() {
         let shuffled = Array(items.reversed())
         for group in SmartGroup.allCases {

@@ -76,11 +76,19 @@ enum ItemStyle {
         !url.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || ($0.value >= 0x80 && $0.value < 0xA0) }
     }
 
-    /// The width of the widest priority marker among `items`.
+    /// The width of the widest priority marker among `items`. The first
+    /// items nearly always hold the widest marker there is (`urgent`'s), and
+    /// then the others need not be read; else every item is read, in the
+    /// parse cache's order.
     private static func markerWidth(_ items: [EncodedListedItem]) -> Int {
         let markerWidths = Priority.allCases.map { priorityMarker($0).width }
+        let widestThereIs = markerWidths.max() ?? 0
         var widest = 0
-        items.forEachInCacheOrderReleasingCachePages { widest = max(widest, markerWidths[$0.priority.rawValue]) }
+        for item in items.prefix(4096) {
+            widest = max(widest, markerWidths[item.priority.rawValue])
+            if widest == widestThereIs { return widest }
+        }
+        items.dropFirst(4096).forEachInCacheOrderReleasingCachePages { widest = max(widest, markerWidths[$0.priority.rawValue]) }
         return widest
     }
 

@@ -322,16 +322,27 @@ private struct RenderedLine {
             output.append(0x0A)
             return
         }
-        var cells: [(range: Range<Int32>, width: Int32, column: Int)] = [(start..<mainEnd, mainCellWidth, widths.main)]
-        if widths.due > 0 { cells.append((mainEnd..<dueEnd, dueWidth, widths.due)) }
-        if widths.tags > 0 { cells.append((dueEnd..<tagsEnd, tagsWidth, widths.tags)) }
-        if widths.list > 0 { cells.append((tagsEnd..<listEnd, listWidth, widths.list)) }
-        while cells.count > 1, cells.last!.range.isEmpty { cells.removeLast() }
-        for (index, cell) in cells.enumerated() {
-            append(cell.range)
-            if index < cells.count - 1 {
-                output.append(contentsOf: repeatElement(0x20, count: max(0, cell.column + ItemTable.gap - Int(cell.width))))
+        func appendSpaces(_ count: Int) {
+            for _ in 0..<max(0, count) { output.append(0x20) }
+        }
+        // The main cell, then each column shown (its range, its width, the
+        // column's width), up to the last cell that is not empty; each but
+        // the last padded to its column and the gap. (No array per row:
+        // this runs once per row, on the one thread that writes.)
+        func cell(_ index: Int) -> (range: Range<Int32>, width: Int32, column: Int)? {
+            switch index {
+            case 0: (start..<mainEnd, mainCellWidth, widths.main)
+            case 1: widths.due > 0 ? (mainEnd..<dueEnd, dueWidth, widths.due) : nil
+            case 2: widths.tags > 0 ? (dueEnd..<tagsEnd, tagsWidth, widths.tags) : nil
+            default: widths.list > 0 ? (tagsEnd..<listEnd, listWidth, widths.list) : nil
             }
+        }
+        var last = 0
+        for index in 1...3 where cell(index).map({ !$0.range.isEmpty }) ?? false { last = index }
+        for index in 0...last {
+            guard let cell = cell(index) else { continue }
+            append(cell.range)
+            if index < last { appendSpaces(cell.column + ItemTable.gap - Int(cell.width)) }
         }
         Self.trimTrailingSpaces(&output, from: lineStart)
         output.append(0x0A)
@@ -340,7 +351,7 @@ private struct RenderedLine {
             var noteEnd = noteStart
             while bytes[noteEnd] != 0x0A { noteEnd += 1 }
             let start = output.count
-            output.append(contentsOf: repeatElement(0x20, count: Int(notesIndent)))
+            appendSpaces(Int(notesIndent))
             output.append(contentsOf: bytes[noteStart..<noteEnd])
             Self.trimTrailingSpaces(&output, from: start)
             output.append(0x0A)
