@@ -174,7 +174,11 @@ public struct EncodedWorkspace: Sendable {
             return found
         }
         saveRepairs()
-        return Array(found.joined())
+        // Appended run by run: copying through `joined()` walked the items one by one.
+        var all: [Result] = []
+        all.reserveCapacity(found.reduce(0) { $0 + $1.count })
+        for run in found { all.append(contentsOf: run) }
+        return all
     }
 
     /// Runs of lists (ranges of `ranked`) of about the same number of items,

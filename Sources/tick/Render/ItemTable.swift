@@ -146,7 +146,7 @@ enum ItemTable {
         if let width { widths.fit(in: width) }
         let cut = BuiltLines(
             order.filter { index in
-                let line = listing.kept(index)!.kept
+                let line = listing.kept(index)!
                 return line.isRow && (cuttingEveryRow || line.mustBeCut(widths: widths, width: width))
             }, of: source
         ) { index, bytes in
@@ -160,11 +160,10 @@ enum ItemTable {
         var output: [UInt8] = []
         output.reserveCapacity(80 * 1024)
         for index in 0..<source.count {
-            if let (bytes, range) = cut.kept(index) {
-                output.append(contentsOf: bytes[Int(range.lowerBound)..<Int(range.upperBound)])
-            } else if let (bytes, line) = listing.kept(index) {
-                bytes.withUnsafeBufferPointer { line.write(from: $0, widths: widths, to: &output) }
+            let wasCut = cut.withKept(index) { bytes, range in
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[Int(range.lowerBound)..<Int(range.upperBound)]))
             }
+            if !wasCut { _ = listing.withKept(index) { bytes, line in line.write(from: bytes, widths: widths, to: &output) } }
             if output.count >= 64 * 1024 {
                 output.withUnsafeBufferPointer(write)
                 output.removeAll(keepingCapacity: true)
@@ -559,12 +558,19 @@ private struct BuiltLines<Kept> {
         }
     }
 
-    /// The bytes of line `line`'s chunk and what was kept of the line; nil
-    /// when it was not built.
-    func kept(_ line: Int) -> (bytes: [UInt8], kept: Kept)? {
+    /// What was kept of line `line`; nil when it was not built.
+    func kept(_ line: Int) -> Kept? {
         let chunk = Int(chunkOfLine[line])
-        guard chunk >= 0 else { return nil }
-        return (chunks[chunk].bytes, chunks[chunk].kept[Int(placeOfLine[line])])
+        return chunk >= 0 ? chunks[chunk].kept[Int(placeOfLine[line])] : nil
+    }
+
+    /// Calls `body` with the bytes of line `line`'s chunk, in place, and
+    /// what was kept of the line; false when it was not built.
+    func withKept(_ line: Int, _ body: (UnsafeBufferPointer<UInt8>, Kept) -> Void) -> Bool {
+        let chunk = Int(chunkOfLine[line])
+        guard chunk >= 0 else { return false }
+        chunks[chunk].bytes.withUnsafeBufferPointer { body($0, chunks[chunk].kept[Int(placeOfLine[line])]) }
+        return true
     }
 }
 
@@ -609,10 +615,12 @@ struct ListingSource {
     func buildOrder() -> [Int] {
         var others: [Int] = []
         var rows: [(key: EncodedListedItem.CacheOrder, line: Int)] = []
+        rows.reserveCapacity(count)
         for index in 0..<count {
             if let item = item(index) { rows.append((item.cacheOrder, index)) } else { others.append(index) }
         }
-        rows.sort { $0.key < $1.key }
+        // A listing in manual order is in the cache's order already.
+        if rows.indices.dropFirst().contains(where: { rows[$0].key < rows[$0 - 1].key }) { rows.sort { $0.key < $1.key } }
         return others + rows.map(\.line)
     }
 }

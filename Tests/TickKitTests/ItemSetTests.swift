@@ -1,0 +1,46 @@
+import Testing
+import TickEngine
+import TickRecords
+
+/// `ItemSet` counts an item's listed ancestors, whatever order the items
+/// come in (a listing in manual order takes the binary searches, any other
+/// order the set of places).
+@Suite struct ItemSetTests {
+    let folder = workspace([
+        "a.md": """
+        - [ ] a1
+          - [ ] a1.1
+            - [ ] a1.1.1
+          - [ ] a1.2
+        - [ ] a2
+          - [ ] a2.1
+
+        """,
+        "b.md": "- [ ] b1\n  - [ ] b1.1\n    - [ ] b1.1.1\n",
+    ])
+
+    /// The reference: each ancestor looked for among the items, one by one.
+    func naiveCounts(_ listed: [EncodedListedItem], of items: [EncodedListedItem]) -> [Int] {
+        items.map { item in
+            var count = 0
+            var parent = item.parentIndex
+            while let index = parent {
+                if listed.contains(where: { $0.document === item.document && $0.index == index }) { count += 1 }
+                parent = item.document.parentIndex(of: index)
+            }
+            return count
+        }
+    }
+
+    @Test func ancestorsAreCountedInManualOrderAndInAnyOther() {
+        let items = folder.items
+        #expect(items.count == 9)
+        let withoutA1 = items.filter { $0.title.string != "a1" }
+        let interleaved = zip(items.prefix(3), items.suffix(3)).flatMap { [$0, $1] }
+        for listed in [items, withoutA1, Array(items.reversed()), interleaved, Array(items.prefix(4)) + Array(items.prefix(2))] {
+            let set = ItemSet(listed)
+            #expect(items.map { set.ancestorCount(of: $0) } == naiveCounts(listed, of: items), "\(listed.map(\.title.string))")
+        }
+        #expect(items.map { ItemSet(items).ancestorCount(of: $0) } == [0, 1, 2, 1, 0, 1, 0, 1, 2])
+    }
+}
