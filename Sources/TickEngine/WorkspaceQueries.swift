@@ -39,7 +39,7 @@ extension SmartGroup {
         // whole, and each record is read once.
         let keyed = workspace.itemsKeyed(byFunctionsFrom: {
             let matches = expression.map { QueryEvaluator.test($0) }
-            return { item in matches?(item) == false ? nil : orderKey(item, today: today) }
+            return { item in orderKey(item, today: today).flatMap { matches?(item) == false ? nil : $0 } }
         })
         return members(ofKeyedInManualOrder: keyed)
     }

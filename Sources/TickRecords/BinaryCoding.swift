@@ -125,7 +125,8 @@ package struct ByteReader {
 
     /// Bytes after their count, as `ByteWriter.byteArray` writes them.
     package mutating func byteArray() throws -> [UInt8] {
-        let length = try count(limit: end - position)
+        let length = try count()
+        guard length <= end - position else { throw Damaged() }
         defer { position += length }
         return Array(bytes[position..<position + length])
     }

@@ -164,13 +164,16 @@ public final class EncodedDocument: @unchecked Sendable {
 
     /// Reads the body from `payload`, the file parsed again after its cached
     /// payload failed its check (inside `complete`'s `repair`); false when it
-    /// is another file's, or not UTF-8. Its name, order, color and icon may differ from
-    /// the index's when the file changed meanwhile: the list keeps its place.
+    /// is another file's, or not UTF-8. Its name, order, color and icon may
+    /// differ from the index's when the file changed meanwhile: the list
+    /// keeps its place and the index's header, in its items' JSON too.
     package func adopt(_ payload: ListPayload) -> Bool {
         var reader = ByteReader(payload.buffer, range: 0..<payload.buffer.count)
-        guard let header = try? Self.readHeader(&reader), header.path == path, header.isValidUTF8,
-            let body = try? Self.readBody(&reader, header: header, buffer: payload.buffer, owner: payload.storage)
-        else { return false }
+        guard let header = try? Self.readHeader(&reader), header.path == path, header.isValidUTF8 else { return false }
+        // The list keeps the header the index gave, in its JSON too.
+        let kept = Header(
+            path: path, explicitColor: explicitColor, explicitIcon: explicitIcon, order: order, name: name, isValidUTF8: isValidUTF8)
+        guard let body = try? Self.readBody(&reader, header: kept, buffer: payload.buffer, owner: payload.storage) else { return false }
         self.body = body
         return true
     }

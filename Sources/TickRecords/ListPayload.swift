@@ -77,8 +77,9 @@ package final class OwnedBytes: @unchecked Sendable {
 
 /// What list order, the query's tasks and the list of lists need of a
 /// list, kept in the parse cache's index (checked whole when the cache is
-/// opened), so that a query places every list, and `tick lists` and the
-/// home screen print every list, without reading its payload.
+/// opened), so that a query places every list, and the text of `tick
+/// lists` and of the home screen shows every list, without reading its
+/// payload.
 public struct ListSummary: Sendable, Equatable {
     package var name: String
     package var order: Int?

@@ -41,7 +41,8 @@ public struct ListTally: Sendable, Equatable {
 
 /// The due days of a list's open items, in order, as the parse cache's
 /// index keeps them (`ListSummary`): each the difference from the one
-/// before (`TaskDate.packed.day`, which orders as the days do), LEB128. A
+/// before (`TaskDate.packed.day`, which orders as the days do), as
+/// `ByteWriter.int` writes numbers (zigzag LEB128). A
 /// list read from the cache is so tallied for any day without its payload.
 package struct OpenDueDays: Sendable, Equatable {
     package let encoded: [UInt8]

@@ -8,7 +8,7 @@ import TickOutput
     let items = Fixture.groups.items
     let today = Fixture.today
 
-    @Test("the home screen's one pass counts what the groups' and the lists' own counts count")
+    @Test("the home screen's counts, from each list's tally, are what the groups' and the lists' own counts count")
     func homeCountsAreTheGroupsAndListsCounts() {
         // Many lists in more than one run, with open, done and cancelled items.
         var files: [String: String] = [:]
@@ -92,9 +92,9 @@ import TickOutput
             - [ ] at ten due:2026-11-24T10:00
             - [ ] no time due:2026-11-24
             - [ ] at nine due:2026-11-24T09:00
-            - [x] done late in the day done:2026-11-20T22:00
-            - [x] done undated
             - [x] done early that day done:2026-11-20T06:00
+            - [x] done undated
+            - [x] done late in the day done:2026-11-20T22:00
             - [ ] overdue due:2026-11-19
 
             """,
@@ -106,7 +106,7 @@ import TickOutput
             ])
         #expect(
             titles(SmartGroup.completed.members(of: timed, matching: nil, today: today)) == [
-                "done the day after", "done late in the day", "done early that day", "done undated",
+                "done the day after", "done early that day", "done late in the day", "done undated",
             ])
         for folder in [timed, Fixture.groups] {
             for group in SmartGroup.allCases {
