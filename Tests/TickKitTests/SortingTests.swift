@@ -28,6 +28,23 @@ import Testing
         #expect(sorted([.due]) == ["a5", "b1", "a3", "a2", "a4", "a1", "b2", "b5", "a6.1", "a7", "B6", "z1", "a6", "b3", "b4"])
     }
 
+    @Test func dueOrdersADayWithoutATimeBeforeItsTimesAndFarYearsLast() {
+        let timed = workspace([
+            "t.md": """
+            - [ ] at ten due:2026-11-24T10:00
+            - [ ] far due:9999-12-31
+            - [ ] no time due:2026-11-24
+            - [ ] undated
+            - [ ] at nine due:2026-11-24T09:00
+            - [ ] earlier day late due:2026-11-23T23:59
+
+            """
+        ]).items
+        #expect(
+            titles(SortKey.sort(timed.shuffled(), by: [.due], today: Fixture.today))
+                == ["earlier day late", "no time", "at nine", "at ten", "far", "undated"])
+    }
+
     @Test func createdIsEarliestFirstUndatedLast() {
         #expect(sorted([.created]).prefix(3) == ["b1", "a7", "z1"])
     }
