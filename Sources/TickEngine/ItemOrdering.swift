@@ -90,13 +90,6 @@ private struct SortValue {
         self.path = path
     }
 
-    /// A date as `SortKey.compareDates` orders them: by day, then time (a
-    /// day without one first); none last.
-    init(date: TaskDate?) {
-        guard let packed = date?.packed else {
-            number = .max
-            return
-        }
-        number = Int64(packed.day) << 16 | Int64(packed.minutes)
-    }
+    /// A date in `SortKey.orderKey(of:)`'s order (none last).
+    init(date: TaskDate?) { number = Int64(clamping: SortKey.orderKey(of: date)) }
 }

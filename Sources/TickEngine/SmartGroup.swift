@@ -89,9 +89,7 @@ public enum SmartGroup: String, Sendable, CaseIterable {
             // Overdue first.
             return due.map { $0.compareDay(today) < 0 } == true ? 0 : 1
         case .scheduled:
-            // By due date and time (a day without a time before the same day with one), as `SortKey.compareDates`.
-            guard let packed = due?.packed else { return .max }
-            return UInt64(packed.day) << 32 | UInt64(packed.minutes)
+            return SortKey.orderKey(of: due)
         case .all, .overdue:
             return 0
         case .completed:

@@ -44,14 +44,13 @@ public enum SortKey: String, Sendable, CaseIterable {
         return .success(keys)
     }
 
-    /// Dates earliest first; a missing date sorts last.
-    package static func compareDates(_ lhs: TaskDate?, _ rhs: TaskDate?) -> Int {
-        switch (lhs, rhs) {
-        case (nil, nil): return 0
-        case (nil, _): return 1
-        case (_, nil): return -1
-        case (let left?, let right?): return left < right ? -1 : (left == right ? 0 : 1)
-        }
+    /// A date's place among dates as a number, smaller first: earliest
+    /// first (by day, then time, a day without a time before its times),
+    /// as `TaskDate`'s `<` orders them, equal when the dates are; a missing
+    /// date last.
+    package static func orderKey(of date: TaskDate?) -> UInt64 {
+        guard let packed = date?.packed else { return .max }
+        return UInt64(packed.day) << 16 | UInt64(packed.minutes)
     }
 
     /// Ranks lists by `order:` (lists without one after those with one), then

@@ -454,6 +454,18 @@ struct ParseCacheTests {
         }
     }
 
+    /// Flips a byte of the cached payload of the list at `path`; returns
+    /// the cache and its damaged bytes.
+    func damagePayload(of path: String, in folder: TemporaryFolder, cache: CacheFolder) throws -> (ParseCache, Data) {
+        let parseCache = try cache.parseCache(of: folder)
+        let contents = try #require(parseCache.load())
+        let entry = try #require(contents.entries.first { $0.path == path })
+        var damaged = try Data(contentsOf: URL(fileURLWithPath: parseCache.path))
+        damaged[entry.payload.upperBound - 3] ^= 0x40
+        try damaged.write(to: URL(fileURLWithPath: parseCache.path))
+        return (parseCache, damaged)
+    }
+
     @Test("the list of lists takes each list's counts, color and icon from the cache's index: they are what the records say, and no payload is read")
     func listsReadOnlyTheIndex() throws {
         let folder = try TemporaryFolder([
@@ -473,12 +485,7 @@ struct ParseCacheTests {
         #expect(fromIndex == [[2, 1], [1, 1]])
         #expect(fromIndex == checked.map { [$0.count { $0.isOpen }, $0.count { $0 == .done }] })
         // A damaged payload is neither read nor repaired: the lines are the same.
-        let parseCache = try cache.parseCache(of: folder)
-        let contents = try #require(parseCache.load())
-        let beta = try #require(contents.entries.first { $0.path == "b.md" })
-        var damaged = try Data(contentsOf: URL(fileURLWithPath: parseCache.path))
-        damaged[beta.payload.upperBound - 3] ^= 0x40
-        try damaged.write(to: URL(fileURLWithPath: parseCache.path))
+        let (parseCache, damaged) = try damagePayload(of: "b.md", in: folder, cache: cache)
         let listed = try run(["lists"], folder, cache: cache)
         #expect(listed.stdoutBytes == expected.stdoutBytes && listed.stderr.isEmpty)
         let after = try Data(contentsOf: URL(fileURLWithPath: parseCache.path))
@@ -525,12 +532,7 @@ struct ParseCacheTests {
         ])
         let cache = CacheFolder()
         _ = try run(["query", "open", "--json"], folder, cache: cache)
-        let parseCache = try cache.parseCache(of: folder)
-        let contents = try #require(parseCache.load())
-        let beta = try #require(contents.entries.first { $0.path == "b.md" })
-        var damaged = try Data(contentsOf: URL(fileURLWithPath: parseCache.path))
-        damaged[beta.payload.upperBound - 3] ^= 0x40
-        try damaged.write(to: URL(fileURLWithPath: parseCache.path))
+        let (parseCache, damaged) = try damagePayload(of: "b.md", in: folder, cache: cache)
         let shown = try run(["show", "alpha"], folder, cache: cache)
         #expect(shown.status == 0 && shown.stdout.contains("two") && !shown.stdout.contains("three"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: parseCache.path)) == damaged, "show read (and repaired) a list it does not show")
