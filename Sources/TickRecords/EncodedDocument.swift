@@ -67,6 +67,8 @@ public final class EncodedDocument: @unchecked Sendable {
     /// A payload from the cache not yet checked against its checksum.
     struct Unchecked {
         let owner: AnyObject
+        /// The owner as the parse cache's mapping, when it is one.
+        let mapping: (any ListMapping)?
         let buffer: UnsafeBufferPointer<UInt8>
         let checksum: UInt64
         let itemCount: Int
@@ -109,7 +111,7 @@ public final class EncodedDocument: @unchecked Sendable {
         explicitIcon = summary.explicitIcon
         body = .empty
         unchecked = Unchecked(
-            owner: owner, buffer: buffer, checksum: checksum, itemCount: summary.itemCount,
+            owner: owner, mapping: owner as? any ListMapping, buffer: buffer, checksum: checksum, itemCount: summary.itemCount,
             counts: (summary.openCount, summary.doneCount), openDueDays: summary.openDueDays)
         state = Atomic(0)
     }
@@ -156,11 +158,15 @@ public final class EncodedDocument: @unchecked Sendable {
 
     /// The parse cache's mapping a list read from the cache came from; nil
     /// for a list parsed afresh (its bytes are its own).
-    package var mapping: (any ListMapping)? { unchecked?.owner as? any ListMapping }
+    package var mapping: (any ListMapping)? { unchecked?.mapping }
 
     /// Where the list's bytes lie in the parse cache's mapping (their
     /// address); 0 for a list parsed afresh.
     package var mappedPosition: Int { mapping == nil ? 0 : Int(bitPattern: unchecked?.buffer.baseAddress) }
+
+    /// The list's payload in the parse cache's mapping; nil for a list
+    /// parsed afresh.
+    var mappedBytes: UnsafeBufferPointer<UInt8>? { unchecked?.mapping == nil ? nil : unchecked?.buffer }
 
     /// Reads the body from `payload`, the file parsed again after its cached
     /// payload failed its check (inside `complete`'s `repair`); false when it
@@ -361,12 +367,47 @@ public final class EncodedDocument: @unchecked Sendable {
 
 /// The memory lists were read from in place, whose pages can be given
 /// back: the parse cache's mapping (`ParseCache.Contents`, in the store).
-/// The read model gives its pages back after each run of lists it reads;
-/// it never maps, reads or writes a file itself.
+/// The read model gives back the pages of each run of lists it has read
+/// (`releaseCachePages`); it never maps, reads or writes a file itself.
 package protocol ListMapping: AnyObject, Sendable {
+    /// Lets the process's memory go of the pages that hold `bytes`, as
+    /// far as they lie in the mapping: what is read again is mapped again
+    /// from the file.
+    func releasePages(holding bytes: UnsafeBufferPointer<UInt8>)
+}
+
+/// The pages of the parse cache that hold the payloads of the lists
+/// included (`include`), to give back (`release`) once they are read:
+/// every page from the lowest payload to the highest (a run of lists in
+/// list order lies in one stretch of the cache). Only these: the lists
+/// other threads are reading meanwhile keep their pages. A list is often
+/// smaller than a page, so the pages at either end may hold a neighbour's
+/// bytes too; its reader maps them again.
+public struct CachePages {
+    private var mapping: (any ListMapping)?
+    private var lowest = UInt.max
+    private var highest = UInt.min
+    private var last: ObjectIdentifier?
+
+    public init() {}
+
+    /// Adds the pages of `document`'s payload (none for a list parsed afresh).
+    public mutating func include(_ document: EncodedDocument) {
+        // Items come a list at a time: each list is looked at once.
+        guard ObjectIdentifier(document) != last else { return }
+        last = ObjectIdentifier(document)
+        guard let bytes = document.mappedBytes, let base = bytes.baseAddress else { return }
+        if mapping == nil { mapping = document.mapping }
+        lowest = min(lowest, UInt(bitPattern: base))
+        highest = max(highest, UInt(bitPattern: base) + UInt(bytes.count))
+    }
+
     /// Lets the process's memory go of the pages: what is read again is
     /// mapped again from the file.
-    func releasePages()
+    public func release() {
+        guard let mapping, lowest < highest else { return }
+        mapping.releasePages(holding: UnsafeBufferPointer(start: UnsafePointer(bitPattern: lowest), count: Int(highest - lowest)))
+    }
 }
 
 /// UTF-8 bytes of an encoded document, valid while the document lives.
@@ -574,11 +615,14 @@ extension EncodedListedItem {
 
 extension Collection where Element == EncodedListedItem {
     /// Gives back the pages of the parse cache these items were read from
-    /// (`ListMapping.releasePages`): for a writer that has written
-    /// a run of results and goes on to the next. Reading an item again maps
-    /// its pages again.
+    /// (`CachePages`): for a writer that
+    /// has written a run of results and goes on to the next. Reading an
+    /// item again maps its pages again.
+    @inlinable
     public func releaseCachePages() {
-        lazy.compactMap(\.document.mapping).first?.releasePages()
+        var pages = CachePages()
+        for item in self { pages.include(item.document) }
+        pages.release()
     }
 
     /// Calls `body` with each item, in order, a run at a time, and gives the

@@ -42,7 +42,6 @@ public struct EncodedWorkspace: Sendable {
         self.warnings = warnings
         self.listsNotUTF8 = listsNotUTF8
         self.repairs = repairs
-        mapping = documents.lazy.compactMap(\.mapping).first
         let order: [Int]
         if let listOrder, listOrder.count == documents.count {
             order = listOrder
@@ -77,7 +76,7 @@ public struct EncodedWorkspace: Sendable {
         let runs = listRuns(minimumSize: 4096)
         _ = Parallel.map(runs.count) { run in
             for (document, _) in ranked[runs[run]] where !document.isComplete { document.complete { repairs?.repair($0) } }
-            releasePages()
+            releasePages(of: runs[run])
         }
         saveRepairs()
     }
@@ -101,7 +100,7 @@ public struct EncodedWorkspace: Sendable {
     public func listTallies(today: TaskDate) -> [ListTally] {
         let runs = listRuns(minimumSize: 4096)
         let perRun = Parallel.map(runs.count) { run in
-            defer { releasePages() }
+            defer { releasePages(of: runs[run]) }
             return ranked[runs[run]].map { document, _ in document.tally(today: today) { repairs?.repair($0) } }
         }
         saveRepairs()
@@ -202,12 +201,13 @@ public struct EncodedWorkspace: Sendable {
         return runs
     }
 
-    /// Lets the process's memory go of the parse cache's pages (see
-    /// `ListMapping.releasePages`); called after each run of lists.
-    func releasePages() { mapping?.releasePages() }
-
-    /// The parse cache's mapping the lists were read from, if any.
-    private let mapping: (any ListMapping)?
+    /// Lets the process's memory go of the parse cache's pages that hold
+    /// the lists of `run` (`CachePages`); called after each run.
+    func releasePages(of run: Range<Int>) {
+        var pages = CachePages()
+        for (document, _) in ranked[run] { pages.include(document) }
+        pages.release()
+    }
 
     /// Saves the parse cache again when lists read from it were found damaged.
     package func saveRepairs() { repairs?.saveIfRepaired() }
@@ -227,7 +227,7 @@ public struct EncodedWorkspace: Sendable {
                 body(item)
             }
         }
-        releasePages()
+        releasePages(of: run)
     }
 }
 

@@ -129,12 +129,18 @@ public struct ParseCache: Sendable {
 
         deinit { Posix.unmap(UnsafeMutableRawPointer(mutating: base), length: length) }
 
-        /// Lets the process's memory go of the whole mapping: what is read
-        /// again is mapped again from the file. Commands over a whole folder
-        /// call it after each run of lists, so that they hold the lists they
-        /// are reading, not the whole cache (a list is often smaller than a
-        /// page, so giving back one list's pages would keep most of them).
-        package func releasePages() { Posix.releasePages(buffer) }
+        /// Lets the process's memory go of the pages that hold `bytes`, as
+        /// far as they lie in the mapping: what is read again is mapped again
+        /// from the file. Commands over a whole folder call it after each run
+        /// of lists, so that they hold the lists they are reading, not the
+        /// whole cache.
+        package func releasePages(holding bytes: UnsafeBufferPointer<UInt8>) {
+            guard let start = bytes.baseAddress, let mapped = buffer.baseAddress else { return }
+            let lower = max(start, mapped)
+            let upper = min(start + bytes.count, mapped + length)
+            guard lower < upper else { return }
+            Posix.releasePages(UnsafeBufferPointer(start: lower, count: upper - lower))
+        }
 
         var buffer: UnsafeBufferPointer<UInt8> {
             UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: length)

@@ -98,6 +98,18 @@ import TickStore
             items.map(ICalendarWriter.uid) == [expected(composed, earlier: 0), expected(decomposed, earlier: 1), expected(decomposed, earlier: 2)])
     }
 
+    @Test("a UID counts the items above with the same title, byte for byte, wherever they are in the list")
+    func uidsCountEarlierItemsWithTheSameTitle() {
+        let titles = ["Water plants", "Call mum", "Water plants", "Water plant", "Water plants", "Call mum", "water plants"]
+        let items = workspace(["chores.md": "# Chores\n" + titles.map { "- [ ] \($0)\n" }.joined()]).items
+        func expected(_ title: String, earlier: Int) -> String {
+            let hex = String(FNV1a.hash("chores.md\u{0}\(title)\u{0}\(earlier)"), radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex + "@tick"
+        }
+        let earlier = [0, 0, 1, 0, 2, 1, 0]
+        #expect(items.map(ICalendarWriter.uid) == zip(titles, earlier).map { expected($0, earlier: $1) })
+    }
+
     @Test("a calendar of many items, written a chunk at a time on every core, holds each item once, in order, with its own UID")
     func icsOfManyItemsKeepsTheirOrderAndUIDs() {
         // Three titles over and over: the UIDs count earlier items with the

@@ -581,6 +581,48 @@ struct ParseCacheTests {
         #expect(next.stderr.contains("a.md is not valid UTF-8; skipped"))
     }
 
+    /// A parse cache's mapping that records which bytes it was asked to give back.
+    final class RecordingMapping: ListMapping, @unchecked Sendable {
+        let bytes: OwnedBytes
+        var released: [Range<Int>] = []
+        init(_ payloads: [ListPayload]) {
+            bytes = OwnedBytes(copying: payloads.flatMap { Array($0.buffer) }.withUnsafeBufferPointer { $0 })
+        }
+        func releasePages(holding released: UnsafeBufferPointer<UInt8>) {
+            let start = released.baseAddress! - UnsafePointer(bytes.buffer.baseAddress!)
+            self.released.append(start..<start + released.count)
+        }
+    }
+
+    @Test("a run of lists gives back the cache's pages from its first list's payload to its last's, and no others")
+    func aRunOfListsReleasesOnlyItsOwnPages() throws {
+        let payloads = try ["a", "b", "c"].map { name in
+            try #require(ListPayload(encoding: parse("# \(name)\n- [ ] one\n- [ ] two\n", path: "\(name).md")))
+        }
+        let mapping = RecordingMapping(payloads)
+        var offset = 0
+        var documents: [EncodedDocument] = []
+        var ranges: [Range<Int>] = []
+        for (payload, name) in zip(payloads, ["a", "b", "c"]) {
+            let buffer = UnsafeBufferPointer(rebasing: mapping.bytes.buffer[offset..<offset + payload.buffer.count])
+            documents.append(
+                EncodedDocument(unchecked: buffer, owner: mapping, checksum: payload.checksum, path: "\(name).md", summary: payload.summary))
+            ranges.append(offset..<offset + payload.buffer.count)
+            offset += payload.buffer.count
+        }
+        var pages = CachePages()
+        for document in documents[1...2] { pages.include(document) }
+        pages.release()
+        #expect(mapping.released == [ranges[1].lowerBound..<ranges[2].upperBound])
+        documents[0].items().releaseCachePages()
+        #expect(mapping.released.last == ranges[0], "the items of one list give back that list's pages")
+        let afresh = try #require(EncodedDocument(encoding: parse("# d\n- [ ] x\n", path: "d.md")))
+        var none = CachePages()
+        none.include(afresh)
+        none.release()
+        #expect(mapping.released.count == 2, "a list parsed afresh lies in no mapping: nothing is given back")
+    }
+
     @Test("a list read from the cache unchecked is checked when first read; a damaged payload is parsed again")
     func uncheckedPayloadIsCheckedBeforeUse() throws {
         let document = parse("---\ntitle: T\n---\n# T\n## S\n- [ ] a due:2026-11-24 #x k:v\n  note\n  - [x] b\n")

@@ -273,7 +273,7 @@ import TickSyntax
         let list = readModel(DocumentParser.parse((0..<count).map { "- [ ] item \($0)" }.joined(separator: "\n") + "\n", path: "big.md"))
         let items = list.items()
         let source = ListingSource(
-            count: count, readingFrom: items, item: { items[count - 1 - $0] },
+            count: count, item: { items[count - 1 - $0] },
             line: { .row(ItemRow(prefix: StyledText("☐ "), title: StyledText(items[count - 1 - $0].title.string))) })
         var printed: [String] = []
         ItemTable.render(source, width: nil, depth: .none) { printed.append($0) }

@@ -547,7 +547,7 @@ private struct BuiltLines<Kept> {
                 for index in chunkLines { chunk.kept.append(build(index, &chunk.bytes)) }
                 return (chunk, chunkLines)
             }
-            source.finishedBatch()
+            source.finishedBatch(lines[batchStart..<batchEnd])
             for (chunk, chunkLines) in built {
                 for (place, index) in chunkLines.enumerated() {
                     chunkOfLine[index] = Int32(chunks.count)
@@ -586,16 +586,11 @@ struct ListingSource {
     /// The item whose row a line is, nil for any other line: rows are
     /// built in the order their items lie in the parse cache.
     let item: (Int) -> EncodedListedItem?
-    /// The items the lines are read from, whose parse cache pages are
-    /// given back after each batch of lines (`finishedBatch`).
-    let items: [EncodedListedItem]
-
     init(
-        count: Int, readingFrom items: [EncodedListedItem] = [], item: @escaping (Int) -> EncodedListedItem? = { _ in nil },
+        count: Int, item: @escaping (Int) -> EncodedListedItem? = { _ in nil },
         line: @escaping (Int) -> ListingLine, writeRow: ((Int, inout RowBytes) -> Bool)? = nil
     ) {
         self.count = count
-        self.items = items
         self.item = item
         self.line = line
         self.writeRow = writeRow
@@ -607,7 +602,11 @@ struct ListingSource {
 
     /// Called after each batch of lines is built: the pages of the parse
     /// cache they were read from can be let go.
-    func finishedBatch() { items.releaseCachePages() }
+    func finishedBatch(_ lines: ArraySlice<Int>) {
+        var pages = CachePages()
+        for line in lines { if let item = item(line) { pages.include(item.document) } }
+        pages.release()
+    }
 
     /// The lines in the order to build them: the lines of no item first,
     /// in order, then the rows in the order their items' records lie in

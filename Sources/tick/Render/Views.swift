@@ -57,7 +57,7 @@ enum ItemsView {
                 showList: showsList, showNotes: showNotes, plain: plain, into: &cells)
         }
         return ListingSource(
-            count: count, readingFrom: arranged.items,
+            count: count,
             item: { line in
                 guard case (let group, .item(let offset)) = locate(line) else { return nil }
                 return groups[group].items[offset]
@@ -207,7 +207,7 @@ enum ListView {
                 into: &cells)
         }
         return ListingSource(
-            count: plan.count, readingFrom: items,
+            count: plan.count,
             item: { index in
                 guard case .item(let position) = plan[index] else { return nil }
                 return items[position]
