@@ -133,14 +133,17 @@ import TickSyntax
                 #expect(source.writeRow != nil)
                 for depth in plain ? [ColorDepth.none] : [.none, .ansi256, .trueColor] {
                     for width in [nil, 80, 30] as [Int?] {
-                        func printed(cuttingEveryRow: Bool) -> [UInt8] {
+                        func printed(cuttingEveryRow: Bool, keepingAtMost limit: Int = ItemTable.keptLinesLimit) -> [UInt8] {
                             var bytes: [UInt8] = []
-                            ItemTable.write(source, width: width, depth: depth, cuttingEveryRow: cuttingEveryRow) { bytes.append(contentsOf: $0) }
+                            ItemTable.write(source, width: width, depth: depth, cuttingEveryRow: cuttingEveryRow, keepingAtMost: limit) {
+                                bytes.append(contentsOf: $0)
+                            }
                             return bytes
                         }
-                        #expect(
-                            printed(cuttingEveryRow: false) == printed(cuttingEveryRow: true),
-                            "\(file.lastPathComponent), plain \(plain), depth \(depth), width \(width.map(String.init) ?? "none")")
+                        let kept = printed(cuttingEveryRow: false)
+                        let where_ = "\(file.lastPathComponent), plain \(plain), depth \(depth), width \(width.map(String.init) ?? "none")"
+                        #expect(kept == printed(cuttingEveryRow: true), "\(where_)")
+                        #expect(kept == printed(cuttingEveryRow: false, keepingAtMost: 0), "measured first: \(where_)")
                     }
                 }
             }
@@ -251,15 +254,18 @@ import TickSyntax
         }
         for depth in [ColorDepth.none, .ansi256, .trueColor] {
             for width in [nil, 200, 60, 40, 24, 12] as [Int?] {
-                func printed(cuttingEveryRow: Bool) -> String {
+                func printed(cuttingEveryRow: Bool, keepingAtMost limit: Int = ItemTable.keptLinesLimit) -> String {
                     var bytes: [UInt8] = []
-                    ItemTable.write(ListingSource(lines), width: width, depth: depth, cuttingEveryRow: cuttingEveryRow) {
+                    ItemTable.write(ListingSource(lines), width: width, depth: depth, cuttingEveryRow: cuttingEveryRow, keepingAtMost: limit) {
                         bytes.append(contentsOf: $0)
                     }
                     return String(decoding: bytes, as: UTF8.self)
                 }
                 let kept = printed(cuttingEveryRow: false)
                 #expect(kept == printed(cuttingEveryRow: true), "depth \(depth), width \(width.map(String.init) ?? "none")")
+                #expect(
+                    kept == printed(cuttingEveryRow: false, keepingAtMost: 0),
+                    "measured first: depth \(depth), width \(width.map(String.init) ?? "none")")
                 #expect(kept.split(separator: "\n", omittingEmptySubsequences: false).count == lines.count + 8 + 1)
             }
         }
@@ -278,5 +284,15 @@ import TickSyntax
         var printed: [String] = []
         ItemTable.render(source, width: nil, depth: .none) { printed.append($0) }
         #expect(printed == (0..<count).reversed().map { "☐ item \($0)" })
+        // Too long to keep, in another order than the cache's: kept all the same.
+        var kept: [UInt8] = []
+        ItemTable.write(source, width: nil, depth: .none, keepingAtMost: count - 1) { kept.append(contentsOf: $0) }
+        #expect(String(decoding: kept, as: UTF8.self) == printed.map { $0 + "\n" }.joined())
+        // Too long to keep, in the cache's order: measured first, each chunk built again and written in order.
+        let inOrder = ListingSource(
+            count: count, item: { items[$0] }, line: { .row(ItemRow(prefix: StyledText("☐ "), title: StyledText(items[$0].title.string))) })
+        var measuredFirst: [UInt8] = []
+        ItemTable.write(inOrder, width: nil, depth: .none, keepingAtMost: count - 1) { measuredFirst.append(contentsOf: $0) }
+        #expect(String(decoding: measuredFirst, as: UTF8.self) == (0..<count).map { "☐ item \($0)\n" }.joined())
     }
 }

@@ -110,7 +110,7 @@ enum ItemTable {
     }
 
     /// Lays out the lines of `source` and hands the printed bytes to
-    /// `write`, each line ended by a line feed, in pieces of about 64 KB.
+    /// `write`, each line ended by a line feed.
     ///
     /// Each line is built once (`BuiltLines`): in the order its item's
     /// record lies in the parse cache, on every core, a batch of lines at a
@@ -121,16 +121,22 @@ enum ItemTable {
     /// row, not styled text); the columns are measured on them. The rows
     /// that must be cut to fit the terminal are then built again as styled
     /// text and cut (`renderStyled`), the same way, and the lines are
-    /// written in the listing's order.
+    /// written in the listing's order, in pieces of about 64 KB.
+    ///
+    /// A listing of more than `keepingAtMost` lines whose rows are in the
+    /// cache's order (manual order) is not kept: it is measured first and
+    /// built again as it is written (`writeMeasuringFirst`), so that its
+    /// memory does not grow with it. A listing in another order keeps its
+    /// rows: building them again in its order would read the cache at
+    /// random, twice as slowly, and its sort holds more than its rows.
     ///
     /// With `cuttingEveryRow` (for tests) every row is printed as one that
     /// must be cut is: the reference the kept bytes are checked against.
     static func write(
         _ source: ListingSource, width: Int?, depth: ColorDepth, cuttingEveryRow: Bool = false,
-        to write: (UnsafeBufferPointer<UInt8>) -> Void
+        keepingAtMost limit: Int = keptLinesLimit, to write: (UnsafeBufferPointer<UInt8>) -> Void
     ) {
-        let order = source.buildOrder()
-        let listing = BuiltLines(order, of: source) { index, bytes in
+        let build = { (index: Int, bytes: inout [UInt8]) -> RenderedLine in
             if let writeRow = source.writeRow {
                 var cells = RowBytes(depth: depth, taking: &bytes)
                 let isRow = writeRow(index, &cells)
@@ -139,6 +145,13 @@ enum ItemTable {
             }
             return RenderedLine(source.line(index), width: width, depth: depth, into: &bytes)
         }
+        let (order, rowsInCacheOrder) = source.buildOrder()
+        guard source.count <= limit || !rowsInCacheOrder else {
+            writeMeasuringFirst(
+                source, order: order, width: width, depth: depth, cuttingEveryRow: cuttingEveryRow, build: build, to: write)
+            return
+        }
+        let listing = BuiltLines(order, of: source, build: build)
         var widths = ColumnWidths()
         for chunk in listing.chunks {
             for line in chunk.kept where line.isRow { widths.include(line) }
@@ -172,6 +185,72 @@ enum ItemTable {
         if !output.isEmpty { output.withUnsafeBufferPointer(write) }
     }
 
+    /// The most lines a listing keeps built: kept rows take about 290
+    /// bytes each (their printed cells and widths), so about 95 MB. A
+    /// longer listing is measured first (`writeMeasuringFirst`), which
+    /// builds each line twice but holds a few chunks: at 50,000 notes,
+    /// `tick all` (700,000 rows) then peaks near 190 MB, where keeping its
+    /// rows took 290.
+    static let keptLinesLimit = 327_680
+
+    /// Writes a listing too long to keep: a first pass builds each line,
+    /// in the cache's order, and keeps only the columns' widths; the second
+    /// builds each line again, in the listing's order, a chunk of lines on
+    /// each core, and writes the chunks in order as they are done
+    /// (`Parallel.orderedChunks`). Each line is printed as `write` prints
+    /// it: from its cells, or cut from its styled text. The lines are built
+    /// twice, but only a few chunks of them are ever held.
+    private static func writeMeasuringFirst(
+        _ source: ListingSource, order: [Int], width: Int?, depth: ColorDepth, cuttingEveryRow: Bool,
+        build: (Int, inout [UInt8]) -> RenderedLine, to write: (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        var widths = ColumnWidths()
+        let batchSize = chunkSize * chunksPerBatch
+        for batchStart in stride(from: 0, to: order.count, by: batchSize) {
+            let batch = order[batchStart..<min(order.count, batchStart + batchSize)]
+            let measured = Parallel.map(chunksOf: chunkSize, in: batch.count) { range in
+                var chunkWidths = ColumnWidths()
+                var bytes: [UInt8] = []
+                for index in batch[batch.startIndex + range.lowerBound..<batch.startIndex + range.upperBound] {
+                    bytes.removeAll(keepingCapacity: true)
+                    let line = build(index, &bytes)
+                    if line.isRow { chunkWidths.include(line) }
+                }
+                return chunkWidths
+            }
+            source.finishedBatch(batch)
+            for chunkWidths in measured { widths.include(chunkWidths) }
+        }
+        if let width { widths.fit(in: width) }
+        let fitted = widths
+        // The rows are in the cache's order: each chunk's pages are given
+        // back once it is written.
+        let linesPerChunk = 1024
+        var delivered = 0
+        Parallel.orderedChunks((source.count + linesPerChunk - 1) / linesPerChunk, inFlight: 4, capacity: linesPerChunk * 256) {
+            chunk, output in
+            var bytes: [UInt8] = []
+            var printed: [UInt8] = []
+            for index in chunk * linesPerChunk..<min(source.count, (chunk + 1) * linesPerChunk) {
+                bytes.removeAll(keepingCapacity: true)
+                let line = build(index, &bytes)
+                if line.isRow && (cuttingEveryRow || line.mustBeCut(widths: fitted, width: width)) {
+                    renderStyled(source.line(index), widths: fitted, width: width, depth: depth) { text in
+                        printed.append(contentsOf: text.utf8)
+                        printed.append(0x0A)
+                    }
+                } else {
+                    bytes.withUnsafeBufferPointer { line.write(from: $0, widths: fitted, to: &printed) }
+                }
+            }
+            printed.withUnsafeBufferPointer { output.append($0) }
+        } deliver: { bytes in
+            write(bytes)
+            source.finishedBatch(delivered * linesPerChunk..<min(source.count, (delivered + 1) * linesPerChunk))
+            delivered += 1
+        }
+    }
+
     /// Lines built together by one task, and tasks run before the cache's
     /// pages are given back.
     static let chunkSize = 4096
@@ -188,6 +267,15 @@ enum ItemTable {
             tags = max(tags, Int(line.tagsWidth))
             list = max(list, Int(line.listWidth))
             longestPrefix = max(longestPrefix, Int(line.prefixWidth))
+        }
+
+        /// Widens each column to `other`'s, where it is wider.
+        mutating func include(_ other: ColumnWidths) {
+            main = max(main, other.main)
+            due = max(due, other.due)
+            tags = max(tags, other.tags)
+            list = max(list, other.list)
+            longestPrefix = max(longestPrefix, other.longestPrefix)
         }
 
         /// Gives way in turn, as the type's comment says, until the row
@@ -602,7 +690,7 @@ struct ListingSource {
 
     /// Called after each batch of lines is built: the pages of the parse
     /// cache they were read from can be let go.
-    func finishedBatch(_ lines: ArraySlice<Int>) {
+    func finishedBatch(_ lines: some Sequence<Int>) {
         var pages = CachePages()
         for line in lines { if let item = item(line) { pages.include(item.document) } }
         pages.release()
@@ -611,15 +699,17 @@ struct ListingSource {
     /// The lines in the order to build them: the lines of no item first,
     /// in order, then the rows in the order their items' records lie in
     /// the parse cache (`EncodedListedItem.cacheOrder`).
-    func buildOrder() -> [Int] {
+    /// `rowsInCacheOrder` is true when the listing's rows are in the
+    /// cache's order already (a listing in manual order).
+    func buildOrder() -> (lines: [Int], rowsInCacheOrder: Bool) {
         var others: [Int] = []
         var rows: [(key: EncodedListedItem.CacheOrder, line: Int)] = []
         rows.reserveCapacity(count)
         for index in 0..<count {
             if let item = item(index) { rows.append((item.cacheOrder, index)) } else { others.append(index) }
         }
-        // A listing in manual order is in the cache's order already.
-        if rows.indices.dropFirst().contains(where: { rows[$0].key < rows[$0 - 1].key }) { rows.sort { $0.key < $1.key } }
-        return others + rows.map(\.line)
+        let inCacheOrder = !rows.indices.dropFirst().contains(where: { rows[$0].key < rows[$0 - 1].key })
+        if !inCacheOrder { rows.sort { $0.key < $1.key } }
+        return (others + rows.map(\.line), inCacheOrder)
     }
 }
