@@ -141,9 +141,9 @@ import TickSyntax
                             return bytes
                         }
                         let kept = printed(cuttingEveryRow: false)
-                        let where_ = "\(file.lastPathComponent), plain \(plain), depth \(depth), width \(width.map(String.init) ?? "none")"
-                        #expect(kept == printed(cuttingEveryRow: true), "\(where_)")
-                        #expect(kept == printed(cuttingEveryRow: false, keepingAtMost: 0), "measured first: \(where_)")
+                        let label = "\(file.lastPathComponent), plain \(plain), depth \(depth), width \(width.map(String.init) ?? "none")"
+                        #expect(kept == printed(cuttingEveryRow: true), "\(label)")
+                        #expect(kept == printed(cuttingEveryRow: false, keepingAtMost: 0), "measured first: \(label)")
                     }
                 }
             }
