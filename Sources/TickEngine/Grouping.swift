@@ -51,8 +51,12 @@ public enum Grouping {
         return "Later"
     }
 
-    /// Fixed-width text that sorts numbers in order.
-    private static func padded(_ number: Int) -> String { String(format: "%08d", number) }
+    /// Fixed-width text that sorts numbers (none negative) in order (eight digits, as
+    /// `%08d` writes them, without a format string per item).
+    private static func padded(_ number: Int) -> String {
+        let digits = String(number)
+        return digits.count >= 8 ? digits : String(repeating: "0", count: 8 - digits.count) + digits
+    }
 
     /// The groups one item belongs to: each group's name and its rank, which
     /// orders the groups and tells them apart.

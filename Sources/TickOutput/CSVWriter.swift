@@ -23,7 +23,7 @@ public enum CSVWriter {
     /// never in memory.
     public static func write(_ items: [EncodedListedItem], to emit: (String) -> Void) {
         emit(record(columns))
-        for item in items {
+        items.forEachReleasingCachePages { item in
             let fields: [String] = [
                 item.listPath,
                 String(item.line),

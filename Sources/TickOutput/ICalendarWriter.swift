@@ -52,9 +52,9 @@ public enum ICalendarWriter {
     ) {
         let chunkSize = 256
         let chunkCount = (items.count + chunkSize - 1) / chunkSize
-        // The items whose cache pages were given back: those of 16 chunks
-        // at a time, once written (giving back each chunk's few pages took
-        // longer than writing it).
+        // The cache's pages are given back a few thousand items at a time,
+        // once written (giving back each chunk's few pages took longer than
+        // writing it).
         var released = 0
         var delivered = 0
         Parallel.orderedChunks(chunkCount, inFlight: 8, capacity: chunkSize * 512) { chunk, output in
@@ -68,11 +68,7 @@ public enum ICalendarWriter {
         } deliver: {
             emit($0)
             delivered += 1
-            let written = min(items.count, delivered * chunkSize)
-            if written == items.count || written - released >= 16 * chunkSize {
-                items[released..<written].releaseCachePages()
-                released = written
-            }
+            released = items.releaseCachePages(written: min(items.count, delivered * chunkSize), releasedBefore: released)
         }
     }
 

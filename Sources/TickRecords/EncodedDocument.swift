@@ -625,6 +625,32 @@ extension Collection where Element == EncodedListedItem {
         pages.release()
     }
 
+    /// True when the items come in the order their records lie in the
+    /// parse cache (`cacheOrder`): results in manual order do.
+    @inlinable
+    public var isInCacheOrder: Bool {
+        var previous: EncodedListedItem.CacheOrder?
+        for item in self {
+            let order = item.cacheOrder
+            if let previous, order < previous { return false }
+            previous = order
+        }
+        return true
+    }
+
+    /// Gives back the cache's pages of the first `count` items
+    /// (`releaseCachePages`) once at least `batch` items past those given
+    /// back before are written, or all of them are: for a writer that
+    /// writes the items in order, chunk after chunk. Returns how many
+    /// items' pages have been given back, for the next call.
+    @inlinable
+    public func releaseCachePages(written count: Int, releasedBefore released: Int, batch: Int = 4096) -> Int
+    where Self: RandomAccessCollection, Index == Int {
+        guard count == self.count || count - released >= batch else { return released }
+        self[startIndex + released..<startIndex + count].releaseCachePages()
+        return count
+    }
+
     /// Calls `body` with each item, in order, a run at a time, and gives the
     /// parse cache's pages back after each run (`releaseCachePages`): a pass
     /// over a whole folder's items in manual order, which is the cache's
@@ -660,9 +686,7 @@ extension Collection where Element == EncodedListedItem {
     public func forEachInCacheOrderReleasingCachePages(_ body: (EncodedListedItem) -> Void) {
         var ordered = Array(self)
         // Results in manual order are in the cache's order already.
-        if zip(ordered, ordered.dropFirst()).contains(where: { $1.cacheOrder < $0.cacheOrder }) {
-            ordered.sort { $0.cacheOrder < $1.cacheOrder }
-        }
+        if !ordered.isInCacheOrder { ordered.sort { $0.cacheOrder < $1.cacheOrder } }
         ordered.forEachReleasingCachePages(body)
     }
 }
