@@ -17,23 +17,49 @@ public struct ItemGroup: Sendable {
 /// groups are left out, and within a group items keep the order they came in.
 public enum Grouping {
     public static func group(_ items: [EncodedListedItem], by key: GroupKey, today: TaskDate) -> [ItemGroup] {
-        // Groups by identity (two lists may share a name), ordered by rank.
-        var groups: [String: (name: String, rank: [String], items: [EncodedListedItem])] = [:]
-        var identities: [String] = []
-        for listed in items {
-            var joined = Set<String>()
-            for membership in memberships(of: listed, key: key, today: today) {
-                let identity = membership.rank.joined(separator: "\u{0}")
-                guard joined.insert(identity).inserted else { continue }
-                if groups[identity] == nil {
-                    groups[identity] = (membership.name, membership.rank, [])
-                    identities.append(identity)
+        // Each item's groups are found in the order the items lie in the
+        // parse cache, a run at a time, the run's pages given back after
+        // it: items in another order (by due date) would map most of the
+        // cache. Then the items are put in their groups in the order they
+        // came in.
+        var groups: [(name: String, rank: [String], items: [EncodedListedItem])] = []
+        var groupOfIdentity: [String: Int32] = [:] // groups by identity (two lists may share a name)
+        var firstGroup = [Int32](repeating: -1, count: items.count)
+        var otherGroups: [(position: Int, group: Int32)] = [] // an item's second group and on (tags)
+        let positions = items.isInCacheOrder ? Array(items.indices) : items.indices.sorted { items[$0].cacheOrder < items[$1].cacheOrder }
+        for runStart in stride(from: 0, to: positions.count, by: 65_536) {
+            var pages = CachePages()
+            for position in positions[runStart..<min(positions.count, runStart + 65_536)] {
+                let item = items[position]
+                pages.include(item.document)
+                var joined: [Int32] = []
+                for membership in memberships(of: item, key: key, today: today) {
+                    let identity = membership.rank.joined(separator: "\u{0}")
+                    let group =
+                        groupOfIdentity[identity]
+                        ?? {
+                            groups.append((membership.name, membership.rank, []))
+                            groupOfIdentity[identity] = Int32(groups.count - 1)
+                            return Int32(groups.count - 1)
+                        }()
+                    guard !joined.contains(group) else { continue }
+                    joined.append(group)
+                    if joined.count == 1 { firstGroup[position] = group } else { otherGroups.append((position, group)) }
                 }
-                groups[identity]!.items.append(listed)
+            }
+            pages.release()
+        }
+        otherGroups.sort { $0.position < $1.position }
+        var nextOther = otherGroups.startIndex
+        for (position, item) in items.enumerated() {
+            if firstGroup[position] >= 0 { groups[Int(firstGroup[position])].items.append(item) }
+            while nextOther < otherGroups.endIndex, otherGroups[nextOther].position == position {
+                groups[Int(otherGroups[nextOther].group)].items.append(item)
+                nextOther += 1
             }
         }
-        let ordered = identities.sorted { groups[$0]!.rank.lexicographicallyPrecedes(groups[$1]!.rank) }
-        return ordered.map { ItemGroup(name: groups[$0]!.name, items: groups[$0]!.items) }
+        // Ranks tell groups apart: no two are equal.
+        return groups.sorted { $0.rank.lexicographicallyPrecedes($1.rank) }.map { ItemGroup(name: $0.name, items: $0.items) }
     }
 
     /// The due buckets in display order.

@@ -61,6 +61,17 @@ import TickModel
         #expect(titles(result[1].items) == ["a5", "a3", "a2", "a4", "a1", "a6.1", "a7", "a6"])
     }
 
+    @Test("items in another order than their lists' keep that order in each group, in every group they belong to")
+    func groupsOfItemsInAnyOrderKeepThatOrder() {
+        let reversed = Array(items.reversed())
+        for key in [GroupKey.tag, .list, .due, .priority, .day] {
+            let forward = Grouping.group(items, by: key, today: Fixture.today)
+            let backward = Grouping.group(reversed, by: key, today: Fixture.today)
+            #expect(backward.map(\.name) == forward.map(\.name), "\(key)")
+            #expect(backward.map { titles($0.items) } == forward.map { titles($0.items).reversed() }, "\(key)")
+        }
+    }
+
     @Test func twoListsWithTheSameNameAreTwoGroups() {
         let items = workspace(["a/x.md": "# Same\n- [ ] one\n", "b/x.md": "# Same\n- [ ] two\n"]).items
         #expect(Grouping.group(items, by: .list, today: Fixture.today).count == 2)
