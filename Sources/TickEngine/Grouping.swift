@@ -22,7 +22,9 @@ public enum Grouping {
         // it: items in another order (by due date) would map most of the
         // cache. Then the items are put in their groups in the order they
         // came in.
-        var groups: [(name: String, rank: [String], items: [EncodedListedItem])] = []
+        // A group is named as the first of its items in the given order
+        // writes it (`#Work` or `#work`): `namedAt` is that item's place.
+        var groups: [(name: String, namedAt: Int, rank: [String], items: [EncodedListedItem])] = []
         var groupOfIdentity: [String: Int32] = [:] // groups by identity (two lists may share a name)
         var firstGroup = [Int32](repeating: -1, count: items.count)
         var otherGroups: [(position: Int, group: Int32)] = [] // an item's second group and on (tags)
@@ -38,10 +40,11 @@ public enum Grouping {
                     let group =
                         groupOfIdentity[identity]
                         ?? {
-                            groups.append((membership.name, membership.rank, []))
+                            groups.append((membership.name, position, membership.rank, []))
                             groupOfIdentity[identity] = Int32(groups.count - 1)
                             return Int32(groups.count - 1)
                         }()
+                    if position < groups[Int(group)].namedAt { (groups[Int(group)].name, groups[Int(group)].namedAt) = (membership.name, position) }
                     guard !joined.contains(group) else { continue }
                     joined.append(group)
                     if joined.count == 1 { firstGroup[position] = group } else { otherGroups.append((position, group)) }

@@ -67,9 +67,12 @@ import TickModel
         for key in [GroupKey.tag, .list, .due, .priority, .day] {
             let forward = Grouping.group(items, by: key, today: Fixture.today)
             let backward = Grouping.group(reversed, by: key, today: Fixture.today)
-            #expect(backward.map(\.name) == forward.map(\.name), "\(key)")
+            #expect(backward.map { $0.name.lowercased() } == forward.map { $0.name.lowercased() }, "\(key)")
             #expect(backward.map { titles($0.items) } == forward.map { titles($0.items).reversed() }, "\(key)")
         }
+        // A tag group is named as its first item in the given order writes the tag.
+        #expect(Grouping.group(items, by: .tag, today: Fixture.today).map(\.name).contains("#work"))
+        #expect(Grouping.group(reversed, by: .tag, today: Fixture.today).map(\.name).contains("#Work"))
     }
 
     @Test func twoListsWithTheSameNameAreTwoGroups() {
