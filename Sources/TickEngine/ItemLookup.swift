@@ -139,9 +139,7 @@ extension EncodedDocument: LookupList {
     public func id(of item: Int) -> String? { self.item(item).id?.string }
     public func isOpen(_ item: Int) -> Bool { self.item(item).status.isOpen }
     public static func finishedReading(_ lists: ArraySlice<EncodedDocument>) {
-        var pages = CachePages()
-        for list in lists { pages.include(list) }
-        pages.release()
+        CachePages.release(lists)
     }
     public var readingPosition: Int { mappedPosition }
 

@@ -402,6 +402,15 @@ public struct CachePages {
         highest = max(highest, UInt(bitPattern: base) + UInt(bytes.count))
     }
 
+    /// Gives back the pages of the payloads of `documents` (each included,
+    /// then released).
+    @inlinable
+    public static func release(_ documents: some Sequence<EncodedDocument>) {
+        var pages = CachePages()
+        for document in documents { pages.include(document) }
+        pages.release()
+    }
+
     /// Lets the process's memory go of the pages: what is read again is
     /// mapped again from the file.
     public func release() {
@@ -619,11 +628,7 @@ extension Collection where Element == EncodedListedItem {
     /// has written a run of results and goes on to the next. Reading an
     /// item again maps its pages again.
     @inlinable
-    public func releaseCachePages() {
-        var pages = CachePages()
-        for item in self { pages.include(item.document) }
-        pages.release()
-    }
+    public func releaseCachePages() { CachePages.release(lazy.map(\.document)) }
 
     /// True when the items come in the order their records lie in the
     /// parse cache (`cacheOrder`): results in manual order do.

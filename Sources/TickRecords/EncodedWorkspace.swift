@@ -203,11 +203,7 @@ public struct EncodedWorkspace: Sendable {
 
     /// Lets the process's memory go of the parse cache's pages that hold
     /// the lists of `run` (`CachePages`); called after each run.
-    func releasePages(of run: Range<Int>) {
-        var pages = CachePages()
-        for (document, _) in ranked[run] { pages.include(document) }
-        pages.release()
-    }
+    func releasePages(of run: Range<Int>) { CachePages.release(ranked[run].lazy.map(\.document)) }
 
     /// Saves the parse cache again when lists read from it were found damaged.
     package func saveRepairs() { repairs?.saveIfRepaired() }

@@ -291,6 +291,13 @@ import TickSyntax
         // Too long to keep, in the cache's order: measured first, each chunk built again and written in order.
         let inOrder = ListingSource(
             count: count, item: { items[$0] }, line: { .row(ItemRow(prefix: StyledText("☐ "), title: StyledText(items[$0].title.string))) })
+        #expect(inOrder.buildOrder().rowsMostlyInCacheOrder)
+        #expect(!source.buildOrder().rowsMostlyInCacheOrder)
+        // One item out of its place (a list written again elsewhere after an edit) still counts as in order.
+        let oneMoved = ListingSource(
+            count: count, item: { items[($0 + 1) % count] },
+            line: { .row(ItemRow(prefix: StyledText("☐ "), title: StyledText(items[($0 + 1) % count].title.string))) })
+        #expect(oneMoved.buildOrder().rowsMostlyInCacheOrder)
         var measuredFirst: [UInt8] = []
         ItemTable.write(inOrder, width: nil, depth: .none, keepingAtMost: count - 1) { measuredFirst.append(contentsOf: $0) }
         #expect(String(decoding: measuredFirst, as: UTF8.self) == (0..<count).map { "☐ item \($0)\n" }.joined())

@@ -123,8 +123,8 @@ enum ItemTable {
     /// text and cut (`renderStyled`), the same way, and the lines are
     /// written in the listing's order, in pieces of about 64 KB.
     ///
-    /// A listing of more than `keepingAtMost` lines whose rows are in the
-    /// cache's order (manual order) is not kept: it is measured first and
+    /// A listing of more than `keepingAtMost` lines whose rows are (mostly)
+    /// in the cache's order, as a listing in manual order is, is not kept: it is measured first and
     /// built again as it is written (`writeMeasuringFirst`), so that its
     /// memory does not grow with it. A listing in another order keeps its
     /// rows: building them again in its order would read the cache at
@@ -145,8 +145,8 @@ enum ItemTable {
             }
             return RenderedLine(source.line(index), width: width, depth: depth, into: &bytes)
         }
-        let (order, rowsInCacheOrder) = source.buildOrder()
-        guard source.count <= limit || !rowsInCacheOrder else {
+        let (order, rowsMostlyInCacheOrder) = source.buildOrder()
+        guard source.count <= limit || !rowsMostlyInCacheOrder else {
             writeMeasuringFirst(
                 source, order: order, width: width, depth: depth, cuttingEveryRow: cuttingEveryRow, build: build, to: write)
             return
@@ -164,10 +164,7 @@ enum ItemTable {
             }, of: source
         ) { index, bytes in
             let start = bytes.count
-            renderStyled(source.line(index), widths: widths, width: width, depth: depth) { text in
-                bytes.append(contentsOf: text.utf8)
-                bytes.append(0x0A)
-            }
+            appendCut(source.line(index), widths: widths, width: width, depth: depth, to: &bytes)
             return Int32(start)..<Int32(bytes.count)
         }
         var output: [UInt8] = []
@@ -205,26 +202,22 @@ enum ItemTable {
         build: (Int, inout [UInt8]) -> RenderedLine, to write: (UnsafeBufferPointer<UInt8>) -> Void
     ) {
         var widths = ColumnWidths()
-        let batchSize = chunkSize * chunksPerBatch
-        for batchStart in stride(from: 0, to: order.count, by: batchSize) {
-            let batch = order[batchStart..<min(order.count, batchStart + batchSize)]
-            let measured = Parallel.map(chunksOf: chunkSize, in: batch.count) { range in
-                var chunkWidths = ColumnWidths()
-                var bytes: [UInt8] = []
-                for index in batch[batch.startIndex + range.lowerBound..<batch.startIndex + range.upperBound] {
-                    bytes.removeAll(keepingCapacity: true)
-                    let line = build(index, &bytes)
-                    if line.isRow { chunkWidths.include(line) }
-                }
-                return chunkWidths
+        source.inBatches(order) { chunkLines in
+            var chunkWidths = ColumnWidths()
+            var bytes: [UInt8] = []
+            for index in chunkLines {
+                bytes.removeAll(keepingCapacity: true)
+                let line = build(index, &bytes)
+                if line.isRow { chunkWidths.include(line) }
             }
-            source.finishedBatch(batch)
+            return chunkWidths
+        } collect: { measured in
             for chunkWidths in measured { widths.include(chunkWidths) }
         }
         if let width { widths.fit(in: width) }
         let fitted = widths
-        // The rows are in the cache's order: each chunk's pages are given
-        // back once it is written.
+        // The rows are (mostly) in the cache's order: each chunk's pages are
+        // given back once it is written.
         let linesPerChunk = 1024
         var delivered = 0
         Parallel.orderedChunks((source.count + linesPerChunk - 1) / linesPerChunk, inFlight: 4, capacity: linesPerChunk * 256) {
@@ -235,10 +228,7 @@ enum ItemTable {
                 bytes.removeAll(keepingCapacity: true)
                 let line = build(index, &bytes)
                 if line.isRow && (cuttingEveryRow || line.mustBeCut(widths: fitted, width: width)) {
-                    renderStyled(source.line(index), widths: fitted, width: width, depth: depth) { text in
-                        printed.append(contentsOf: text.utf8)
-                        printed.append(0x0A)
-                    }
+                    appendCut(source.line(index), widths: fitted, width: width, depth: depth, to: &printed)
                 } else {
                     bytes.withUnsafeBufferPointer { line.write(from: $0, widths: fitted, to: &printed) }
                 }
@@ -301,6 +291,15 @@ enum ItemTable {
             shrink(\.main, to: longestPrefix + minimumTitle)
             shrink(\.due, to: 5)
             shrink(\.main, to: longestPrefix + 4) // a very narrow terminal: fit, however little is left
+        }
+    }
+
+    /// Appends the printed lines of `line` cut to the columns
+    /// (`renderStyled`), each ended by a line feed.
+    private static func appendCut(_ line: ListingLine, widths: ColumnWidths, width: Int?, depth: ColorDepth, to bytes: inout [UInt8]) {
+        renderStyled(line, widths: widths, width: width, depth: depth) { text in
+            bytes.append(contentsOf: text.utf8)
+            bytes.append(0x0A)
         }
     }
 
@@ -624,18 +623,12 @@ private struct BuiltLines<Kept> {
     init(_ lines: [Int], of source: ListingSource, build: (Int, inout [UInt8]) -> Kept) {
         chunkOfLine = Array(repeating: -1, count: source.count)
         placeOfLine = Array(repeating: 0, count: source.count)
-        // A batch of chunks at a time: `ItemTable.chunksPerBatch` chunks of lines.
-        let batchSize = ItemTable.chunkSize * ItemTable.chunksPerBatch
-        for batchStart in stride(from: 0, to: lines.count, by: batchSize) {
-            let batchEnd = min(lines.count, batchStart + batchSize)
-            let built = Parallel.map(chunksOf: ItemTable.chunkSize, in: batchEnd - batchStart) { range in
-                let chunkLines = lines[batchStart + range.lowerBound..<batchStart + range.upperBound]
-                var chunk = Chunk()
-                chunk.kept.reserveCapacity(chunkLines.count)
-                for index in chunkLines { chunk.kept.append(build(index, &chunk.bytes)) }
-                return (chunk, chunkLines)
-            }
-            source.finishedBatch(lines[batchStart..<batchEnd])
+        source.inBatches(lines) { chunkLines in
+            var chunk = Chunk()
+            chunk.kept.reserveCapacity(chunkLines.count)
+            for index in chunkLines { chunk.kept.append(build(index, &chunk.bytes)) }
+            return (chunk, chunkLines)
+        } collect: { built in
             for (chunk, chunkLines) in built {
                 for (place, index) in chunkLines.enumerated() {
                     chunkOfLine[index] = Int32(chunks.count)
@@ -688,28 +681,43 @@ struct ListingSource {
         self.init(count: lines.count) { lines[$0] }
     }
 
+    /// Runs `build` on the chunks of `lines` (`ItemTable.chunkSize` lines
+    /// each) on every core, `ItemTable.chunksPerBatch` chunks at a time,
+    /// hands each batch's results to `collect` in order, and gives the
+    /// cache's pages back after each batch (`finishedBatch`).
+    func inBatches<Result>(_ lines: [Int], _ build: (ArraySlice<Int>) -> Result, collect: ([Result]) -> Void) {
+        let batchSize = ItemTable.chunkSize * ItemTable.chunksPerBatch
+        for batchStart in stride(from: 0, to: lines.count, by: batchSize) {
+            let batch = lines[batchStart..<min(lines.count, batchStart + batchSize)]
+            let results = Parallel.map(chunksOf: ItemTable.chunkSize, in: batch.count) { range in
+                build(batch[batch.startIndex + range.lowerBound..<batch.startIndex + range.upperBound])
+            }
+            finishedBatch(batch)
+            collect(results)
+        }
+    }
+
     /// Called after each batch of lines is built: the pages of the parse
     /// cache they were read from can be let go.
-    func finishedBatch(_ lines: some Sequence<Int>) {
-        var pages = CachePages()
-        for line in lines { if let item = item(line) { pages.include(item.document) } }
-        pages.release()
-    }
+    func finishedBatch(_ lines: some Sequence<Int>) { CachePages.release(lines.lazy.compactMap(item).map(\.document)) }
 
     /// The lines in the order to build them: the lines of no item first,
     /// in order, then the rows in the order their items' records lie in
     /// the parse cache (`EncodedListedItem.cacheOrder`).
-    /// `rowsInCacheOrder` is true when the listing's rows are in the
-    /// cache's order already (a listing in manual order).
-    func buildOrder() -> (lines: [Int], rowsInCacheOrder: Bool) {
+    /// `rowsMostlyInCacheOrder` is true when the listing's rows lie in the
+    /// cache's order but for a few places where they jump (fewer than one
+    /// row in 64): a listing in manual order, whose lists' payloads were
+    /// all written in list order or some of them again elsewhere after an
+    /// edit. A listing sorted by anything else jumps at most rows.
+    func buildOrder() -> (lines: [Int], rowsMostlyInCacheOrder: Bool) {
         var others: [Int] = []
         var rows: [(key: EncodedListedItem.CacheOrder, line: Int)] = []
         rows.reserveCapacity(count)
         for index in 0..<count {
             if let item = item(index) { rows.append((item.cacheOrder, index)) } else { others.append(index) }
         }
-        let inCacheOrder = !rows.indices.dropFirst().contains(where: { rows[$0].key < rows[$0 - 1].key })
-        if !inCacheOrder { rows.sort { $0.key < $1.key } }
-        return (others + rows.map(\.line), inCacheOrder)
+        let jumps = rows.indices.dropFirst().count { rows[$0].key < rows[$0 - 1].key }
+        if jumps > 0 { rows.sort { $0.key < $1.key } }
+        return (others + rows.map(\.line), jumps * 64 < max(1, rows.count))
     }
 }
