@@ -24,27 +24,34 @@ public enum Grouping {
         // came in.
         // A group is named as the first of its items in the given order
         // writes it (`#Work` or `#work`): `namedAt` is that item's place.
-        var groups: [(name: String, namedAt: Int, rank: [String], items: [EncodedListedItem])] = []
-        var groupOfIdentity: [String: Int32] = [:] // groups by identity (two lists may share a name)
+        var groups: [(name: String, namedAt: Int, rank: GroupRank, items: [EncodedListedItem])] = []
+        var groupOfRank: [GroupRank: Int32] = [:] // two lists may share a name, never a rank
         var firstGroup = [Int32](repeating: -1, count: items.count)
         var otherGroups: [(position: Int, group: Int32)] = [] // an item's second group and on (tags)
+        let endOfWeek = today.adding(7 - today.isoWeekday, .day)
+        var found: [Membership] = []
+        var joined: [Int32] = []
         let positions = items.isInCacheOrder ? Array(items.indices) : items.indices.sorted { items[$0].cacheOrder < items[$1].cacheOrder }
         for runStart in stride(from: 0, to: positions.count, by: 65_536) {
             var pages = CachePages()
             for position in positions[runStart..<min(positions.count, runStart + 65_536)] {
                 let item = items[position]
                 pages.include(item.document)
-                var joined: [Int32] = []
-                for membership in memberships(of: item, key: key, today: today) {
-                    let identity = membership.rank.joined(separator: "\u{0}")
-                    let group =
-                        groupOfIdentity[identity]
-                        ?? {
-                            groups.append((membership.name, position, membership.rank, []))
-                            groupOfIdentity[identity] = Int32(groups.count - 1)
-                            return Int32(groups.count - 1)
-                        }()
-                    if position < groups[Int(group)].namedAt { (groups[Int(group)].name, groups[Int(group)].namedAt) = (membership.name, position) }
+                found.removeAll(keepingCapacity: true)
+                memberships(of: item, key: key, today: today, endOfWeek: endOfWeek, into: &found)
+                joined.removeAll(keepingCapacity: true)
+                for membership in found {
+                    let group: Int32
+                    if let existing = groupOfRank[membership.rank] {
+                        group = existing
+                        if position < groups[Int(group)].namedAt {
+                            (groups[Int(group)].name, groups[Int(group)].namedAt) = (name(of: membership, item, key: key), position)
+                        }
+                    } else {
+                        group = Int32(groups.count)
+                        groups.append((name(of: membership, item, key: key), position, membership.rank, []))
+                        groupOfRank[membership.rank] = group
+                    }
                     guard !joined.contains(group) else { continue }
                     joined.append(group)
                     if joined.count == 1 { firstGroup[position] = group } else { otherGroups.append((position, group)) }
@@ -62,61 +69,96 @@ public enum Grouping {
             }
         }
         // Ranks tell groups apart: no two are equal.
-        return groups.sorted { $0.rank.lexicographicallyPrecedes($1.rank) }.map { ItemGroup(name: $0.name, items: $0.items) }
+        return groups.sorted { $0.rank < $1.rank }.map { ItemGroup(name: $0.name, items: $0.items) }
     }
 
     /// The due buckets in display order.
     public static let dueBuckets = ["Overdue", "Earlier", "Today", "Tomorrow", "This week", "Later", "No date"]
 
-    /// The due bucket of an item on `today`.
-    public static func dueBucket(of item: EncodedListedItem, today: TaskDate) -> String {
-        guard let due = item.date(.due) else { return "No date" }
+    /// The due bucket (its place in `dueBuckets`) of an item on `today`,
+    /// whose week ends on `endOfWeek`.
+    private static func dueBucket(of item: EncodedListedItem, today: TaskDate, endOfWeek: TaskDate) -> Int {
+        guard let due = item.date(.due) else { return 6 }
         let days = today.days(until: due.dayOnly)
-        if days < 0 { return item.status.isOpen ? "Overdue" : "Earlier" }
-        if days == 0 { return "Today" }
-        if days == 1 { return "Tomorrow" }
-        let endOfWeek = today.adding(7 - today.isoWeekday, .day)
-        if due.compareDay(endOfWeek) <= 0 { return "This week" }
-        return "Later"
+        if days < 0 { return item.status.isOpen ? 0 : 1 }
+        if days == 0 { return 2 }
+        if days == 1 { return 3 }
+        return due.compareDay(endOfWeek) <= 0 ? 4 : 5
     }
 
-    /// Fixed-width text that sorts numbers (none negative) in order (eight digits, as
-    /// `%08d` writes them, without a format string per item).
-    private static func padded(_ number: Int) -> String {
-        let digits = String(number)
-        return digits.count >= 8 ? digits : String(repeating: "0", count: 8 - digits.count) + digits
+    /// Where a group stands among the key's groups: groups are ordered by
+    /// rank, and the items of one rank are one group. Numbers first, then
+    /// a text where a text orders the groups (a tag, a folder): a rank is
+    /// found for each item, so it is made of strings only where it must be.
+    private struct GroupRank: Hashable, Comparable {
+        var first: Int
+        var second = 0
+        var text = ""
+
+        static func < (lhs: GroupRank, rhs: GroupRank) -> Bool {
+            if lhs.first != rhs.first { return lhs.first < rhs.first }
+            if lhs.second != rhs.second { return lhs.second < rhs.second }
+            return lhs.text < rhs.text
+        }
     }
 
-    /// The groups one item belongs to: each group's name and its rank, which
-    /// orders the groups and tells them apart.
-    private static func memberships(of item: EncodedListedItem, key: GroupKey, today: TaskDate) -> [(name: String, rank: [String])] {
+    /// One group an item belongs to: its rank, and for a tag group the tag
+    /// as the item writes it (which names the group).
+    private struct Membership {
+        var rank: GroupRank
+        var tag: String? = nil
+    }
+
+    /// Appends the groups one item belongs to.
+    private static func memberships(
+        of item: EncodedListedItem, key: GroupKey, today: TaskDate, endOfWeek: TaskDate, into found: inout [Membership]
+    ) {
         switch key {
         case .list:
-            return [(item.listName, [padded(item.listRank)])] // ranks are unique per list
+            found.append(Membership(rank: GroupRank(first: item.listRank))) // ranks are unique per list
         case .section:
-            let list = padded(item.listRank)
-            guard let section = item.sectionIndex, let title = item.sectionTitle else { return [(item.listName, [list, padded(0)])] }
-            return [("\(item.listName) › \(title.string)", [list, padded(section + 1)])]
+            let section = item.sectionTitle == nil ? nil : item.sectionIndex
+            found.append(Membership(rank: GroupRank(first: item.listRank, second: section.map { $0 + 1 } ?? 0)))
         case .priority:
-            let priority = item.priority
-            return [(priority.name, [padded(Priority.urgent.rawValue - priority.rawValue)])]
+            found.append(Membership(rank: GroupRank(first: Priority.urgent.rawValue - item.priority.rawValue)))
         case .due:
-            let bucket = dueBucket(of: item, today: today)
-            return [(bucket, [padded(dueBuckets.firstIndex(of: bucket)!)])]
+            found.append(Membership(rank: GroupRank(first: dueBucket(of: item, today: today, endOfWeek: endOfWeek))))
         case .tag:
-            let tags = item.tags.map(\.string)
-            if tags.isEmpty { return [("No tag", ["1"])] }
-            return tags.map { ("#" + $0, ["0", $0.lowercased()]) } // #Work and #work are one group
+            var hasTag = false
+            item.forEachTag { tag in
+                let text = tag.string
+                found.append(Membership(rank: GroupRank(first: 0, text: text.lowercased()), tag: text)) // #Work and #work are one group
+                hasTag = true
+            }
+            if !hasTag { found.append(Membership(rank: GroupRank(first: 1))) }
         case .status:
             let order: [TaskStatus] = [.open, .inProgress, .done, .cancelled]
-            return [(item.status.rawValue, [padded(order.firstIndex(of: item.status)!)])]
+            found.append(Membership(rank: GroupRank(first: order.firstIndex(of: item.status)!)))
         case .folder:
             let parts = item.listPath.split(separator: "/")
             let folder = parts.count > 1 ? parts.dropLast().joined(separator: "/") : "."
-            return [(folder, [folder == "." ? "0" : "1", folder])]
+            found.append(Membership(rank: GroupRank(first: folder == "." ? 0 : 1, text: folder)))
         case .day:
-            guard let due = item.date(.due) else { return [("No date", ["1"])] }
-            return [(due.dayOnly.isoString, ["0", due.dayOnly.isoString])]
+            // TaskDate orders as its ISO text does (four-digit years).
+            guard let due = item.date(.due) else { return found.append(Membership(rank: GroupRank(first: 1))) }
+            let day = due.dayOnly
+            found.append(Membership(rank: GroupRank(first: 0, second: day.year * 10_000 + day.month * 100 + day.day)))
+        }
+    }
+
+    /// The name of the group `membership` puts `item` in, as the item writes it.
+    private static func name(of membership: Membership, _ item: EncodedListedItem, key: GroupKey) -> String {
+        switch key {
+        case .list: return item.listName
+        case .section:
+            guard item.sectionIndex != nil, let title = item.sectionTitle else { return item.listName }
+            return "\(item.listName) › \(title.string)"
+        case .priority: return item.priority.name
+        case .due: return dueBuckets[membership.rank.first]
+        case .tag: return membership.tag.map { "#" + $0 } ?? "No tag"
+        case .status: return item.status.rawValue
+        case .folder: return membership.rank.text
+        case .day: return item.date(.due)?.dayOnly.isoString ?? "No date"
         }
     }
 }

@@ -79,4 +79,22 @@ import TickModel
         let items = workspace(["a/x.md": "# Same\n- [ ] one\n", "b/x.md": "# Same\n- [ ] two\n"]).items
         #expect(Grouping.group(items, by: .list, today: Fixture.today).count == 2)
     }
+
+    @Test("day groups run in date order across months and years, items with a time join their day, undated items come last")
+    func dayGroupsAreInDateOrder() {
+        let text = """
+            # Days
+            - [ ] late due:2027-01-01
+            - [ ] undated
+            - [ ] october due:2026-10-02
+            - [ ] new year's eve due:2026-12-31
+            - [ ] february due:2026-02-10
+            - [ ] october again due:2026-10-02T09:30
+            - [ ] november due:2026-11-09
+
+            """
+        let groups = Grouping.group(workspace(["days.md": text]).items, by: .day, today: Fixture.today)
+        #expect(groups.map(\.name) == ["2026-02-10", "2026-10-02", "2026-11-09", "2026-12-31", "2027-01-01", "No date"])
+        #expect(titles(groups[1].items) == ["october", "october again"])
+    }
 }
