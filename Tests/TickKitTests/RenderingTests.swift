@@ -87,6 +87,18 @@ import TickSyntax
         EncodedDocument(encoding: DocumentParser.parse(try FileIO.read(file.path), path: file.lastPathComponent))
     }
 
+    @Test("a row's prefix is indented two spaces per level, at every depth, with its box and marker")
+    func rowPrefixesAreIndentedTwoSpacesPerLevel() throws {
+        let list = try #require(EncodedDocument(encoding: DocumentParser.parse(Array("- [ ] a !high\n".utf8), path: "l.md")))
+        let prefixes = ItemStyle.RowPrefixes(for: list.items())
+        for depth in 0...7 {
+            let indent = String(repeating: "  ", count: depth)
+            #expect(prefixes.prefix(status: .open, priority: .normal, depth: depth).plain == indent + "☐    ", "depth \(depth)")
+            #expect(prefixes.prefix(status: .done, priority: .high, depth: depth).plain == indent + "☑ !! ", "depth \(depth)")
+            #expect(prefixes.prefix(status: .cancelled, priority: .lowest, depth: depth).rendered(.none) == indent + "☒ ↓↓ ")
+        }
+    }
+
     /// The marker column is as wide as the widest marker of the listing,
     /// found among the first items or, failing that, among all of them.
     @Test func theMarkerColumnFitsTheWidestMarkerWhereverItIs() throws {
@@ -119,6 +131,35 @@ import TickSyntax
         arguments: TestPaths.allMarkdownFiles())
     func rowsWrittenAsBytesPrintAsStyledRows(file: URL) throws {
         guard let list = try Self.encodedList(file) else { return }
+        expectRowsAsBytesPrintAsStyledRows(list, label: file.lastPathComponent)
+    }
+
+    @Test("rows of tags of every kind and of subtasks at every depth print as the same rows built as styled text")
+    func tagsAndDeepSubtasksPrintAsStyledRows() throws {
+        let text = """
+            # Tags
+            - [ ] ascii #work #home/garden #a-b_c
+            - [ ] accented #café #work
+            - [ ] wide #日本語 #x
+            - [ ] joining #e\u{301}t #v
+              - [ ] one #deep
+                - [x] two #deeper
+                  - [ ] three
+                    - [-] four #deepest
+                      - [/] five #café
+                        - [ ] six !high
+
+            """
+        let list = try #require(EncodedDocument(encoding: DocumentParser.parse(Array(text.utf8), path: "tags.md")))
+        #expect(list.items().contains { $0.tags.map(\.string) == ["日本語", "x"] })
+        #expect(list.items().map(\.depth).max()! > 4) // deeper than the prefixes built once per listing
+        expectRowsAsBytesPrintAsStyledRows(list, label: "tags.md")
+    }
+
+    /// Every listing of `list`'s items (plain and styled titles, a listing
+    /// and the list's own view, every color depth and width) prints the
+    /// same bytes kept, cut from styled text, and measured first.
+    private func expectRowsAsBytesPrintAsStyledRows(_ list: EncodedDocument, label fileLabel: String) {
         let items = list.items()
         // Blocked items too: the dependencies of the list's own items.
         let dependencies = DependencyIndex(items)
@@ -141,7 +182,7 @@ import TickSyntax
                             return bytes
                         }
                         let kept = printed(cuttingEveryRow: false)
-                        let label = "\(file.lastPathComponent), plain \(plain), depth \(depth), width \(width.map(String.init) ?? "none")"
+                        let label = "\(fileLabel), plain \(plain), depth \(depth), width \(width.map(String.init) ?? "none")"
                         #expect(kept == printed(cuttingEveryRow: true), "\(label)")
                         #expect(kept == printed(cuttingEveryRow: false, keepingAtMost: 0), "measured first: \(label)")
                     }

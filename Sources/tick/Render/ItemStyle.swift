@@ -95,30 +95,37 @@ enum ItemStyle {
     /// What comes before the titles of a listing's rows: indentation, the
     /// box, a space, and, when some item of the listing has a priority
     /// marker, the marker padded to the widest one (`markerWidth`) and a
-    /// space. The prefixes of top-level rows are built once per listing,
-    /// not once per row.
+    /// space. The prefixes of rows up to `builtDepths` levels deep are built
+    /// once per listing, not once per row.
     struct RowPrefixes: Sendable {
-        /// The top-level prefix of each status (in `statuses`' order) and priority.
-        private let topLevel: [[StyledText]]
+        /// The prefix of each depth below `builtDepths`, status (in `statuses`' order) and priority.
+        private let built: [[[StyledText]]]
         private static let statuses = TaskStatus.allCases
+        private static let builtDepths = 4
 
         /// The prefixes of a listing of `items`.
         init(for items: [EncodedListedItem]) {
             let markerWidth = ItemStyle.markerWidth(items)
-            topLevel = Self.statuses.map { status in
+            let topLevel = Self.statuses.map { status in
                 Priority.allCases.map { priority in
                     var prefix = ItemStyle.box(status) + StyledText(" ")
                     if markerWidth > 0 { prefix = prefix + ItemStyle.priorityMarker(priority).padded(to: markerWidth) + StyledText(" ") }
                     return prefix
                 }
             }
+            built = (0..<Self.builtDepths).map { depth in topLevel.map { $0.map { Self.indented($0, depth: depth) } } }
         }
 
         /// The prefix of a row of an item with `status` and `priority`,
         /// indented two spaces per level of `depth`.
         func prefix(status: TaskStatus, priority: Priority, depth: Int) -> StyledText {
-            let prefix = topLevel[Self.statuses.firstIndex(of: status)!][priority.rawValue]
-            return depth == 0 ? prefix : StyledText(String(repeating: "  ", count: depth)) + prefix
+            let statusIndex = Self.statuses.firstIndex(of: status)!
+            if depth < Self.builtDepths { return built[depth][statusIndex][priority.rawValue] }
+            return Self.indented(built[0][statusIndex][priority.rawValue], depth: depth)
+        }
+
+        private static func indented(_ prefix: StyledText, depth: Int) -> StyledText {
+            depth == 0 ? prefix : StyledText(String(repeating: "  ", count: depth)) + prefix
         }
     }
 

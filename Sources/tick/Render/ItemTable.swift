@@ -41,6 +41,9 @@ protocol RowCells {
     mutating func append(_ text: String, _ style: TextStyle, to cell: RowCell)
     /// Appends the text `text` holds, as `append(text.string, style, to: cell)`.
     mutating func append(_ text: EncodedText, _ style: TextStyle, to cell: RowCell)
+    /// Appends the item's tags, `#tag #other`, in `style` to the tags cell,
+    /// as `append(ItemStyle.tagsText(item.tags.map(\.string)), style, to: .tags)` does.
+    mutating func appendTags(of item: EncodedListedItem, _ style: TextStyle)
     /// Adds a line under the row, indented by `indent` columns.
     mutating func appendNote(_ note: StyledText, indent: Int)
 }
@@ -62,6 +65,10 @@ extension ItemRow: RowCells {
     mutating func append(_ text: String, _ style: TextStyle, to cell: RowCell) { append(StyledText(text, style), to: cell) }
 
     mutating func append(_ text: EncodedText, _ style: TextStyle, to cell: RowCell) { append(text.string, style, to: cell) }
+
+    mutating func appendTags(of item: EncodedListedItem, _ style: TextStyle) {
+        append(ItemStyle.tagsText(item.tags.map(\.string)), style, to: .tags)
+    }
 
     mutating func appendNote(_ note: StyledText, indent: Int) {
         notes.append(note)
@@ -514,6 +521,28 @@ struct RowBytes: RowCells {
         guard source.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return append(text.string, style, to: cell) }
         guard !source.isEmpty else { return }
         write(style, to: cell, width: source.count) { $0.append(contentsOf: source) }
+    }
+
+    mutating func appendTags(of item: EncodedListedItem, _ style: TextStyle) {
+        // Tags of printable ASCII (nearly all) are written from the cache's
+        // bytes, a column a byte, with no string made for each tag.
+        var length = 0
+        var isPrintableASCII = true
+        item.forEachTag { tag in
+            length += tag.bytes.count + (length == 0 ? 1 : 2) // "#tag", then " #tag"
+            isPrintableASCII = isPrintableASCII && tag.bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        }
+        guard length > 0 else { return }
+        guard isPrintableASCII else { return append(ItemStyle.tagsText(item.tags.map(\.string)), style, to: .tags) }
+        write(style, to: .tags, width: length) { bytes in
+            var isFirst = true
+            item.forEachTag { tag in
+                if !isFirst { bytes.append(UInt8(ascii: " ")) }
+                bytes.append(UInt8(ascii: "#"))
+                bytes.append(contentsOf: tag.bytes)
+                isFirst = false
+            }
+        }
     }
 
     mutating func appendNote(_ note: StyledText, indent: Int) {

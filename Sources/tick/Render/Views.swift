@@ -151,7 +151,7 @@ enum ItemsView {
         case .cancelled:
             if let cancelled = item.date(.cancelled) { cells.append(finished("cancelled", cancelled, today: today), .dimmed, to: .due) }
         }
-        if item.hasTags { cells.append(ItemStyle.tagsText(item.tags.map(\.string)), .dimmed, to: .tags) }
+        if item.hasTags { cells.appendTags(of: item, .dimmed) }
         if showList { cells.append(item.document.name, ItemStyle.listNameStyle(item.document), to: .list) }
         if showNotes, let notes = item.notes?.string {
             for note in notes.split(separator: "\n", omittingEmptySubsequences: false) {
