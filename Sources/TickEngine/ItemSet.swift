@@ -1,4 +1,5 @@
 import TickRecords
+import TickSystem
 
 /// A set of items of a folder, for asking how many of an item's enclosing
 /// items are in it: a result's subtasks are indented under the parents
@@ -14,7 +15,14 @@ public struct ItemSet {
     public init(_ items: [EncodedListedItem]) {
         // Only an item with subtasks can enclose another: the others are
         // never asked about, and a listing of a million items holds few.
-        keys = Set(items.compactMapReleasingCachePages { $0.hasSubtasks ? Key(list: ObjectIdentifier($0.document), index: $0.index) : nil })
+        // Runs of items are read on every core, each giving its pages back
+        // (short runs: each core holds the pages of the run it reads).
+        let runs = Parallel.map(chunksOf: 16_384, in: items.count) { range in
+            let run = items[range]
+            defer { run.releaseCachePages() }
+            return run.compactMap { $0.hasSubtasks ? Key(list: ObjectIdentifier($0.document), index: $0.index) : nil }
+        }
+        keys = Set(runs.joined())
     }
 
     /// How many of the items that enclose `item` (its parent, the parent's

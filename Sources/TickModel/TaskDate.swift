@@ -252,7 +252,6 @@ public struct TaskDate: Sendable, Hashable, Comparable, CustomStringConvertible 
     }
 
     /// The short English weekday name, "Mon" ... "Sun".
-    public var weekdayAbbreviation: String {
-        ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"][isoWeekday - 1]
-    }
+    public var weekdayAbbreviation: String { Self.weekdayAbbreviations[isoWeekday - 1] }
+    private static let weekdayAbbreviations = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 }

@@ -511,6 +511,12 @@ struct RowBytes: RowCells {
 
     mutating func append(_ text: String, _ style: TextStyle, to cell: RowCell) {
         guard !text.isEmpty else { return }
+        // Printable ASCII (nearly every date and list name) is its own
+        // visible text, a column a byte: one pass over it, not three.
+        var ascii = text
+        if ascii.withUTF8({ $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }) {
+            return write(style, to: cell, width: ascii.utf8.count) { bytes in ascii.withUTF8 { bytes.append(contentsOf: $0) } }
+        }
         let visible = TerminalText.safe(text)
         write(style, to: cell, width: DisplayWidth.of(visible)) { $0.append(contentsOf: visible.utf8) }
     }

@@ -13,17 +13,18 @@ enum RelativeDate {
     ///   7 to 59: `in N days`; further: the ISO date.
     static func describe(_ date: TaskDate, today: TaskDate, isOpen: Bool = true) -> (text: String, tone: Tone) {
         let days = today.days(until: date.dayOnly)
+        // Built by concatenation, not interpolation: the words fit in a
+        // small string, and a listing describes a date on every row.
         var text: String
         var tone: Tone
         switch days {
         case ..<0:
             let count = -days
-            let unit = count == 1 ? "day" : "days"
             if isOpen {
-                text = "\(count) \(unit) overdue"
+                text = String(count) + (count == 1 ? " day overdue" : " days overdue")
                 tone = .overdue
             } else {
-                text = count == 1 ? "yesterday" : "\(count) days ago"
+                text = count == 1 ? "yesterday" : String(count) + " days ago"
                 tone = .past
             }
         case 0:
@@ -36,7 +37,7 @@ enum RelativeDate {
             text = date.weekdayAbbreviation
             tone = .soon
         case 7..<60:
-            text = "in \(days) days"
+            text = "in " + String(days) + " days"
             tone = .later
         default:
             text = date.dayOnly.isoString
