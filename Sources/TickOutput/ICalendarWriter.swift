@@ -94,11 +94,20 @@ public enum ICalendarWriter {
     }
 
     /// The UIDs of one export: how many items above each one share its
-    /// title is counted once per list, in one pass, not per item. A UID
-    /// is written as a content line holds it (an id's TEXT escaped; block
-    /// ids have nothing to escape).
+    /// title is counted once per list, in one pass, not per item, and the
+    /// list's path is hashed once per list. A UID is written as a content
+    /// line holds it (an id's TEXT escaped; block ids have nothing to
+    /// escape).
     struct UIDs {
-        private var earlierByList: [ObjectIdentifier: [Int]] = [:]
+        /// What the UIDs of one list's items share: the hash of its path
+        /// and a NUL, and each item's count of earlier items with its title.
+        private struct ListUIDs {
+            let afterPath: FNV1a.Hasher
+            let earlier: [Int]
+        }
+        private var byList: [ObjectIdentifier: ListUIDs] = [:]
+        /// The list asked about last: an export's items come a list at a time.
+        private var last: (list: ObjectIdentifier, uids: ListUIDs)?
 
         /// Appends the UID of `item` (`uid(_:)`), hashed from the bytes in
         /// place.
@@ -106,12 +115,11 @@ public enum ICalendarWriter {
             if let id = item.id {
                 ContentLines.appendEscaped(id.bytes, to: &bytes)
             } else {
-                var hasher = FNV1a.Hasher()
-                hasher.combine(item.listPath)
-                hasher.combine(0)
+                let list = uids(of: item.document)
+                var hasher = list.afterPath
                 hasher.combine(item.title.bytes)
                 hasher.combine(0)
-                hasher.combine(String(earlierCounts(item.document)[item.index]))
+                hasher.combine(String(list.earlier[item.index]))
                 let hash = hasher.value
                 for shift in stride(from: 60, through: 0, by: -4) {
                     bytes.append(hexDigits[Int(hash >> UInt64(shift) & 0xF)])
@@ -122,20 +130,32 @@ public enum ICalendarWriter {
 
         private let hexDigits = Array("0123456789abcdef".utf8)
 
+        private mutating func uids(of document: EncodedDocument) -> ListUIDs {
+            let list = ObjectIdentifier(document)
+            if let last, last.list == list { return last.uids }
+            let uids =
+                byList[list]
+                ?? {
+                    var afterPath = FNV1a.Hasher()
+                    afterPath.combine(document.path)
+                    afterPath.combine(0)
+                    let made = ListUIDs(afterPath: afterPath, earlier: Self.earlierCounts(document))
+                    byList[list] = made
+                    return made
+                }()
+            last = (list, uids)
+            return uids
+        }
+
         /// For each item of `document`, how many items above it have its
         /// title, compared as `String`s compare (canonical equivalence:
         /// `Café` written with `é` or with `e` and a combining accent is
         /// one title). When every title of the list is ASCII, bytes
         /// compare the same, and are compared in place.
-        private mutating func earlierCounts(_ document: EncodedDocument) -> [Int] {
-            if let known = earlierByList[ObjectIdentifier(document)] { return known }
-            let items = document.items()
-            let counts =
-                items.allSatisfy({ ByteText.isASCII($0.title.bytes) })
-                ? Self.earlierCounts(ofBytes: items.map(\.title.bytes))
-                : Self.earlierCounts(ofStrings: items.map(\.title.string))
-            earlierByList[ObjectIdentifier(document)] = counts
-            return counts
+        private static func earlierCounts(_ document: EncodedDocument) -> [Int] {
+            let titles = document.items().map(\.title.bytes)
+            return titles.allSatisfy({ ByteText.isASCII($0) })
+                ? earlierCounts(ofBytes: titles) : earlierCounts(ofStrings: titles.map { String(decoding: $0, as: UTF8.self) })
         }
 
         /// For each title, how many titles before it are equal to it.
@@ -148,11 +168,19 @@ public enum ICalendarWriter {
         }
 
         /// For each title, how many titles before it have the same bytes.
-        /// Titles are found by their FNV-1a hash and compared byte for byte
-        /// with the first title of each distinct text of that hash. (A
-        /// dictionary of the titles themselves, hashed with SipHash, was a
-        /// fifth of an export's time.)
+        /// A short list (nearly every list) compares its titles with the
+        /// ones before, lengths first: no hashing and no table for a few
+        /// dozen titles. A longer one finds titles by their FNV-1a hash and
+        /// compares them byte for byte with the first title of each
+        /// distinct text of that hash. (A dictionary of the titles
+        /// themselves, hashed with SipHash, was a fifth of an export's time.)
         private static func earlierCounts(ofBytes titles: [UnsafeBufferPointer<UInt8>]) -> [Int] {
+            guard titles.count > 64 else {
+                return titles.indices.map { index in
+                    let title = titles[index]
+                    return titles[..<index].count { $0.count == title.count && $0.elementsEqual(title) }
+                }
+            }
             // Each distinct title, how often it was seen, and the next distinct title of its hash (-1: none).
             var distinct: [(title: UnsafeBufferPointer<UInt8>, seen: Int, sameHash: Int)] = []
             var firstOfHash: [UInt64: Int] = [:]

@@ -110,6 +110,21 @@ import TickStore
         #expect(items.map(ICalendarWriter.uid) == zip(titles, earlier).map { expected($0, earlier: $1) })
     }
 
+    @Test("in a long list too, a UID counts the items above with the same title, byte for byte")
+    func uidsCountEarlierItemsWithTheSameTitleInALongList() {
+        // 150 items: seven titles, one of them also with a trailing letter, in an order with no period.
+        let titles = (0..<150).map { index in index % 11 == 4 ? "Water plants!" : "Chore \(index * index % 7)" }
+        let items = workspace(["long/chores.md": "# Chores\n" + titles.map { "- [ ] \($0)\n" }.joined()]).items
+        var seen: [String: Int] = [:]
+        let expected = titles.map { title in
+            defer { seen[title, default: 0] += 1 }
+            let hex = String(FNV1a.hash("long/chores.md\u{0}\(title)\u{0}\(seen[title] ?? 0)"), radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex + "@tick"
+        }
+        #expect(items.map(ICalendarWriter.uid) == expected)
+        #expect(seen["Water plants!"]! > 10)
+    }
+
     @Test("a calendar of many items, written a chunk at a time on every core, holds each item once, in order, with its own UID")
     func icsOfManyItemsKeepsTheirOrderAndUIDs() {
         // Three titles over and over: the UIDs count earlier items with the
