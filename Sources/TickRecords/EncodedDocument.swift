@@ -402,6 +402,10 @@ public struct CachePages {
         highest = max(highest, UInt(bitPattern: base) + UInt(bytes.count))
     }
 
+    /// How many bytes of the cache the included payloads span, from the
+    /// lowest to the end of the highest (0 when none is mapped).
+    public var spannedBytes: Int { lowest < highest ? Int(highest - lowest) : 0 }
+
     /// Gives back the pages of the payloads of `documents` (each included,
     /// then released).
     @inlinable

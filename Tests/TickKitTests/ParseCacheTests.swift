@@ -594,22 +594,31 @@ struct ParseCacheTests {
         }
     }
 
-    @Test("a run of lists gives back the cache's pages from its first list's payload to its last's, and no others")
-    func aRunOfListsReleasesOnlyItsOwnPages() throws {
-        let payloads = try ["a", "b", "c"].map { name in
-            try #require(ListPayload(encoding: parse("# \(name)\n- [ ] one\n- [ ] two\n", path: "\(name).md")))
-        }
+    /// Lists of `texts` (keyed by path, in order) read from one mapping,
+    /// their payloads one after another as in a cache file: the lists,
+    /// the mapping, and where each payload lies in it.
+    static func mappedLists(_ texts: KeyValuePairs<String, String>) throws -> (
+        documents: [EncodedDocument], mapping: RecordingMapping, ranges: [Range<Int>]
+    ) {
+        let payloads = try texts.map { path, text in try #require(ListPayload(encoding: parse(text, path: path))) }
         let mapping = RecordingMapping(payloads)
         var offset = 0
         var documents: [EncodedDocument] = []
         var ranges: [Range<Int>] = []
-        for (payload, name) in zip(payloads, ["a", "b", "c"]) {
+        for (payload, path) in zip(payloads, texts.map(\.key)) {
             let buffer = UnsafeBufferPointer(rebasing: mapping.bytes.buffer[offset..<offset + payload.buffer.count])
-            documents.append(
-                EncodedDocument(unchecked: buffer, owner: mapping, checksum: payload.checksum, path: "\(name).md", summary: payload.summary))
+            documents.append(EncodedDocument(unchecked: buffer, owner: mapping, checksum: payload.checksum, path: path, summary: payload.summary))
             ranges.append(offset..<offset + payload.buffer.count)
             offset += payload.buffer.count
         }
+        return (documents, mapping, ranges)
+    }
+
+    @Test("a run of lists gives back the cache's pages from its first list's payload to its last's, and no others")
+    func aRunOfListsReleasesOnlyItsOwnPages() throws {
+        let (documents, mapping, ranges) = try Self.mappedLists([
+            "a.md": "# a\n- [ ] one\n- [ ] two\n", "b.md": "# b\n- [ ] one\n- [ ] two\n", "c.md": "# c\n- [ ] one\n- [ ] two\n",
+        ])
         var pages = CachePages()
         for document in documents[1...2] { pages.include(document) }
         pages.release()

@@ -191,6 +191,27 @@ import TickSyntax
         }
     }
 
+    @Test("a listing measured first is built in runs of lines that lie close together in the parse cache")
+    func runsOfAListingStayWithinASpanOfTheCache() throws {
+        func list(_ name: String) -> String { "# \(name)\n" + (0..<30).map { "- [ ] \(name) \($0)\n" }.joined() }
+        let (documents, _, ranges) = try ParseCacheTests.mappedLists(["a.md": list("a"), "b.md": list("b"), "c.md": list("c")])
+        let (a, b, c) = (documents[0].items(), documents[1].items(), documents[2].items())
+        func runs(_ items: [EncodedListedItem], lines: Int, bytes: Int) -> [Range<Int>] {
+            ListingSource(count: items.count, item: { items[$0] }, line: { _ in .blank }).runs(ofAtMost: lines, spanningAtMost: bytes)
+        }
+        // In the cache's order, lines alone cut the runs.
+        let inOrder = a + b + c
+        #expect(runs(inOrder, lines: 16, bytes: ranges[2].upperBound) == stride(from: 0, to: 90, by: 16).map { $0..<min(90, $0 + 16) })
+        // Rows that jump between the first list and the last: each run keeps to the span it may hold.
+        let jumping = zip(a, c).flatMap { [$0, $1] }
+        #expect(runs(jumping, lines: 16, bytes: ranges[2].upperBound).count == 4)
+        #expect(runs(jumping, lines: 16, bytes: ranges[1].upperBound) == (0..<60).map { $0..<$0 + 1 })
+        // Neighbouring lists fit one span of both.
+        let neighbours = zip(a, b).flatMap { [$0, $1] }
+        #expect(runs(neighbours, lines: 16, bytes: ranges[1].upperBound).count == 4)
+        #expect(runs(neighbours, lines: 1024, bytes: ranges[1].upperBound) == [0..<60])
+    }
+
     @Test func truncationKeepsStylesAndEndsInAnEllipsis() {
         var text = StyledText("Hello ", .plain)
         text.append("wide world", .strong)

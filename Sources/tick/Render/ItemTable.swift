@@ -199,11 +199,13 @@ enum ItemTable {
 
     /// Writes a listing too long to keep: a first pass builds each line,
     /// in the cache's order, and keeps only the columns' widths; the second
-    /// builds each line again, in the listing's order, a chunk of lines on
-    /// each core, and writes the chunks in order as they are done
-    /// (`Parallel.orderedChunks`). Each line is printed as `write` prints
-    /// it: from its cells, or cut from its styled text. The lines are built
-    /// twice, but only a few chunks of them are ever held.
+    /// builds each line again, in the listing's order, a run of lines on
+    /// each core (`ListingSource.runs`: short where the rows lie far
+    /// apart in the cache), and writes the runs in order as they are done
+    /// (`Parallel.orderedChunks`), giving each run's pages back once it is
+    /// written. Each line is printed as `write` prints it: from its cells,
+    /// or cut from its styled text. The lines are built twice, but only a
+    /// few runs of them, and of the cache's pages, are ever held.
     private static func writeMeasuringFirst(
         _ source: ListingSource, order: [Int], width: Int?, depth: ColorDepth, cuttingEveryRow: Bool,
         build: (Int, inout [UInt8]) -> RenderedLine, to write: (UnsafeBufferPointer<UInt8>) -> Void
@@ -223,15 +225,12 @@ enum ItemTable {
         }
         if let width { widths.fit(in: width) }
         let fitted = widths
-        // The rows are (mostly) in the cache's order: each chunk's pages are
-        // given back once it is written.
-        let linesPerChunk = 1024
+        let runs = source.runs(ofAtMost: 1024, spanningAtMost: 8 << 20)
         var delivered = 0
-        Parallel.orderedChunks((source.count + linesPerChunk - 1) / linesPerChunk, inFlight: 4, capacity: linesPerChunk * 256) {
-            chunk, output in
+        Parallel.orderedChunks(runs.count, inFlight: 4, capacity: 1024 * 256) { run, output in
             var bytes: [UInt8] = []
             var printed: [UInt8] = []
-            for index in chunk * linesPerChunk..<min(source.count, (chunk + 1) * linesPerChunk) {
+            for index in runs[run] {
                 bytes.removeAll(keepingCapacity: true)
                 let line = build(index, &bytes)
                 if line.isRow && (cuttingEveryRow || line.mustBeCut(widths: fitted, width: width)) {
@@ -243,7 +242,7 @@ enum ItemTable {
             printed.withUnsafeBufferPointer { output.append($0) }
         } deliver: { bytes in
             write(bytes)
-            source.finishedBatch(delivered * linesPerChunk..<min(source.count, (delivered + 1) * linesPerChunk))
+            source.finishedBatch(runs[delivered])
             delivered += 1
         }
     }
@@ -730,6 +729,33 @@ struct ListingSource {
             finishedBatch(batch)
             collect(results)
         }
+    }
+
+    /// The lines cut into runs, in order, to be built and written one
+    /// after another: each of at most `lines` lines, and of rows whose
+    /// lists span at most `bytes` of the parse cache. Rows in manual order
+    /// lie close together; rows by day do not (each day's rows run through
+    /// the whole cache), and a run of a thousand of them would map most of
+    /// it while it is built.
+    func runs(ofAtMost lines: Int, spanningAtMost bytes: Int) -> [Range<Int>] {
+        var runs: [Range<Int>] = []
+        var start = 0
+        var pages = CachePages()
+        for index in 0..<count {
+            if index - start == lines {
+                runs.append(start..<index)
+                (start, pages) = (index, CachePages())
+            }
+            guard let item = item(index) else { continue }
+            pages.include(item.document)
+            if pages.spannedBytes > bytes, index > start {
+                runs.append(start..<index)
+                (start, pages) = (index, CachePages())
+                pages.include(item.document)
+            }
+        }
+        if start < count { runs.append(start..<count) }
+        return runs
     }
 
     /// Called after each batch of lines is built: the pages of the parse
