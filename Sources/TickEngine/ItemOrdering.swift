@@ -4,61 +4,19 @@ import TickRecords
 
 // How items compare under each sort key: the engine's half of `SortKey`.
 extension SortKey {
-    /// Negative, zero or positive as `lhs` sorts before, with or after `rhs`
-    /// for this key alone (`today` counts only for urgency).
-    public func compare(_ lhs: EncodedListedItem, _ rhs: EncodedListedItem, today: TaskDate) -> Int {
-        Self.compare(value(of: lhs, today: today), value(of: rhs, today: today), for: self)
-    }
-
-    /// What this key compares of `item`, read once: numbers where the
-    /// order is numeric (smaller first), the strings where it is not.
-    private func value(of item: EncodedListedItem, today: TaskDate) -> SortValue {
-        switch self {
-        case .urgency: return SortValue(real: Urgency(item, today: today).total)
-        case .manual: return SortValue(number: Int64(item.listRank), second: Int64(item.fileOffset))
-        case .title: return SortValue(text: item.title.string)
-        // Higher priority first.
-        case .priority: return SortValue(number: -Int64(item.priority.rawValue))
-        case .due: return SortValue(date: item.date(.due))
-        case .created: return SortValue(date: item.date(.created))
-        case .done: return SortValue(date: item.date(.done))
-        case .list: return SortValue(text: item.listName, path: item.listPath)
-        }
-    }
-
-    /// Negative, zero or positive as `lhs` sorts before, with or after `rhs` for `key`.
-    private static func compare(_ lhs: SortValue, _ rhs: SortValue, for key: SortKey) -> Int {
-        switch key {
-        case .urgency:
-            // Most urgent first.
-            return lhs.real > rhs.real ? -1 : (lhs.real == rhs.real ? 0 : 1)
-        case .manual, .priority, .due, .created, .done:
-            if lhs.number != rhs.number { return lhs.number < rhs.number ? -1 : 1 }
-            return lhs.second < rhs.second ? -1 : (lhs.second == rhs.second ? 0 : 1)
-        case .title, .list:
-            switch lhs.text.compare(rhs.text, options: [.caseInsensitive], range: nil, locale: Locale.current) {
-            case .orderedAscending: return -1
-            case .orderedDescending: return 1
-            case .orderedSame: return lhs.path < rhs.path ? -1 : (lhs.path == rhs.path ? 0 : 1)
-            }
-        }
-    }
-
     /// Sorts by `keys` in turn, then manual order; `reverse` flips the whole
-    /// order. Each item's value for each key is read once, before sorting
-    /// (comparing read the items' records, and made their strings, at
-    /// every step of the sort).
+    /// order. Each item's value for each key is read once, before sorting,
+    /// into the key's column (`SortColumn`): comparing read the items'
+    /// records, and made their strings, at every step of the sort.
     public static func sort(_ items: [EncodedListedItem], by keys: [SortKey], reverse: Bool = false, today: TaskDate) -> [EncodedListedItem] {
-        let keys = keys + [.manual]
-        var values: [SortValue] = []
-        values.reserveCapacity(items.count * keys.count)
+        var columns = (keys + [.manual]).map { SortColumn(key: $0, capacity: items.count) }
         items.forEachReleasingCachePages { item in
-            for key in keys { values.append(key.value(of: item, today: today)) }
+            for place in columns.indices { columns[place].append(item, today: today) }
         }
         var order = Array(items.indices)
         order.sort { lhs, rhs in
-            for (place, key) in keys.enumerated() {
-                let result = compare(values[lhs * keys.count + place], values[rhs * keys.count + place], for: key)
+            for place in columns.indices {
+                let result = columns[place].compare(lhs, rhs)
                 if result != 0 { return result < 0 }
             }
             return false
@@ -68,28 +26,63 @@ extension SortKey {
     }
 }
 
-/// One item's value for one sort key (`SortKey.value(of:today:)`): two
-/// numbers compared in turn, a real number, or a text compared as people
-/// read it and a path compared as bytes.
-private struct SortValue {
-    var number: Int64 = 0
-    var second: Int64 = 0
-    var real: Double = 0
-    var text = ""
-    var path = ""
+/// One sort key's values for a run of items, read once, in the form the
+/// key compares: two numbers compared in turn (manual order, priority,
+/// dates), a real number (urgency), or a text compared as people read it
+/// and then a path compared as bytes (title, list). Only the key's own
+/// form is filled, so a key ordered by numbers holds 16 bytes an item.
+private struct SortColumn {
+    let key: SortKey
+    private var numbers: [(Int64, Int64)] = []
+    private var reals: [Double] = []
+    private var texts: [(text: String, path: String)] = []
 
-    init(number: Int64 = 0, second: Int64 = 0) {
-        self.number = number
-        self.second = second
+    init(key: SortKey, capacity: Int) {
+        self.key = key
+        switch key {
+        case .urgency: reals.reserveCapacity(capacity)
+        case .title, .list: texts.reserveCapacity(capacity)
+        case .manual, .priority, .due, .created, .done: numbers.reserveCapacity(capacity)
+        }
     }
 
-    init(real: Double) { self.real = real }
-
-    init(text: String, path: String = "") {
-        self.text = text
-        self.path = path
+    /// Adds what the key compares of `item` (`today` counts only for urgency).
+    mutating func append(_ item: EncodedListedItem, today: TaskDate) {
+        switch key {
+        case .urgency: reals.append(Urgency(item, today: today).total)
+        case .manual: numbers.append((Int64(item.listRank), Int64(item.fileOffset)))
+        case .title: texts.append((item.title.string, ""))
+        // Higher priority first.
+        case .priority: numbers.append((-Int64(item.priority.rawValue), 0))
+        case .due: numbers.append((Self.number(item.date(.due)), 0))
+        case .created: numbers.append((Self.number(item.date(.created)), 0))
+        case .done: numbers.append((Self.number(item.date(.done)), 0))
+        case .list: texts.append((item.listName, item.listPath))
+        }
     }
 
     /// A date in `SortKey.orderKey(of:)`'s order (none last).
-    init(date: TaskDate?) { number = Int64(clamping: SortKey.orderKey(of: date)) }
+    private static func number(_ date: TaskDate?) -> Int64 { Int64(clamping: SortKey.orderKey(of: date)) }
+
+    /// Negative, zero or positive as the item at `lhs` sorts before, with
+    /// or after the one at `rhs` for this key alone.
+    func compare(_ lhs: Int, _ rhs: Int) -> Int {
+        switch key {
+        case .urgency:
+            // Most urgent first.
+            let (left, right) = (reals[lhs], reals[rhs])
+            return left > right ? -1 : (left == right ? 0 : 1)
+        case .manual, .priority, .due, .created, .done:
+            let (left, right) = (numbers[lhs], numbers[rhs])
+            if left.0 != right.0 { return left.0 < right.0 ? -1 : 1 }
+            return left.1 < right.1 ? -1 : (left.1 == right.1 ? 0 : 1)
+        case .title, .list:
+            let (left, right) = (texts[lhs], texts[rhs])
+            switch left.text.compare(right.text, options: [.caseInsensitive], range: nil, locale: Locale.current) {
+            case .orderedAscending: return -1
+            case .orderedDescending: return 1
+            case .orderedSame: return left.path < right.path ? -1 : (left.path == right.path ? 0 : 1)
+            }
+        }
+    }
 }
