@@ -31,21 +31,27 @@ extension ItemJSON {
     ) {
         let chunkSize = 64
         // Items in the cache's order give its pages back a few thousand at a
-        // time, once written. In another order (by due date) each item reads
-        // pages of its own: giving back most of the cache again and again
-        // made such a document twice as slow.
-        let releasing = items.isInCacheOrder
+        // time, once written. In another order (by due date) items lie far
+        // apart in the cache: they are written in runs that span a few
+        // megabytes of it (`CachePages.runs`), each run's pages given back
+        // once it is written.
+        let inCacheOrder = items.isInCacheOrder
+        let runs =
+            inCacheOrder
+            ? stride(from: 0, to: items.count, by: chunkSize).map { $0..<min(items.count, $0 + chunkSize) }
+            : CachePages.runs(of: items.count, atMost: chunkSize, spanningAtMost: 8 << 20) { items[$0].document }
         var released = 0
         writeItemsDocument(
-            today: context.today, chunkCount: (items.count + chunkSize - 1) / chunkSize, inFlight: 8,
-            chunkCapacity: chunkSize * 1024, to: writeBuffer,
-            render: { chunk, output in
-                for index in chunk * chunkSize..<min(items.count, (chunk + 1) * chunkSize) {
-                    appendItem(items[index], context: context, to: &output)
-                }
+            today: context.today, chunkCount: runs.count, inFlight: 8, chunkCapacity: chunkSize * 1024, to: writeBuffer,
+            render: { run, output in
+                for index in runs[run] { appendItem(items[index], context: context, to: &output) }
             },
-            written: { chunks in
-                if releasing { released = items.releaseCachePages(written: min(items.count, chunks * chunkSize), releasedBefore: released) }
+            written: { written in
+                if inCacheOrder {
+                    released = items.releaseCachePages(written: runs[written - 1].upperBound, releasedBefore: released)
+                } else {
+                    items[runs[written - 1]].releaseCachePages()
+                }
             })
     }
 

@@ -406,6 +406,35 @@ public struct CachePages {
     /// lowest to the end of the highest (0 when none is mapped).
     public var spannedBytes: Int { lowest < highest ? Int(highest - lowest) : 0 }
 
+    /// Cuts the positions `0..<count` into runs, in order, each of at most
+    /// `length` positions whose lists (`document(position)`, nil for a
+    /// position without one) span at most `bytes` of the cache: a writer
+    /// that builds a few runs at a time and gives each run's pages back
+    /// once it is written then holds a few runs' pages, whatever the order
+    /// (items by due date lie far apart in the cache; in manual order, close).
+    public static func runs(
+        of count: Int, atMost length: Int, spanningAtMost bytes: Int, document: (Int) -> EncodedDocument?
+    ) -> [Range<Int>] {
+        var runs: [Range<Int>] = []
+        var start = 0
+        var pages = CachePages()
+        for position in 0..<count {
+            if position - start == length {
+                runs.append(start..<position)
+                (start, pages) = (position, CachePages())
+            }
+            guard let document = document(position) else { continue }
+            pages.include(document)
+            if pages.spannedBytes > bytes, position > start {
+                runs.append(start..<position)
+                (start, pages) = (position, CachePages())
+                pages.include(document)
+            }
+        }
+        if start < count { runs.append(start..<count) }
+        return runs
+    }
+
     /// Gives back the pages of the payloads of `documents` (each included,
     /// then released).
     @inlinable

@@ -632,6 +632,24 @@ struct ParseCacheTests {
         #expect(mapping.released.count == 2, "a list parsed afresh lies in no mapping: nothing is given back")
     }
 
+    @Test("an items document in another order than the cache's is written in runs, each run's pages given back once written")
+    func anItemsDocumentInAnotherOrderGivesBackItsPages() throws {
+        func list(_ name: String) -> String { "# \(name)\n" + (0..<30).map { "- [ ] \(name) \($0) due:2026-12-0\($0 % 9 + 1)\n" }.joined() }
+        let (documents, mapping, ranges) = try Self.mappedLists(["a.md": list("a"), "b.md": list("b"), "c.md": list("c")])
+        let context = ItemContext(today: Fixture.today, dependencies: .none)
+        let (a, c) = (documents[0].items(), documents[2].items())
+        // 60 items jumping between the first list and the last: one run of 64 or fewer, spanning both.
+        let jumping = zip(a, c).flatMap { [$0, $1] }
+        let document = ItemJSON.itemsDocumentBytes(jumping, context: context)
+        #expect(mapping.released == [ranges[0].lowerBound..<ranges[2].upperBound])
+        #expect(document == ItemJSON.items(jumping, context: context).serializedBytes(pretty: true))
+        // 90 items: two runs, each giving back its own span.
+        mapping.released = []
+        let more = zip(a, c).flatMap { [$0, $1] } + a
+        _ = ItemJSON.itemsDocumentBytes(more, context: context)
+        #expect(mapping.released == [ranges[0].lowerBound..<ranges[2].upperBound, ranges[0]])
+    }
+
     @Test("a list read from the cache unchecked is checked when first read; a damaged payload is parsed again")
     func uncheckedPayloadIsCheckedBeforeUse() throws {
         let document = parse("---\ntitle: T\n---\n# T\n## S\n- [ ] a due:2026-11-24 #x k:v\n  note\n  - [x] b\n")

@@ -738,24 +738,7 @@ struct ListingSource {
     /// the whole cache), and a run of a thousand of them would map most of
     /// it while it is built.
     func runs(ofAtMost lines: Int, spanningAtMost bytes: Int) -> [Range<Int>] {
-        var runs: [Range<Int>] = []
-        var start = 0
-        var pages = CachePages()
-        for index in 0..<count {
-            if index - start == lines {
-                runs.append(start..<index)
-                (start, pages) = (index, CachePages())
-            }
-            guard let item = item(index) else { continue }
-            pages.include(item.document)
-            if pages.spannedBytes > bytes, index > start {
-                runs.append(start..<index)
-                (start, pages) = (index, CachePages())
-                pages.include(item.document)
-            }
-        }
-        if start < count { runs.append(start..<count) }
-        return runs
+        CachePages.runs(of: count, atMost: lines, spanningAtMost: bytes) { item($0)?.document }
     }
 
     /// Called after each batch of lines is built: the pages of the parse
