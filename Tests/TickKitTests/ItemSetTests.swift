@@ -43,4 +43,16 @@ import TickRecords
         }
         #expect(items.map { ItemSet(items).ancestorCount(of: $0) } == [0, 1, 2, 1, 0, 1, 0, 1, 2])
     }
+
+    @Test("the sets of many groups, read in one pass, each count only the ancestors listed in their own group")
+    func setsOfGroupsCountTheirOwnGroupsAncestors() {
+        let items = folder.items
+        let groups = [Array(items[0..<3]), [], Array(items[2..<6]), [items[1]], Array(items[6...]), Array(items.reversed())]
+        let sets = ItemSet.sets(of: groups)
+        #expect(sets.count == groups.count)
+        for (group, set) in zip(groups, sets) {
+            #expect(items.map { set.ancestorCount(of: $0) } == naiveCounts(group, of: items), "\(group.map(\.title.string))")
+        }
+        #expect(ItemSet.sets(of: []).isEmpty)
+    }
 }
