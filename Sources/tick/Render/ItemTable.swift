@@ -745,37 +745,23 @@ struct ListingSource {
     /// cache they were read from can be let go.
     func finishedBatch(_ lines: some Sequence<Int>) { CachePages.release(lines.lazy.compactMap(item).map(\.document)) }
 
-    /// The lines in the order to build them: the rows in the order their
-    /// items' records lie in the parse cache (`EncodedListedItem.cacheOrder`),
-    /// each other line (a group's heading, a blank) with the row after it,
-    /// and the lines after the last row first. A heading is built with its
-    /// group's first row: a list's heading reads that list, and a listing
-    /// grouped by list built its fifty thousand headings first, mapping the
-    /// whole cache before the rows gave any of it back.
+    /// The lines in the order to build them: the lines of no item first,
+    /// in order, then the rows in the order their items' records lie in
+    /// the parse cache (`EncodedListedItem.cacheOrder`).
     /// `rowsMostlyInCacheOrder` is true when the listing's rows lie in the
     /// cache's order but for a few places where they jump (fewer than one
     /// row in 64): a listing in manual order, whose lists' payloads were
     /// all written in list order or some of them again elsewhere after an
     /// edit. A listing sorted by anything else jumps at most rows.
     func buildOrder() -> (lines: [Int], rowsMostlyInCacheOrder: Bool) {
-        var keyed: [(key: EncodedListedItem.CacheOrder, line: Int)] = []
-        keyed.reserveCapacity(count)
-        var waiting: [Int] = [] // lines before the next row
-        var rows = 0
-        var jumps = 0
+        var others: [Int] = []
+        var rows: [(key: EncodedListedItem.CacheOrder, line: Int)] = []
+        rows.reserveCapacity(count)
         for index in 0..<count {
-            guard let item = item(index) else {
-                waiting.append(index)
-                continue
-            }
-            let key = item.cacheOrder
-            if let previous = keyed.last?.key, key < previous { jumps += 1 }
-            for line in waiting { keyed.append((key, line)) }
-            waiting.removeAll(keepingCapacity: true)
-            keyed.append((key, index))
-            rows += 1
+            if let item = item(index) { rows.append((item.cacheOrder, index)) } else { others.append(index) }
         }
-        if jumps > 0 { keyed.sort { $0.key < $1.key } }
-        return (waiting + keyed.map(\.line), jumps * 64 < max(1, rows))
+        let jumps = rows.indices.dropFirst().count { rows[$0].key < rows[$0 - 1].key }
+        if jumps > 0 { rows.sort { $0.key < $1.key } }
+        return (others + rows.map(\.line), jumps * 64 < max(1, rows.count))
     }
 }
