@@ -174,19 +174,23 @@ enum ItemTable {
             appendCut(source.line(index), widths: widths, width: width, depth: depth, to: &bytes)
             return Int32(start)..<Int32(bytes.count)
         }
-        var output: [UInt8] = []
-        output.reserveCapacity(80 * 1024)
-        for index in 0..<source.count {
-            let wasCut = cut.withKept(index) { bytes, range in
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[Int(range.lowerBound)..<Int(range.upperBound)]))
+        // The kept lines are laid out in the listing's order, a chunk of
+        // lines on each core, and written in order as they are done.
+        let fitted = widths
+        let linesPerChunk = 4096
+        Parallel.orderedChunks((source.count + linesPerChunk - 1) / linesPerChunk, inFlight: 4, capacity: linesPerChunk * 128) {
+            chunk, output in
+            var printed: [UInt8] = []
+            for index in chunk * linesPerChunk..<min(source.count, (chunk + 1) * linesPerChunk) {
+                let wasCut = cut.withKept(index) { bytes, range in
+                    printed.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[Int(range.lowerBound)..<Int(range.upperBound)]))
+                }
+                if !wasCut { _ = listing.withKept(index) { bytes, line in line.write(from: bytes, widths: fitted, to: &printed) } }
             }
-            if !wasCut { _ = listing.withKept(index) { bytes, line in line.write(from: bytes, widths: widths, to: &output) } }
-            if output.count >= 64 * 1024 {
-                output.withUnsafeBufferPointer(write)
-                output.removeAll(keepingCapacity: true)
-            }
+            printed.withUnsafeBufferPointer { output.append($0) }
+        } deliver: { bytes in
+            write(bytes)
         }
-        if !output.isEmpty { output.withUnsafeBufferPointer(write) }
     }
 
     /// The most lines a listing keeps built: kept rows take about 290
