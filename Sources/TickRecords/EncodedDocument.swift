@@ -424,8 +424,11 @@ public struct CachePages {
                 (start, pages) = (position, CachePages())
             }
             guard let document = document(position) else { continue }
+            let spanned = pages.spannedBytes
             pages.include(document)
-            if pages.spannedBytes > bytes, position > start {
+            // Cut only where this list widened the span: a list larger than
+            // `bytes` on its own is cut by `length` alone.
+            if pages.spannedBytes > bytes, pages.spannedBytes > spanned, position > start {
                 runs.append(start..<position)
                 (start, pages) = (position, CachePages())
                 pages.include(document)

@@ -210,6 +210,9 @@ import TickSyntax
         let neighbours = zip(a, b).flatMap { [$0, $1] }
         #expect(runs(neighbours, lines: 16, bytes: ranges[1].upperBound).count == 4)
         #expect(runs(neighbours, lines: 1024, bytes: ranges[1].upperBound) == [0..<60])
+        // A list wider than the span on its own is cut by lines alone.
+        #expect(runs(a, lines: 16, bytes: 1) == [0..<16, 16..<30])
+        #expect(runs(a + b, lines: 64, bytes: 1) == [0..<30, 30..<60])
     }
 
     @Test func truncationKeepsStylesAndEndsInAnEllipsis() {

@@ -127,8 +127,9 @@ enum ItemTable {
     /// line is its cells as printed bytes and their widths (tens of bytes a
     /// row, not styled text); the columns are measured on them. The rows
     /// that must be cut to fit the terminal are then built again as styled
-    /// text and cut (`renderStyled`), the same way, and the lines are
-    /// written in the listing's order, in pieces of about 64 KB.
+    /// text and cut (`renderStyled`), the same way, and the lines are laid
+    /// out in the listing's order, a chunk of 4,096 lines on each core, and
+    /// written in order as they are done.
     ///
     /// A listing of more than `keepingAtMost` lines whose rows are (mostly)
     /// in the cache's order, as a listing in manual order is, is not kept: it is measured first and
@@ -424,7 +425,7 @@ private struct RenderedLine {
         // The main cell, then each column shown (its range, its width, the
         // column's width), up to the last cell that is not empty; each but
         // the last padded to its column and the gap. (No array per row:
-        // this runs once per row, on the one thread that writes.)
+        // this runs once for every row printed.)
         func cell(_ index: Int) -> (range: Range<Int32>, width: Int32, column: Int)? {
             switch index {
             case 0: (start..<mainEnd, mainCellWidth, widths.main)
