@@ -32,32 +32,29 @@ public enum Grouping {
         var found: [Membership] = []
         var joined: [Int32] = []
         let positions = items.isInCacheOrder ? Array(items.indices) : items.indices.sorted { items[$0].cacheOrder < items[$1].cacheOrder }
-        for runStart in stride(from: 0, to: positions.count, by: 65_536) {
-            var pages = CachePages()
-            for position in positions[runStart..<min(positions.count, runStart + 65_536)] {
-                let item = items[position]
-                pages.include(item.document)
-                found.removeAll(keepingCapacity: true)
-                memberships(of: item, key: key, today: today, endOfWeek: endOfWeek, into: &found)
-                joined.removeAll(keepingCapacity: true)
-                for membership in found {
-                    let group: Int32
-                    if let existing = groupOfRank[membership.rank] {
-                        group = existing
-                        if position < groups[Int(group)].namedAt {
-                            (groups[Int(group)].name, groups[Int(group)].namedAt) = (name(of: membership, item, key: key), position)
-                        }
-                    } else {
-                        group = Int32(groups.count)
-                        groups.append((name(of: membership, item, key: key), position, membership.rank, []))
-                        groupOfRank[membership.rank] = group
+        var next = 0
+        positions.lazy.map { items[$0] }.forEachReleasingCachePages { item in
+            let position = positions[next]
+            next += 1
+            found.removeAll(keepingCapacity: true)
+            memberships(of: item, key: key, today: today, endOfWeek: endOfWeek, into: &found)
+            joined.removeAll(keepingCapacity: true)
+            for membership in found {
+                let group: Int32
+                if let existing = groupOfRank[membership.rank] {
+                    group = existing
+                    if position < groups[Int(group)].namedAt {
+                        (groups[Int(group)].name, groups[Int(group)].namedAt) = (name(of: membership, item, key: key), position)
                     }
-                    guard !joined.contains(group) else { continue }
-                    joined.append(group)
-                    if joined.count == 1 { firstGroup[position] = group } else { otherGroups.append((position, group)) }
+                } else {
+                    group = Int32(groups.count)
+                    groups.append((name(of: membership, item, key: key), position, membership.rank, []))
+                    groupOfRank[membership.rank] = group
                 }
+                guard !joined.contains(group) else { continue }
+                joined.append(group)
+                if joined.count == 1 { firstGroup[position] = group } else { otherGroups.append((position, group)) }
             }
-            pages.release()
         }
         otherGroups.sort { $0.position < $1.position }
         var nextOther = otherGroups.startIndex

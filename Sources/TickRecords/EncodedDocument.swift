@@ -162,7 +162,7 @@ public final class EncodedDocument: @unchecked Sendable {
 
     /// Where the list's bytes lie in the parse cache's mapping (their
     /// address); 0 for a list parsed afresh.
-    package var mappedPosition: Int { mapping == nil ? 0 : Int(bitPattern: unchecked?.buffer.baseAddress) }
+    package var mappedPosition: Int { Int(bitPattern: mappedBytes?.baseAddress) }
 
     /// The list's payload in the parse cache's mapping; nil for a list
     /// parsed afresh.

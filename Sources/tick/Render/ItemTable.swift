@@ -176,21 +176,36 @@ enum ItemTable {
             return Int32(start)..<Int32(bytes.count)
         }
         // The kept lines are laid out in the listing's order, a chunk of
-        // lines on each core, and written in order as they are done.
+        // lines on each core.
         let fitted = widths
-        let linesPerChunk = 4096
-        Parallel.orderedChunks((source.count + linesPerChunk - 1) / linesPerChunk, inFlight: 4, capacity: linesPerChunk * 128) {
-            chunk, output in
-            var printed: [UInt8] = []
-            for index in chunk * linesPerChunk..<min(source.count, (chunk + 1) * linesPerChunk) {
-                let wasCut = cut.withKept(index) { bytes, range in
-                    printed.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[Int(range.lowerBound)..<Int(range.upperBound)]))
-                }
-                if !wasCut { _ = listing.withKept(index) { bytes, line in line.write(from: bytes, widths: fitted, to: &printed) } }
+        let chunks = stride(from: 0, to: source.count, by: 4096).map { $0..<min(source.count, $0 + 4096) }
+        writeInOrder(chunks, to: write) { index, _, printed in
+            let wasCut = cut.withKept(index) { bytes, range in
+                printed.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[Int(range.lowerBound)..<Int(range.upperBound)]))
             }
+            if !wasCut { _ = listing.withKept(index) { bytes, line in line.write(from: bytes, widths: fitted, to: &printed) } }
+        }
+    }
+
+    /// Prints the lines of each range of `ranges` (`printLine` appends one
+    /// line's bytes to the last buffer, and may use the first, the range's
+    /// own, as it likes), a range on each core, four at most at once, and
+    /// hands the ranges' bytes to `write` in order as they are done;
+    /// `written` is told each range once its bytes are written.
+    private static func writeInOrder(
+        _ ranges: [Range<Int>], to write: (UnsafeBufferPointer<UInt8>) -> Void, written: (Range<Int>) -> Void = { _ in },
+        printLine: (Int, _ scratch: inout [UInt8], _ printed: inout [UInt8]) -> Void
+    ) {
+        var delivered = 0
+        Parallel.orderedChunks(ranges.count, inFlight: 4, capacity: 1024 * 256) { range, output in
+            var scratch: [UInt8] = []
+            var printed: [UInt8] = []
+            for index in ranges[range] { printLine(index, &scratch, &printed) }
             printed.withUnsafeBufferPointer { output.append($0) }
         } deliver: { bytes in
             write(bytes)
+            written(ranges[delivered])
+            delivered += 1
         }
     }
 
@@ -230,25 +245,15 @@ enum ItemTable {
         }
         if let width { widths.fit(in: width) }
         let fitted = widths
-        let runs = source.runs(ofAtMost: 1024, spanningAtMost: 8 << 20)
-        var delivered = 0
-        Parallel.orderedChunks(runs.count, inFlight: 4, capacity: 1024 * 256) { run, output in
-            var bytes: [UInt8] = []
-            var printed: [UInt8] = []
-            for index in runs[run] {
-                bytes.removeAll(keepingCapacity: true)
-                let line = build(index, &bytes)
-                if line.isRow && (cuttingEveryRow || line.mustBeCut(widths: fitted, width: width)) {
-                    appendCut(source.line(index), widths: fitted, width: width, depth: depth, to: &printed)
-                } else {
-                    bytes.withUnsafeBufferPointer { line.write(from: $0, widths: fitted, to: &printed) }
-                }
+        writeInOrder(source.runs(ofAtMost: 1024, spanningAtMost: 8 << 20), to: write, written: source.finishedBatch) {
+            index, bytes, printed in
+            bytes.removeAll(keepingCapacity: true)
+            let line = build(index, &bytes)
+            if line.isRow && (cuttingEveryRow || line.mustBeCut(widths: fitted, width: width)) {
+                appendCut(source.line(index), widths: fitted, width: width, depth: depth, to: &printed)
+            } else {
+                bytes.withUnsafeBufferPointer { line.write(from: $0, widths: fitted, to: &printed) }
             }
-            printed.withUnsafeBufferPointer { output.append($0) }
-        } deliver: { bytes in
-            write(bytes)
-            source.finishedBatch(runs[delivered])
-            delivered += 1
         }
     }
 
