@@ -567,7 +567,7 @@ struct ParseCacheTests {
                 stamp = FileStamp(info)
             }
             return (
-                entry.path, stamp, ListPayload(copying: bytes.withUnsafeBufferPointer { $0 }, checksum: entry.checksum, summary: entry.summary)
+                entry.path, stamp, bytes.withUnsafeBufferPointer { ListPayload(copying: $0, checksum: entry.checksum, summary: entry.summary) }
             )
         }
         parseCache.save(entries.map { ($0.0, $0.1, .fresh($0.2)) }, scanStarted: Posix.nanosecondsNow(), keptIn: nil)
@@ -586,7 +586,9 @@ struct ParseCacheTests {
         let bytes: OwnedBytes
         var released: [Range<Int>] = []
         init(_ payloads: [ListPayload]) {
-            bytes = OwnedBytes(copying: payloads.flatMap { Array($0.buffer) }.withUnsafeBufferPointer { $0 })
+            // The pointer is used inside the closure: a pointer it returned would
+            // outlive the temporary array (and the memory could be reused).
+            bytes = payloads.flatMap { Array($0.buffer) }.withUnsafeBufferPointer { OwnedBytes(copying: $0) }
         }
         func releasePages(holding released: UnsafeBufferPointer<UInt8>) {
             let start = released.baseAddress! - UnsafePointer(bytes.buffer.baseAddress!)
@@ -660,7 +662,7 @@ struct ParseCacheTests {
         for position in [nil, 0, payload.buffer.count / 2, payload.buffer.count - 1] {
             var bytes = Array(payload.buffer)
             if let position { bytes[position] ^= 0x01 }
-            let storage = OwnedBytes(copying: bytes.withUnsafeBufferPointer { $0 })
+            let storage = bytes.withUnsafeBufferPointer { OwnedBytes(copying: $0) }
             let unchecked = EncodedDocument(
                 unchecked: UnsafeBufferPointer(storage.buffer), owner: storage, checksum: payload.checksum,
                 path: document.path, summary: payload.summary)
