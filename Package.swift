@@ -37,8 +37,11 @@ let package = Package(
         // The library's layers, lowest first; each may import only those
         // above it in this list that its dependencies reach (docs/ARCHITECTURE.md,
         // "Layers"): TickEngine and TickOutput do not reach TickStore.
-        // Every system call: POSIX files, folders, mappings, time, processes.
-        .target(name: "TickSystem"),
+        // The few Core Foundation functions TickSystem calls (CollatedTexts), declared
+        // without Core Foundation's own headers (see the header).
+        .systemLibrary(name: "CCoreFoundation"),
+        // Every system call: POSIX files, folders, mappings, time, processes; text order in a locale.
+        .target(name: "TickSystem", dependencies: ["CCoreFoundation"]),
         // Values: documents, items, dates, statuses, runs, bytes out.
         .target(name: "TickModel", dependencies: ["TickSystem"]),
         // Markdown to items: the cmark-gfm seam, inline tokens, front matter, settings.

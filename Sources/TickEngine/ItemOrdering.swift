@@ -1,6 +1,7 @@
 import Foundation
 import TickModel
 import TickRecords
+import TickSystem
 
 // How items compare under each sort key: the engine's half of `SortKey`.
 extension SortKey {
@@ -35,13 +36,22 @@ private struct SortColumn {
     let key: SortKey
     private var numbers: [(Int64, Int64)] = []
     private var reals: [Double] = []
-    private var texts: [(text: String, path: String)] = []
+    /// The texts (titles, list names), made ready to compare once; nil for
+    /// a key that compares no text.
+    private let texts: CollatedTexts?
+    /// The list paths that break ties between list names.
+    private var paths: [String] = []
+    /// The list whose name was appended last: the items of a list come
+    /// together, and share its name's text.
+    private var lastList: EncodedDocument?
 
     init(key: SortKey, capacity: Int) {
         self.key = key
+        texts = key == .title || key == .list ? CollatedTexts(capacity: capacity) : nil
         switch key {
         case .urgency: reals.reserveCapacity(capacity)
-        case .title, .list: texts.reserveCapacity(capacity)
+        case .title: break
+        case .list: paths.reserveCapacity(capacity)
         case .manual, .priority, .due, .created, .done: numbers.reserveCapacity(capacity)
         }
     }
@@ -51,13 +61,20 @@ private struct SortColumn {
         switch key {
         case .urgency: reals.append(Urgency(item, today: today).total)
         case .manual: numbers.append((Int64(item.listRank), Int64(item.fileOffset)))
-        case .title: texts.append((item.title.string, ""))
+        case .title: texts!.append(utf8: item.title.bytes)
         // Higher priority first.
         case .priority: numbers.append((-Int64(item.priority.rawValue), 0))
         case .due: numbers.append((Self.number(item.date(.due)), 0))
         case .created: numbers.append((Self.number(item.date(.created)), 0))
         case .done: numbers.append((Self.number(item.date(.done)), 0))
-        case .list: texts.append((item.listName, item.listPath))
+        case .list:
+            if lastList === item.document {
+                texts!.appendLastAgain()
+            } else {
+                texts!.append(item.listName)
+                lastList = item.document
+            }
+            paths.append(item.listPath)
         }
     }
 
@@ -77,12 +94,10 @@ private struct SortColumn {
             if left.0 != right.0 { return left.0 < right.0 ? -1 : 1 }
             return left.1 < right.1 ? -1 : (left.1 == right.1 ? 0 : 1)
         case .title, .list:
-            let (left, right) = (texts[lhs], texts[rhs])
-            switch left.text.compare(right.text, options: [.caseInsensitive], range: nil, locale: Locale.current) {
-            case .orderedAscending: return -1
-            case .orderedDescending: return 1
-            case .orderedSame: return left.path < right.path ? -1 : (left.path == right.path ? 0 : 1)
-            }
+            let order = texts!.compare(lhs, rhs)
+            if order != 0 || key == .title { return order }
+            let (left, right) = (paths[lhs], paths[rhs])
+            return left < right ? -1 : (left == right ? 0 : 1)
         }
     }
 }

@@ -1,5 +1,8 @@
+import Foundation
 import Testing
 
+import TickEngine
+import TickSystem
 @testable import TickModel
 
 /// Every sort key on the `groups` fixture; ties always fall back to manual order.
@@ -55,6 +58,48 @@ import Testing
 
     @Test func listIsByListNameNotListOrder() {
         #expect(sorted([.list]) == ["a1", "a2", "a3", "a4", "a5", "a6", "a6.1", "a7", "b1", "b2", "b3", "b4", "b5", "B6", "z1"])
+    }
+
+    /// `--sort title` and `--sort list` compare through `CollatedTexts`,
+    /// which must order every pair as Foundation's case-insensitive,
+    /// locale-aware `compare` does (the order the spec promises), on text
+    /// that tells collations apart: case, accents composed and not, ß and
+    /// ss, ligatures, full-width letters, digits, marks, emoji, Danish aa,
+    /// Turkish dotless i, control and zero-width characters, invalid UTF-8.
+    @Test("titles and list names order as Foundation's case-insensitive, locale-aware compare does, in several locales")
+    func textCollatorAgreesWithFoundationsCompare() {
+        let pieces = [
+            "a", "A", "b", "Z", "e", "É", "é", "e\u{301}", "E\u{301}", "ß", "SS", "ss", "ø", "Ø", "å", "aa", "Å", "ı", "I", "i",
+            "İ", "ﬁ", "fi", "1", "2", "10", "9", " ", "-", "_", ".", "!", "#", "😀", "日", "本", "ä", "a\u{308}", "Æ", "ae",
+            "œ", "\t", "ǅ", "Σ", "σ", "ς", "Ａ", "ａ", "①", "½", "\u{200B}", "ch", "h", "y", "ö", "\u{0}",
+        ]
+        var generator = SeededGenerator(seed: 15)
+        func text() -> String {
+            (0..<Int.random(in: 0...4, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+        }
+        for identifier in [Locale.current.identifier, "en_US", "da_DK", "tr_TR", "lt_LT", "cs_CZ", "de_DE@collation=phonebook"] {
+            let locale = Locale(identifier: identifier)
+            let texts = CollatedTexts(locale: locale)
+            var disagreements: [String] = []
+            for _ in 0..<5_000 {
+                let (left, right) = (text(), text())
+                let expected = left.compare(right, options: [.caseInsensitive], range: nil, locale: locale)
+                texts.append(left)
+                texts.append(right)
+                let found = texts.compare(texts.count - 2, texts.count - 1)
+                if found != expected.rawValue { disagreements.append("\(left.debugDescription) vs \(right.debugDescription)") }
+            }
+            #expect(disagreements.isEmpty, "\(identifier): \(disagreements.prefix(5))")
+        }
+        // Bytes that are not UTF-8 are read as String(decoding:) reads them;
+        // a text appended again compares as the same text.
+        let texts = CollatedTexts()
+        let invalid: [UInt8] = [0x61, 0xFF, 0x62]
+        invalid.withUnsafeBufferPointer { texts.append(utf8: $0) }
+        texts.append(String(decoding: invalid, as: UTF8.self))
+        texts.append("a")
+        texts.appendLastAgain()
+        #expect(texts.compare(0, 1) == 0 && texts.compare(0, 2) > 0 && texts.compare(2, 0) < 0 && texts.compare(2, 3) == 0)
     }
 
     @Test func keysApplyInTurn() {

@@ -231,7 +231,8 @@ import Testing
     }
 
     /// Outside `TickSystem`, no file of the library imports the C library for
-    /// system calls (the cmark-gfm bridge keeps its own C memory calls).
+    /// system calls (the cmark-gfm bridge keeps its own C memory calls), nor
+    /// calls Core Foundation (`CollatedTexts` does).
     @Test func noLibraryFileOutsideTheSeamImportsTheCLibrary() throws {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources")
@@ -244,6 +245,7 @@ import Testing
         for file in files {
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
             #expect(!text.contains("import Glibc") && !text.contains("import Darwin"), "\(file) imports the C library")
+            #expect(!text.contains("import CoreFoundation") && !text.contains("import CCoreFoundation"), "\(file) imports Core Foundation")
         }
     }
 }
