@@ -28,14 +28,20 @@ public enum ItemLookup {
     /// With `preferringCompleted`, a title matching several items picks
     /// among the done and cancelled ones first (`reopen`: reopening an open
     /// item does nothing), else among the open ones.
-    public static func resolve<List: LookupList>(_ spec: String, in documents: [List], preferringCompleted: Bool = false) throws(Failure) -> Location
-    {
+    ///
+    /// `opening` is called with each list before its items are first read
+    /// (on the thread that reads them): the read model checks a list read
+    /// from the parse cache there, as the search reaches it.
+    public static func resolve<List: LookupList>(
+        _ spec: String, in documents: [List], preferringCompleted: Bool = false, opening: (List) -> Void = { _ in }
+    ) throws(Failure) -> Location {
         // PATH:LINE
         if let colon = spec.lastIndex(of: ":"), let line = Int(spec[spec.index(after: colon)...]) {
             let path = String(spec[..<colon])
             let wanted = path.hasPrefix("./") ? String(path.dropFirst(2)) : path
             if let documentIndex = documents.firstIndex(where: { $0.path == wanted }) {
                 let document = documents[documentIndex]
+                opening(document)
                 if let item = (0..<document.itemCount).first(where: { document.line(of: $0) == line }) {
                     return Location(document: documentIndex, item: item)
                 }
@@ -45,14 +51,14 @@ public enum ItemLookup {
         // ^id
         if spec.hasPrefix("^"), spec.count > 1 {
             let id = String(spec.dropFirst())
-            let matches = all(in: documents) { $0.id(of: $1) == id }
+            let matches = all(in: documents, opening: opening) { $0.id(of: $1) == id }
             if matches.count == 1 { return matches[0] }
             if matches.count > 1 { throw .ambiguous(spec, candidates: describe(matches, documents)) }
             throw .unknown(spec, candidates: [])
         }
         // Title text.
         let wanted = spec.lowercased()
-        let matches = all(in: documents) { $0.title(of: $1, lowercasedContains: wanted) }
+        let matches = all(in: documents, opening: opening) { $0.title(of: $1, lowercasedContains: wanted) }
         let exact = matches.filter { documents[$0.document].title(of: $0.item).lowercased() == wanted }
         let preferred = { (location: Location) in documents[location.document].isOpen(location.item) != preferringCompleted }
         for group in [exact.filter(preferred), exact, matches.filter(preferred), matches] where !group.isEmpty {
@@ -65,7 +71,7 @@ public enum ItemLookup {
     /// The items `test` accepts, in order; the lists are searched on every
     /// core, chunk by chunk in the order their bytes lie (`readingPosition`),
     /// so that a search reads the parse cache from front to back.
-    private static func all<List: LookupList>(in documents: [List], where test: (List, Int) -> Bool) -> [Location] {
+    private static func all<List: LookupList>(in documents: [List], opening: (List) -> Void, where test: (List, Int) -> Bool) -> [Location] {
         let positions = documents.map(\.readingPosition)
         let readingOrder = documents.indices.sorted { (positions[$0], $0) < (positions[$1], $1) }
         let chunkSize = max(64, documents.count / 32)
@@ -76,6 +82,7 @@ public enum ItemLookup {
                 var found: [Location] = []
                 for documentIndex in chunkOrder {
                     let document = documents[documentIndex]
+                    opening(document)
                     for item in 0..<document.itemCount where test(document, item) {
                         found.append(Location(document: documentIndex, item: item))
                     }
@@ -93,6 +100,23 @@ public enum ItemLookup {
             let document = documents[$0.document]
             return "\(document.path):\(document.line(of: $0.item))  \(document.title(of: $0.item))"
         }
+    }
+}
+
+extension EncodedWorkspace {
+    /// The item `spec` names (`ItemLookup.resolve`) among the lists in path
+    /// order, or only in `lists` when given (some of `documents`): the list
+    /// and the item's index in it. A list read from the parse cache is
+    /// checked as the search first reads it, on every core, rather than
+    /// every list before the search (which read the whole cache twice), and
+    /// the cache is saved once after when any was found damaged.
+    public func locate(_ spec: String, in lists: [EncodedDocument]? = nil, preferringCompleted: Bool = false) throws(ItemLookup.Failure)
+        -> (list: EncodedDocument, item: Int)
+    {
+        let lists = lists ?? documents
+        defer { saveRepairs() }
+        let location = try ItemLookup.resolve(spec, in: lists, preferringCompleted: preferringCompleted, opening: { checkedForSearch($0) })
+        return (lists[location.document], location.item)
     }
 }
 

@@ -13,7 +13,8 @@ public struct EncodedWorkspace: Sendable {
     /// Every list, in path order (as the folder scan found them). A list
     /// read from the cache may not be checked yet: its name and path are
     /// there to look lists up by (the cache's index holds them), its items
-    /// are read through `checked(_:)`, `items(ofListAt:)` or `listsByPath`.
+    /// are read through `checked(_:)`, `items(ofListAt:)` or a search
+    /// (`locate`, which checks each list as it reaches it).
     public let documents: [EncodedDocument]
     /// What was skipped while loading (unreadable files, links out of the root, files not UTF-8).
     public let warnings: [String]
@@ -107,14 +108,6 @@ public struct EncodedWorkspace: Sendable {
         return Array(perRun.joined())
     }
 
-    /// The lists in path order (as the folder scan found them), each ready
-    /// for its items to be read: what names are looked up in, so that
-    /// candidates are offered by path.
-    public var listsByPath: [EncodedDocument] {
-        completeAll()
-        return documents
-    }
-
     /// `document`, one of `documents`, ready for its items to be read: a
     /// list read from the cache unchecked is checked first (and, when
     /// damaged, parsed again and the cache saved), the other lists left as
@@ -125,6 +118,13 @@ public struct EncodedWorkspace: Sendable {
             saveRepairs()
         }
         return document
+    }
+
+    /// `document` checked as `checked(_:)` checks it, from any thread, but
+    /// without saving the repairs: a search over many lists calls
+    /// `saveRepairs()` once, after.
+    package func checkedForSearch(_ document: EncodedDocument) {
+        if !document.isComplete { document.complete { repairs?.repair($0) } }
     }
 
     /// The items of the list at `path`, in file order; none when no list has that path.

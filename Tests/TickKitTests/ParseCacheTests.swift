@@ -544,6 +544,21 @@ struct ParseCacheTests {
         #expect(repaired.payload("b.md", at: 1, stamp: entry.stamp) != nil, "the damaged list was not repaired")
     }
 
+    @Test("done by title checks each cached list as the search reaches it: an item in a damaged copy is found and done")
+    func doneByTitleRepairsADamagedListItSearches() throws {
+        let folder = try TemporaryFolder([
+            "a.md": "# Alpha\n- [ ] one\n- [ ] two\n", "b.md": "# Beta\n- [ ] three\n- [ ] four with a longer title\n",
+        ])
+        let cache = CacheFolder()
+        _ = try run(["query", "open", "--json"], folder, cache: cache)
+        _ = try damagePayload(of: "b.md", in: folder, cache: cache)
+        let done = try run(["done", "four with"], folder, cache: cache)
+        #expect(done.status == 0 && done.stderr.isEmpty, "\(done.stderr)")
+        #expect(try String(contentsOf: folder.url.appendingPathComponent("b.md"), encoding: .utf8).contains("- [x] four with a longer title"))
+        let open = try run(["query", "open"], folder, cache: cache)
+        #expect(open.stdout.contains("three") && !open.stdout.contains("four") && open.stderr.isEmpty)
+    }
+
     @Test("a list whose cached copy is damaged and whose file no longer parses the same is skipped with a warning, then parsed afresh")
     func unrepairableListIsSkippedWithAWarning() throws {
         let folder = try TemporaryFolder(["a.md": "- [ ] alpha\n", "b.md": "- [ ] beta\n"])
@@ -859,7 +874,7 @@ struct ParseCacheTests {
         #expect(warm.orderCameFromCache)
         #expect(warm.pathsInListOrder == ["b.md", "c.md", "a.md"])
         do {
-            _ = try ItemLookup.resolve("Call Ana", in: warm.listsByPath)
+            _ = try warm.locate("Call Ana")
             Issue.record("expected the title to be ambiguous")
         } catch {
             guard case .ambiguous(_, let candidates) = error else {

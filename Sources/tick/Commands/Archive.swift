@@ -112,7 +112,7 @@ extension Tick {
                 throw TickError.badData("\(path) exists already; pick another name (tick never replaces a file)")
             }
             let title = ((components.last.map(String.init) ?? trimmed) as NSString).deletingPathExtension
-            if let clash = session.lists.listsByPath.first(where: {
+            if let clash = session.lists.documents.first(where: {
                 $0.name.lowercased() == title.lowercased() || $0.path.lowercased() == path.lowercased()
             }) {
                 throw TickError.badData("a list named '\(clash.name)' exists already in \(clash.path); pick another name")

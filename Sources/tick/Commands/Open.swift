@@ -33,11 +33,10 @@ extension Tick {
         func execute() throws {
             let root = try folder.folder()
             let workspace = try folder.workspace()
-            var documents = workspace.listsByPath
-            if let list { documents = [documents[try ListLookup.resolve(list, in: documents)]] }
-            let location = try ItemLookup.resolve(item, in: documents)
-            let document = documents[location.document]
-            let line = document.line(of: location.item)
+            let documents = workspace.documents
+            let (document, index) = try workspace.locate(
+                item, in: try list.map { [documents[try ListLookup.resolve($0, in: documents)]] })
+            let line = document.line(of: index)
             let path = root.absolute(document.path)
             let environment = ProcessInfo.processInfo.environment
             let editor =

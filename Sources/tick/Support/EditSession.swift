@@ -225,11 +225,10 @@ struct EditSession {
         }
         // The whole folder is searched in the read model; the file that
         // holds the item is then read.
-        let lists = path.map { path in self.lists.documents.filter { $0.path == path }.map(self.lists.checked) } ?? self.lists.listsByPath
         do {
-            let location = try ItemLookup.resolve(spec, in: lists, preferringCompleted: preferringCompleted)
-            let found = lists[location.document]
-            let line = found.line(of: location.item)
+            let (found, index) = try self.lists.locate(
+                spec, in: path.map { path in self.lists.documents.filter { $0.path == path } }, preferringCompleted: preferringCompleted)
+            let line = found.line(of: index)
             let document = try document(at: found.path)
             guard let item = document.items.first(where: { $0.line == line }) else {
                 throw TickError.changedOnDisk("\(found.path) changed on disk while tick was reading it; nothing was written, run the command again")
