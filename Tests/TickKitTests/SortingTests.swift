@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-
 import TickEngine
+import TickRecords
 import TickSystem
+
 @testable import TickModel
 
 /// Every sort key on the `groups` fixture; ties always fall back to manual order.
@@ -100,6 +101,41 @@ import TickSystem
         texts.append("a")
         texts.appendLastAgain()
         #expect(texts.compare(0, 1) == 0 && texts.compare(0, 2) > 0 && texts.compare(2, 0) < 0 && texts.compare(2, 3) == 0)
+    }
+
+    /// Past 20,000 items a sort by title or list runs on every core (parts
+    /// sorted apart, then merged): the order must be the one-core order.
+    @Test("a sort large enough to run on every core gives the order of one sort on one core, ties in manual order")
+    func aSortOnEveryCoreGivesTheOneCoreOrder() {
+        let words = ["beta", "Alpha", "alpha", "gamma", "Beta"]
+        let priorities = ["", " !", " !!!", " ↓"]
+        var files: [String: String] = [:]
+        for list in 0..<3 {
+            files["l\(list).md"] = (0..<8_000).map { index in
+                "- [ ] \(words[(index * 7 + list) % words.count])\(priorities[(index / 3 + list) % priorities.count])\n"
+            }.joined()
+        }
+        let items = workspace(files).items
+        #expect(items.count == 24_000)
+        let position = Dictionary(uniqueKeysWithValues: items.enumerated().map { ("\($0.element.listPath):\($0.element.line)", $0.offset) })
+        func positions(_ sorted: [EncodedListedItem]) -> [Int] { sorted.map { position["\($0.listPath):\($0.line)"]! } }
+        // Manual order is the order `items` has: a tie keeps it.
+        let byPriority = items.indices.sorted { (-items[$0].priority.rawValue, $0) < (-items[$1].priority.rawValue, $1) }
+        #expect(positions(SortKey.sort(items.shuffled(), by: [.priority], today: Fixture.today)) == byPriority)
+        #expect(
+            positions(SortKey.sort(items.shuffled(), by: [.priority, .title], today: Fixture.today))
+                == byPriority.sorted {
+                    let (left, right) = (items[$0], items[$1])
+                    if left.priority != right.priority { return left.priority.rawValue > right.priority.rawValue }
+                    let order = left.title.string.compare(right.title.string, options: [.caseInsensitive], range: nil, locale: .current)
+                    return order == .orderedSame ? $0 < $1 : order == .orderedAscending
+                })
+        let byTitle = items.indices.sorted {
+            let order = items[$0].title.string.compare(items[$1].title.string, options: [.caseInsensitive], range: nil, locale: .current)
+            return order == .orderedSame ? $0 < $1 : order == .orderedAscending
+        }
+        #expect(positions(SortKey.sort(items.shuffled(), by: [.title], today: Fixture.today)) == byTitle)
+        #expect(positions(SortKey.sort(items, by: [.title], reverse: true, today: Fixture.today)) == byTitle.reversed())
     }
 
     @Test func keysApplyInTurn() {
