@@ -4,7 +4,7 @@
 // because, on Linux, they bring their own copy of the C library's
 // declarations (`struct stat` among them), and a module that sees both
 // loses the members TickSystem gives `stat`. Objects are opaque pointers
-// here; each one created is released with CFRelease.
+// here; each one created or retained is released with CFRelease.
 #ifndef TICK_CCOREFOUNDATION_H
 #define TICK_CCOREFOUNDATION_H
 
@@ -30,6 +30,7 @@ long CFStringGetLength(const void *string);
 // Less than, equal to or greater than: -1, 0 or 1.
 long CFStringCompareWithOptionsAndLocale(const void *left, const void *right, TickCFRange range, unsigned long options,
                                          const void *locale);
+const void *CFRetain(const void *object);
 void CFRelease(const void *object);
 
 #endif

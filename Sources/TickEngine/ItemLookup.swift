@@ -115,7 +115,7 @@ extension EncodedWorkspace {
     {
         let lists = lists ?? documents
         defer { saveRepairs() }
-        let location = try ItemLookup.resolve(spec, in: lists, preferringCompleted: preferringCompleted, opening: { checkedForSearch($0) })
+        let location = try ItemLookup.resolve(spec, in: lists, preferringCompleted: preferringCompleted, opening: { checkWithoutSaving($0) })
         return (lists[location.document], location.item)
     }
 }

@@ -76,7 +76,7 @@ public struct EncodedWorkspace: Sendable {
     private func completeAll() {
         let runs = listRuns(minimumSize: 4096)
         _ = Parallel.map(runs.count) { run in
-            for (document, _) in ranked[runs[run]] where !document.isComplete { document.complete { repairs?.repair($0) } }
+            for (document, _) in ranked[runs[run]] { checkWithoutSaving(document) }
             releasePages(of: runs[run])
         }
         saveRepairs()
@@ -114,16 +114,16 @@ public struct EncodedWorkspace: Sendable {
     /// they are: a lookup by name needs only the one list it finds.
     public func checked(_ document: EncodedDocument) -> EncodedDocument {
         if !document.isComplete {
-            document.complete { repairs?.repair($0) }
+            checkWithoutSaving(document)
             saveRepairs()
         }
         return document
     }
 
-    /// `document` checked as `checked(_:)` checks it, from any thread, but
-    /// without saving the repairs: a search over many lists calls
-    /// `saveRepairs()` once, after.
-    package func checkedForSearch(_ document: EncodedDocument) {
+    /// Checks `document`, one of `documents` read from the cache unchecked,
+    /// once, from any thread, repairing it when damaged, without saving
+    /// the repairs: a pass over many lists calls `saveRepairs()` once, after.
+    package func checkWithoutSaving(_ document: EncodedDocument) {
         if !document.isComplete { document.complete { repairs?.repair($0) } }
     }
 
@@ -214,7 +214,7 @@ public struct EncodedWorkspace: Sendable {
     /// are read.
     package func forEachItem(in run: Range<Int>, _ body: (EncodedListedItem) -> Void) {
         for (document, rank) in ranked[run] {
-            if !document.isComplete { document.complete { repairs?.repair($0) } }
+            checkWithoutSaving(document)
             // One value per list, moved from item to item: a new value for
             // each item would retain and release the document every time.
             var item = EncodedListedItem(document: document, index: 0, listRank: rank)

@@ -17,11 +17,10 @@ import Foundation
 /// Guarantees: every string it makes is released with the column, once.
 package final class CollatedTexts {
     private let locale: UnsafeRawPointer
-    /// Each text's string, by its place in the column (a text appended
-    /// again shares the string before it).
+    /// Each text's string, by its place in the column, each place holding
+    /// a reference of its own (a text appended again shares the string
+    /// before it, retained again).
     private var strings: [UnsafeRawPointer] = []
-    /// The strings the column made, each released once.
-    private var made: [UnsafeRawPointer] = []
     private static let options = UInt(TickCFCompareCaseInsensitive | TickCFCompareNonliteral)
 
     package init(locale: Locale = .current, capacity: Int = 0) {
@@ -32,7 +31,7 @@ package final class CollatedTexts {
     }
 
     deinit {
-        for string in made { CFRelease(string) }
+        for string in strings { CFRelease(string) }
         CFRelease(locale)
     }
 
@@ -44,21 +43,18 @@ package final class CollatedTexts {
         let string =
             CFStringCreateWithBytes(nil, utf8.baseAddress, utf8.count, UInt32(TickCFStringEncodingUTF8), 0)
             ?? Self.string(String(decoding: utf8, as: UTF8.self))
-        made.append(string)
         strings.append(string)
     }
 
     /// Appends `text`.
     package func append(_ text: String) {
-        let string = Self.string(text)
-        made.append(string)
-        strings.append(string)
+        strings.append(Self.string(text))
     }
 
     /// Appends the text appended last again, sharing its string (a list's
     /// name, for each of its items).
     package func appendLastAgain() {
-        strings.append(strings.last!)
+        strings.append(CFRetain(strings.last!)!)
     }
 
     /// Negative, zero or positive as the text at `left` sorts before, with

@@ -525,14 +525,21 @@ struct ParseCacheTests {
         }
     }
 
-    @Test("show by name reads only the list it shows: a damaged copy of another list is repaired by the next command that reads it, --list too")
-    func showByNameReadsOneList() throws {
+    /// Two lists, Alpha and Beta, cached, then Beta's cached copy damaged
+    /// (`damagePayload`): the folder, its cache, and the damaged cache file.
+    func alphaAndDamagedBeta() throws -> (TemporaryFolder, CacheFolder, ParseCache, Data) {
         let folder = try TemporaryFolder([
             "a.md": "# Alpha\n- [ ] one\n- [ ] two\n", "b.md": "# Beta\n- [ ] three\n- [ ] four with a longer title\n",
         ])
         let cache = CacheFolder()
         _ = try run(["query", "open", "--json"], folder, cache: cache)
         let (parseCache, damaged) = try damagePayload(of: "b.md", in: folder, cache: cache)
+        return (folder, cache, parseCache, damaged)
+    }
+
+    @Test("show by name reads only the list it shows: a damaged copy of another list is repaired by the next command that reads it, --list too")
+    func showByNameReadsOneList() throws {
+        let (folder, cache, parseCache, damaged) = try alphaAndDamagedBeta()
         let shown = try run(["show", "alpha"], folder, cache: cache)
         #expect(shown.status == 0 && shown.stdout.contains("two") && !shown.stdout.contains("three"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: parseCache.path)) == damaged, "show read (and repaired) a list it does not show")
@@ -546,12 +553,7 @@ struct ParseCacheTests {
 
     @Test("done by title checks each cached list as the search reaches it: an item in a damaged copy is found and done")
     func doneByTitleRepairsADamagedListItSearches() throws {
-        let folder = try TemporaryFolder([
-            "a.md": "# Alpha\n- [ ] one\n- [ ] two\n", "b.md": "# Beta\n- [ ] three\n- [ ] four with a longer title\n",
-        ])
-        let cache = CacheFolder()
-        _ = try run(["query", "open", "--json"], folder, cache: cache)
-        _ = try damagePayload(of: "b.md", in: folder, cache: cache)
+        let (folder, cache, _, _) = try alphaAndDamagedBeta()
         let done = try run(["done", "four with"], folder, cache: cache)
         #expect(done.status == 0 && done.stderr.isEmpty, "\(done.stderr)")
         #expect(try String(contentsOf: folder.url.appendingPathComponent("b.md"), encoding: .utf8).contains("- [x] four with a longer title"))
