@@ -2,12 +2,14 @@ import Foundation
 import TickModel
 import TickRecords
 
-/// A named run of items: one group of grouped output.
+/// A named run of items: one group of grouped output. Its items are a
+/// slice of one array that holds every group's items (`Grouping.group`
+/// allocates no array per group): index them from `items.startIndex`.
 public struct ItemGroup: Sendable {
     public var name: String
-    public var items: [EncodedListedItem]
+    public var items: ArraySlice<EncodedListedItem>
 
-    public init(name: String, items: [EncodedListedItem]) {
+    public init(name: String, items: ArraySlice<EncodedListedItem>) {
         self.name = name
         self.items = items
     }
@@ -21,21 +23,20 @@ public enum Grouping {
         // parse cache, a run at a time, the run's pages given back after
         // it: items in another order (by due date) would map most of the
         // cache. Then the items are put in their groups in the order they
-        // came in.
+        // came in, all groups in one array (a folder grouped by section
+        // has a group for every few items: an array each cost more than
+        // the items).
         // A group is named as the first of its items in the given order
         // writes it (`#Work` or `#work`): `namedAt` is that item's place.
-        var groups: [(name: String, namedAt: Int, rank: GroupRank, items: [EncodedListedItem])] = []
+        var groups: [(name: String, namedAt: Int, rank: GroupRank)] = []
         var groupOfRank: [GroupRank: Int32] = [:] // two lists may share a name, never a rank
         var firstGroup = [Int32](repeating: -1, count: items.count)
         var otherGroups: [(position: Int, group: Int32)] = [] // an item's second group and on (tags)
+        var sizes: [Int32] = []
         let endOfWeek = today.adding(7 - today.isoWeekday, .day)
         var found: [Membership] = []
         var joined: [Int32] = []
-        let positions = items.isInCacheOrder ? Array(items.indices) : items.indices.sorted { items[$0].cacheOrder < items[$1].cacheOrder }
-        var next = 0
-        positions.lazy.map { items[$0] }.forEachReleasingCachePages { item in
-            let position = positions[next]
-            next += 1
+        func place(_ item: EncodedListedItem, at position: Int) {
             found.removeAll(keepingCapacity: true)
             memberships(of: item, key: key, today: today, endOfWeek: endOfWeek, into: &found)
             joined.removeAll(keepingCapacity: true)
@@ -48,25 +49,60 @@ public enum Grouping {
                     }
                 } else {
                     group = Int32(groups.count)
-                    groups.append((name(of: membership, item, key: key), position, membership.rank, []))
+                    groups.append((name(of: membership, item, key: key), position, membership.rank))
+                    sizes.append(0)
                     groupOfRank[membership.rank] = group
                 }
                 guard !joined.contains(group) else { continue }
                 joined.append(group)
+                sizes[Int(group)] += 1
                 if joined.count == 1 { firstGroup[position] = group } else { otherGroups.append((position, group)) }
             }
         }
+        if items.isInCacheOrder {
+            var position = 0
+            items.forEachReleasingCachePages { item in
+                place(item, at: position)
+                position += 1
+            }
+        } else {
+            let positions = items.indices.sorted { items[$0].cacheOrder < items[$1].cacheOrder }
+            var next = 0
+            positions.lazy.map { items[$0] }.forEachReleasingCachePages { item in
+                place(item, at: positions[next])
+                next += 1
+            }
+        }
+        groupOfRank = [:]
+        // Ranks tell groups apart: no two are equal.
+        let order = groups.indices.sorted { groups[$0].rank < groups[$1].rank }
+        var starts = [Int32](repeating: 0, count: groups.count)
+        var total: Int32 = 0
+        for group in order {
+            starts[group] = total
+            total += sizes[group]
+        }
+        // Where each membership goes among all the groups' items, in the
+        // order the items came in.
+        var filled = starts
+        var slots = [Int32](repeating: 0, count: Int(total))
         otherGroups.sort { $0.position < $1.position }
         var nextOther = otherGroups.startIndex
-        for (position, item) in items.enumerated() {
-            if firstGroup[position] >= 0 { groups[Int(firstGroup[position])].items.append(item) }
+        for position in items.indices {
+            if firstGroup[position] >= 0 {
+                let group = Int(firstGroup[position])
+                slots[Int(filled[group])] = Int32(position)
+                filled[group] += 1
+            }
             while nextOther < otherGroups.endIndex, otherGroups[nextOther].position == position {
-                groups[Int(otherGroups[nextOther].group)].items.append(item)
+                let group = Int(otherGroups[nextOther].group)
+                slots[Int(filled[group])] = Int32(position)
+                filled[group] += 1
                 nextOther += 1
             }
         }
-        // Ranks tell groups apart: no two are equal.
-        return groups.sorted { $0.rank < $1.rank }.map { ItemGroup(name: $0.name, items: $0.items) }
+        let grouped = slots.map { items[Int($0)] }
+        return order.map { group in ItemGroup(name: groups[group].name, items: grouped[Int(starts[group])..<Int(filled[group])]) }
     }
 
     /// The due buckets in display order.
@@ -88,9 +124,15 @@ public enum Grouping {
     /// a text where a text orders the groups (a tag, a folder): a rank is
     /// found for each item, so it is made of strings only where it must be.
     private struct GroupRank: Hashable, Comparable {
-        var first: Int
-        var second = 0
-        var text = ""
+        // 32-bit numbers: a folder grouped by section has a rank for every
+        // few items, each one a dictionary key.
+        let first: Int32
+        let second: Int32
+        let text: String
+
+        init(first: Int, second: Int = 0, text: String = "") {
+            (self.first, self.second, self.text) = (Int32(first), Int32(second), text)
+        }
 
         static func < (lhs: GroupRank, rhs: GroupRank) -> Bool {
             if lhs.first != rhs.first { return lhs.first < rhs.first }
@@ -151,7 +193,7 @@ public enum Grouping {
             guard item.sectionIndex != nil, let title = item.sectionTitle else { return item.listName }
             return "\(item.listName) › \(title.string)"
         case .priority: return item.priority.name
-        case .due: return dueBuckets[membership.rank.first]
+        case .due: return dueBuckets[Int(membership.rank.first)]
         case .tag: return membership.tag.map { "#" + $0 } ?? "No tag"
         case .status: return item.status.rawValue
         case .folder: return membership.rank.text

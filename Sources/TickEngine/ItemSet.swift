@@ -5,16 +5,24 @@ import TickSystem
 /// items are in it: a result's subtasks are indented under the parents
 /// listed with them, and `--where` edits only the topmost of nested matches.
 public struct ItemSet {
+    /// An item with subtasks in one of the sets made together: the sets
+    /// of a listing's groups share one hash set (a listing grouped by
+    /// section has a set for every few items).
     private struct Key: Hashable {
         let list: ObjectIdentifier
-        let index: Int
+        let index: Int32
+        let group: Int32
     }
 
     private let keys: Set<Key>
+    private let group: Int32
 
-    private init(keys: Set<Key>) { self.keys = keys }
+    private init(keys: Set<Key>, group: Int32) {
+        self.keys = keys
+        self.group = group
+    }
 
-    public init(_ items: [EncodedListedItem]) { self = Self.sets(of: [items])[0] }
+    public init(_ items: [EncodedListedItem]) { self = Self.sets(of: [items[...]])[0] }
 
     /// A set for each group of items, read in one pass over all the groups'
     /// items: runs of them on every core (`CachePages.runs`: short where the
@@ -23,7 +31,7 @@ public struct ItemSet {
     /// thousands of groups: reading each on its own gave back a few
     /// kilobytes at a time, while the pages mapped around them stayed, most
     /// of the cache in the end.
-    public static func sets(of groups: [[EncodedListedItem]]) -> [ItemSet] {
+    public static func sets(of groups: [ArraySlice<EncodedListedItem>]) -> [ItemSet] {
         var starts: [Int] = []
         var total = 0
         for group in groups {
@@ -39,28 +47,31 @@ public struct ItemSet {
             }
             return low
         }
+        /// The item at `position` among all the groups' items, in the group at `group`.
+        func item(at position: Int, in group: Int) -> EncodedListedItem {
+            groups[group][groups[group].startIndex + position - starts[group]]
+        }
         let runs = CachePages.runs(of: total, atMost: 16_384, spanningAtMost: 8 << 20) { position in
-            let group = group(at: position)
-            return groups[group][position - starts[group]].document
+            item(at: position, in: group(at: position)).document
         }
         // Only an item with subtasks can enclose another: the others are
         // never asked about, and a listing of a million items holds few.
         let found = Parallel.map(runs.count) { run in
             var group = group(at: runs[run].lowerBound)
-            var keys: [(group: Int, key: Key)] = []
+            var keys: [Key] = []
             var pages = CachePages()
             for position in runs[run] {
                 while position - starts[group] >= groups[group].count { group += 1 }
-                let item = groups[group][position - starts[group]]
+                let item = item(at: position, in: group)
                 pages.include(item.document)
-                if item.hasSubtasks { keys.append((group, Key(list: ObjectIdentifier(item.document), index: item.index))) }
+                if item.hasSubtasks { keys.append(Key(list: ObjectIdentifier(item.document), index: Int32(item.index), group: Int32(group))) }
             }
             pages.release()
             return keys
         }
-        var keysOfGroup = [[Key]](repeating: [], count: groups.count)
-        for (group, key) in found.joined() { keysOfGroup[group].append(key) }
-        return keysOfGroup.map { ItemSet(keys: Set($0)) }
+        var keys = Set<Key>(minimumCapacity: found.reduce(0) { $0 + $1.count })
+        for run in found { keys.formUnion(run) }
+        return (0..<groups.count).map { ItemSet(keys: keys, group: Int32($0)) }
     }
 
     /// How many of the items that enclose `item` (its parent, the parent's
@@ -70,7 +81,7 @@ public struct ItemSet {
         var count = 0
         var parent = item.parentIndex
         while let index = parent {
-            if keys.contains(Key(list: list, index: index)) { count += 1 }
+            if keys.contains(Key(list: list, index: Int32(index), group: group)) { count += 1 }
             parent = item.document.parentIndex(of: index)
         }
         return count

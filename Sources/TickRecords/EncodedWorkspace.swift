@@ -164,7 +164,7 @@ public struct EncodedWorkspace: Sendable {
     /// per task) on every item, in manual order, on every core.
     private func gathered<Result>(_ makeTransform: () -> (EncodedListedItem) -> Result?) -> [Result] {
         let runs = listRuns(minimumSize: 1024)
-        let found = Parallel.map(runs.count) { run in
+        var found = Parallel.map(runs.count) { run in
             let transform = makeTransform()
             var found: [Result] = []
             forEachItem(in: runs[run]) { item in
@@ -173,10 +173,15 @@ public struct EncodedWorkspace: Sendable {
             return found
         }
         saveRepairs()
-        // Appended run by run: copying through `joined()` walked the items one by one.
+        // Appended run by run (copying through `joined()` walked the items
+        // one by one), each run let go once copied: the results are not
+        // held twice.
         var all: [Result] = []
         all.reserveCapacity(found.reduce(0) { $0 + $1.count })
-        for run in found { all.append(contentsOf: run) }
+        for run in found.indices {
+            all.append(contentsOf: found[run])
+            found[run] = []
+        }
         return all
     }
 

@@ -177,4 +177,15 @@ struct ReadModelTitleLookupTests {
         #expect(!contains("Buy Milk", "milky"))
         #expect(!contains("[", "{")) // 0x5B folds to nothing: only A-Z are letters
     }
+
+    @Test("a result item is 16 bytes, its place and its list's rank read back as they were made, up to 2³¹ − 1")
+    func aResultItemIsSixteenBytes() {
+        #expect(MemoryLayout<EncodedListedItem>.stride == 16)
+        let document = readModel(DocumentParser.parse("# A\n- [ ] one\n- [ ] two\n", path: "a.md"))
+        var item = EncodedListedItem(document: document, index: 0, listRank: Int(Int32.max))
+        #expect(item.listRank == Int(Int32.max))
+        #expect(item.title.string == "one")
+        item.index = 1
+        #expect(item.index == 1 && item.title.string == "two")
+    }
 }

@@ -356,13 +356,33 @@ import TickSyntax
         // Too long to keep, in the cache's order: measured first, each chunk built again and written in order.
         let inOrder = ListingSource(
             count: count, item: { items[$0] }, line: { .row(ItemRow(prefix: StyledText("☐ "), title: StyledText(items[$0].title.string))) })
-        #expect(inOrder.buildOrder().rowsMostlyInCacheOrder)
-        #expect(!source.buildOrder().rowsMostlyInCacheOrder)
+        #expect(inOrder.rowsMostlyInCacheOrder)
+        #expect(!source.rowsMostlyInCacheOrder)
+        // Built in order: the lines of no item first, in order, then the
+        // rows in the cache's order, merged from the runs in which they
+        // ascend (ties, an item listed twice, by line).
+        func buildOrder(_ source: ListingSource, where include: (Int) -> Bool = { _ in true }) -> [Int] {
+            var order: [Int] = []
+            source.inCacheOrder(where: include) { Array($0) } collect: { order += $0.joined() }
+            return order
+        }
+        #expect(buildOrder(inOrder) == Array(0..<count))
+        #expect(buildOrder(source) == Array((0..<count).reversed()))
+        let withHeadings = ListingSource(
+            count: 8, item: { [nil, items[3], items[1], nil, items[2], items[0], nil, items[4]][$0] }, line: { _ in .blank })
+        #expect(buildOrder(withHeadings) == [0, 3, 6, 5, 2, 4, 1, 7])
+        #expect(buildOrder(withHeadings, where: { $0 != 3 && $0 != 2 }) == [0, 6, 5, 4, 1, 7])
+        // By day: each day's rows in the cache's order, the days interleaved.
+        let byDay = (0..<count).filter { $0 % 3 == 0 } + (0..<count).filter { $0 % 3 == 1 } + [0] + (0..<count).filter { $0 % 3 == 2 }
+        let days = ListingSource(count: byDay.count, item: { items[byDay[$0]] }, line: { _ in .blank })
+        let order = buildOrder(days)
+        #expect(order.map { byDay[$0] } == [0, 0] + Array(1..<count))
+        #expect(Set(order).count == byDay.count)
         // One item out of its place (a list written again elsewhere after an edit) still counts as in order.
         let oneMoved = ListingSource(
             count: count, item: { items[($0 + 1) % count] },
             line: { .row(ItemRow(prefix: StyledText("☐ "), title: StyledText(items[($0 + 1) % count].title.string))) })
-        #expect(oneMoved.buildOrder().rowsMostlyInCacheOrder)
+        #expect(oneMoved.rowsMostlyInCacheOrder)
         var measuredFirst: [UInt8] = []
         ItemTable.write(inOrder, width: nil, depth: .none, keepingAtMost: count - 1) { measuredFirst.append(contentsOf: $0) }
         #expect(String(decoding: measuredFirst, as: UTF8.self) == (0..<count).map { "☐ item \($0)\n" }.joined())

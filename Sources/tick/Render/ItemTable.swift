@@ -153,23 +153,22 @@ enum ItemTable {
             }
             return RenderedLine(source.line(index), width: width, depth: depth, into: &bytes)
         }
-        let (order, rowsMostlyInCacheOrder) = source.buildOrder()
-        guard source.count <= limit || !rowsMostlyInCacheOrder else {
-            writeMeasuringFirst(
-                source, order: order, width: width, depth: depth, cuttingEveryRow: cuttingEveryRow, build: build, to: write)
+        guard source.count <= limit || !source.rowsMostlyInCacheOrder else {
+            writeMeasuringFirst(source, width: width, depth: depth, cuttingEveryRow: cuttingEveryRow, build: build, to: write)
             return
         }
-        let listing = BuiltLines(order, of: source, build: build)
+        let listing = BuiltLines(of: source, build: build)
         var widths = ColumnWidths()
         for chunk in listing.chunks {
             for line in chunk.kept where line.isRow { widths.include(line) }
         }
         if let width { widths.fit(in: width) }
         let cut = BuiltLines(
-            order.filter { index in
+            of: source,
+            where: { index in
                 let line = listing.kept(index)!
                 return line.isRow && (cuttingEveryRow || line.mustBeCut(widths: widths, width: width))
-            }, of: source
+            }
         ) { index, bytes in
             let start = bytes.count
             appendCut(source.line(index), widths: widths, width: width, depth: depth, to: &bytes)
@@ -218,20 +217,21 @@ enum ItemTable {
     static let keptLinesLimit = 327_680
 
     /// Writes a listing too long to keep: a first pass builds each line,
-    /// in the cache's order, and keeps only the columns' widths; the second
-    /// builds each line again, in the listing's order, a run of lines on
-    /// each core (`ListingSource.runs`: short where the rows lie far
-    /// apart in the cache), and writes the runs in order as they are done
-    /// (`Parallel.orderedChunks`), giving each run's pages back once it is
-    /// written. Each line is printed as `write` prints it: from its cells,
-    /// or cut from its styled text. The lines are built twice, but only a
-    /// few runs of them, and of the cache's pages, are ever held.
+    /// in the cache's order (`ListingSource.inCacheOrder`), and keeps only
+    /// the columns' widths; the second builds each line again, in the
+    /// listing's order, a run of lines on each core (`ListingSource.runs`:
+    /// short where the rows lie far apart in the cache), and writes the
+    /// runs in order as they are done (`Parallel.orderedChunks`), giving
+    /// each run's pages back once it is written. Each line is printed as
+    /// `write` prints it: from its cells, or cut from its styled text. The
+    /// lines are built twice, but only a few runs of them, and of the
+    /// cache's pages, are ever held.
     private static func writeMeasuringFirst(
-        _ source: ListingSource, order: [Int], width: Int?, depth: ColorDepth, cuttingEveryRow: Bool,
+        _ source: ListingSource, width: Int?, depth: ColorDepth, cuttingEveryRow: Bool,
         build: (Int, inout [UInt8]) -> RenderedLine, to write: (UnsafeBufferPointer<UInt8>) -> Void
     ) {
         var widths = ColumnWidths()
-        source.inBatches(order) { chunkLines in
+        source.inCacheOrder { chunkLines in
             var chunkWidths = ColumnWidths()
             var bytes: [UInt8] = []
             for index in chunkLines {
@@ -664,10 +664,11 @@ private struct BuiltLines<Kept> {
     private var chunkOfLine: [Int32]
     private var placeOfLine: [Int32]
 
-    init(_ lines: [Int], of source: ListingSource, build: (Int, inout [UInt8]) -> Kept) {
+    /// Builds the lines of `source` that `include` says, in the cache's order.
+    init(of source: ListingSource, where include: (Int) -> Bool = { _ in true }, build: (Int, inout [UInt8]) -> Kept) {
         chunkOfLine = Array(repeating: -1, count: source.count)
         placeOfLine = Array(repeating: 0, count: source.count)
-        source.inBatches(lines) { chunkLines in
+        source.inCacheOrder(where: include) { chunkLines in
             var chunk = Chunk()
             chunk.kept.reserveCapacity(chunkLines.count)
             for index in chunkLines { chunk.kept.append(build(index, &chunk.bytes)) }
@@ -725,20 +726,80 @@ struct ListingSource {
         self.init(count: lines.count) { lines[$0] }
     }
 
-    /// Runs `build` on the chunks of `lines` (`ItemTable.chunkSize` lines
-    /// each) on every core, `ItemTable.chunksPerBatch` chunks at a time,
-    /// hands each batch's results to `collect` in order, and gives the
-    /// cache's pages back after each batch (`finishedBatch`).
-    func inBatches<Result>(_ lines: [Int], _ build: (ArraySlice<Int>) -> Result, collect: ([Result]) -> Void) {
+    /// Runs `build` on the lines `include` says (all by default) in the
+    /// order they are best built in: the lines of no item first, in order,
+    /// then the rows in the order their items' records lie in the parse
+    /// cache (`EncodedListedItem.cacheOrder`), merged from the runs in
+    /// which the listing's rows ascend in it. A listing in manual order has
+    /// one such run (a few after edits), by due date one a day, so no order
+    /// of all the lines is made. The lines go to `build` in chunks of
+    /// `ItemTable.chunkSize` on every core, `ItemTable.chunksPerBatch`
+    /// chunks at a time; each batch's results go to `collect` in order, and
+    /// the cache's pages are given back after each batch (`finishedBatch`).
+    func inCacheOrder<Result>(
+        where include: (Int) -> Bool = { _ in true }, _ build: (ArraySlice<Int>) -> Result, collect: ([Result]) -> Void
+    ) {
         let batchSize = ItemTable.chunkSize * ItemTable.chunksPerBatch
-        for batchStart in stride(from: 0, to: lines.count, by: batchSize) {
-            let batch = lines[batchStart..<min(lines.count, batchStart + batchSize)]
-            let results = Parallel.map(chunksOf: ItemTable.chunkSize, in: batch.count) { range in
-                build(batch[batch.startIndex + range.lowerBound..<batch.startIndex + range.upperBound])
-            }
-            finishedBatch(batch)
+        var batch: [Int] = []
+        batch.reserveCapacity(batchSize)
+        func flush() {
+            let lines = batch
+            let results = Parallel.map(chunksOf: ItemTable.chunkSize, in: lines.count) { build(lines[$0]) }
+            finishedBatch(lines)
             collect(results)
+            batch.removeAll(keepingCapacity: true)
         }
+        func add(_ line: Int) {
+            batch.append(line)
+            if batch.count == batchSize { flush() }
+        }
+        /// The next row `include` says after line `line`, with its place in the cache.
+        func row(after line: Int) -> (key: EncodedListedItem.CacheOrder, line: Int)? {
+            for index in line + 1..<count where include(index) {
+                if let key = item(index)?.cacheOrder { return (key, index) }
+            }
+            return nil
+        }
+        // The lines of no item go first; each run's first row starts the merge.
+        var heads: [(key: EncodedListedItem.CacheOrder, line: Int)] = []
+        var previous: EncodedListedItem.CacheOrder?
+        for index in 0..<count where include(index) {
+            guard let key = item(index)?.cacheOrder else {
+                add(index)
+                continue
+            }
+            if previous.map({ key < $0 }) ?? true { heads.append((key, index)) }
+            previous = key
+        }
+        // A binary heap of the runs' next rows, the first in the cache on top.
+        func before(_ a: Int, _ b: Int) -> Bool {
+            heads[a].key < heads[b].key || (heads[a].key == heads[b].key && heads[a].line < heads[b].line)
+        }
+        func siftDown(_ start: Int) {
+            var parent = start
+            while true {
+                var first = parent
+                let left = 2 * parent + 1
+                if left < heads.count, before(left, first) { first = left }
+                if left + 1 < heads.count, before(left + 1, first) { first = left + 1 }
+                if first == parent { return }
+                heads.swapAt(parent, first)
+                parent = first
+            }
+        }
+        for index in stride(from: heads.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
+        while let top = heads.first {
+            add(top.line)
+            // A run goes on while its rows do not jump back in the cache.
+            if let next = row(after: top.line), !(next.key < top.key) {
+                heads[0] = next
+            } else {
+                heads[0] = heads[heads.count - 1]
+                heads.removeLast()
+            }
+            siftDown(0)
+        }
+        if !batch.isEmpty { flush() }
     }
 
     /// The lines cut into runs, in order, to be built and written one
@@ -755,23 +816,21 @@ struct ListingSource {
     /// cache they were read from can be let go.
     func finishedBatch(_ lines: some Sequence<Int>) { CachePages.release(lines.lazy.compactMap(item).map(\.document)) }
 
-    /// The lines in the order to build them: the lines of no item first,
-    /// in order, then the rows in the order their items' records lie in
-    /// the parse cache (`EncodedListedItem.cacheOrder`).
-    /// `rowsMostlyInCacheOrder` is true when the listing's rows lie in the
-    /// cache's order but for a few places where they jump (fewer than one
-    /// row in 64): a listing in manual order, whose lists' payloads were
-    /// all written in list order or some of them again elsewhere after an
-    /// edit. A listing sorted by anything else jumps at most rows.
-    func buildOrder() -> (lines: [Int], rowsMostlyInCacheOrder: Bool) {
-        var others: [Int] = []
-        var rows: [(key: EncodedListedItem.CacheOrder, line: Int)] = []
-        rows.reserveCapacity(count)
+    /// True when the listing's rows lie in the cache's order but for a few
+    /// places where they jump back (fewer than one row in 64): a listing in
+    /// manual order, whose lists' payloads were all written in list order
+    /// or some of them again elsewhere after an edit. A listing sorted by
+    /// anything else jumps at most rows.
+    var rowsMostlyInCacheOrder: Bool {
+        var rows = 0
+        var jumps = 0
+        var previous: EncodedListedItem.CacheOrder?
         for index in 0..<count {
-            if let item = item(index) { rows.append((item.cacheOrder, index)) } else { others.append(index) }
+            guard let key = item(index)?.cacheOrder else { continue }
+            if let previous, key < previous { jumps += 1 }
+            previous = key
+            rows += 1
         }
-        let jumps = rows.indices.dropFirst().count { rows[$0].key < rows[$0 - 1].key }
-        if jumps > 0 { rows.sort { $0.key < $1.key } }
-        return (others + rows.map(\.line), jumps * 64 < max(1, rows.count))
+        return jumps * 64 < max(1, rows)
     }
 }

@@ -18,7 +18,7 @@ enum ItemsView {
         // One marker width for all groups, so that titles line up across them.
         let prefixes = ItemStyle.RowPrefixes(for: arranged.items)
         let isGrouped = arranged.groups != nil
-        let groups = arranged.groups ?? [ItemGroup(name: "", items: arranged.items)]
+        let groups = arranged.groups ?? [ItemGroup(name: "", items: arranged.items[...])]
         // An item is indented once for each of its ancestors listed in its group.
         let present = arranged.isManualOrder ? ItemSet.sets(of: groups.map(\.items)) : nil
         let showsList = showList && !(isGrouped && (arranged.groupKey == .list || arranged.groupKey == .section))
@@ -50,6 +50,11 @@ enum ItemsView {
             }
             return (low, .item(offset))
         }
+        /// The item at `offset` in the group at `group` (a group's items are a slice).
+        func item(_ offset: Int, of group: Int) -> EncodedListedItem {
+            let items = groups[group].items
+            return items[items.startIndex + offset]
+        }
         /// The row of `item`, of the group at `group`.
         func build<Cells: RowCells>(_ item: EncodedListedItem, of group: Int, into cells: inout Cells) {
             row(
@@ -60,7 +65,7 @@ enum ItemsView {
             count: count,
             item: { line in
                 guard case (let group, .item(let offset)) = locate(line) else { return nil }
-                return groups[group].items[offset]
+                return item(offset, of: group)
             },
             line: { line in
                 switch locate(line) {
@@ -68,13 +73,13 @@ enum ItemsView {
                 case (let group, .heading): return .heading(heading(groups[group], key: arranged.groupKey, today: today))
                 case (let group, .item(let offset)):
                     var row = ItemRow()
-                    build(groups[group].items[offset], of: group, into: &row)
+                    build(item(offset, of: group), of: group, into: &row)
                     return .row(row)
                 }
             },
             writeRow: { line, cells in
                 guard case (let group, .item(let offset)) = locate(line) else { return false }
-                build(groups[group].items[offset], of: group, into: &cells)
+                build(item(offset, of: group), of: group, into: &cells)
                 return true
             })
     }
@@ -89,9 +94,9 @@ enum ItemsView {
         var text: StyledText
         switch key {
         case .list?:
-            text = ItemStyle.listHeading(group.items[0].document)
+            text = ItemStyle.listHeading(group.items.first!.document)
         case .section?:
-            let document = group.items[0].document
+            let document = group.items.first!.document
             text = StyledText(group.name, TextStyle(bold: true, color: RGB(listColor: document.color)))
         case .day?:
             if let day = TaskDate(iso: group.name) {

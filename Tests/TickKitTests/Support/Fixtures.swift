@@ -35,6 +35,6 @@ func readModel(_ document: Document) -> EncodedDocument {
 }
 
 /// The display titles of items, in order.
-func titles(_ items: [EncodedListedItem]) -> [String] { items.map(\.title.string) }
+func titles(_ items: some Sequence<EncodedListedItem>) -> [String] { items.map(\.title.string) }
 
 func date(_ text: String) -> TaskDate { TaskDate(iso: text)! }
