@@ -119,13 +119,15 @@ public enum ICalendarWriter {
                 var hasher = list.afterPath
                 hasher.combine(item.title.bytes)
                 hasher.combine(0)
-                hasher.combine(String(list.earlier[item.index]))
+                // The count in decimal: one digit for nearly every item.
+                let earlier = list.earlier[item.index]
+                if earlier < 10 { hasher.combine(UInt8(0x30 + earlier)) } else { hasher.combine(String(earlier)) }
                 let hash = hasher.value
                 for shift in stride(from: 60, through: 0, by: -4) {
                     bytes.append(hexDigits[Int(hash >> UInt64(shift) & 0xF)])
                 }
             }
-            bytes.append(contentsOf: "@tick".utf8)
+            ICalendarWriter.append("@tick", to: &bytes)
         }
 
         private let hexDigits = Array("0123456789abcdef".utf8)
@@ -418,7 +420,7 @@ public enum ICalendarWriter {
     /// local time) with a time.
     fileprivate static func appendDateValue(_ date: TaskDate, to bytes: inout [UInt8]) {
         guard let minutes = date.minuteOfDay else {
-            bytes.append(contentsOf: ";VALUE=DATE:".utf8)
+            append(";VALUE=DATE:", to: &bytes)
             appendBasicDay(date, to: &bytes)
             return
         }
@@ -427,7 +429,7 @@ public enum ICalendarWriter {
         bytes.append(UInt8(ascii: "T"))
         appendTwoDigits(minutes / 60, to: &bytes)
         appendTwoDigits(minutes % 60, to: &bytes)
-        bytes.append(contentsOf: "00".utf8)
+        append("00", to: &bytes)
     }
 
     /// Appends the day in iCalendar's basic form, `20261124`: its ISO form
@@ -439,6 +441,17 @@ public enum ICalendarWriter {
         appendTwoDigits(year % 100, to: &bytes)
         appendTwoDigits(date.month, to: &bytes)
         appendTwoDigits(date.day, to: &bytes)
+    }
+
+    /// Appends a literal's bytes (a `String`'s UTF-8 view is copied byte by byte).
+    fileprivate static func append(_ text: StaticString, to bytes: inout [UInt8]) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends a number that is not negative in decimal digits.
+    fileprivate static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        if value >= 10 { appendDecimal(value / 10, to: &bytes) }
+        bytes.append(UInt8(0x30 + value % 10))
     }
 
     private static func appendTwoDigits(_ value: Int, to bytes: inout [UInt8]) {
@@ -528,7 +541,7 @@ struct ContentLines {
     }
 
     mutating func line(_ text: String) {
-        bytes.append(contentsOf: text.utf8)
+        text.withUTF8Bytes { bytes.append(contentsOf: $0) }
         end()
     }
 
@@ -536,7 +549,7 @@ struct ContentLines {
     /// number, a rule).
     mutating func line(_ name: StaticString, _ value: String) {
         start(name)
-        bytes.append(contentsOf: value.utf8)
+        value.withUTF8Bytes { bytes.append(contentsOf: $0) }
         end()
     }
 
@@ -566,7 +579,7 @@ struct ContentLines {
     mutating func utcNoon(_ name: StaticString, _ date: TaskDate) {
         start(name)
         ICalendarWriter.appendBasicDay(date, to: &bytes)
-        bytes.append(contentsOf: "T120000Z".utf8)
+        start("T120000Z")
         end()
     }
 
@@ -588,7 +601,7 @@ struct ContentLines {
         start("X-TICK-ADDRESS:")
         item.listPath.withUTF8Bytes { Self.appendEscaped($0, to: &bytes) }
         bytes.append(UInt8(ascii: ":"))
-        bytes.append(contentsOf: String(item.line).utf8)
+        ICalendarWriter.appendDecimal(item.line, to: &bytes)
         end()
     }
 
@@ -631,8 +644,8 @@ struct ContentLines {
             case UInt8(ascii: "\\"), UInt8(ascii: ";"), UInt8(ascii: ","):
                 bytes.append(UInt8(ascii: "\\"))
                 bytes.append(byte)
-            case 0x0D: bytes.append(contentsOf: "\\n".utf8)
-            case 0x0A: if index == 0 || text[index - 1] != 0x0D { bytes.append(contentsOf: "\\n".utf8) }
+            case 0x0D: ICalendarWriter.append("\\n", to: &bytes)
+            case 0x0A: if index == 0 || text[index - 1] != 0x0D { ICalendarWriter.append("\\n", to: &bytes) }
             case 0x09: bytes.append(byte)
             case 0x00..<0x20, 0x7F: break
             case 0xC2 where index + 1 < text.count && (0x80...0x9F).contains(text[index + 1]):
