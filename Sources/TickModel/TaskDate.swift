@@ -73,7 +73,7 @@ public struct TaskDate: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     /// Appends `isoString`'s bytes, digit by digit: JSON prints a date or
     /// two for every item.
-    func appendISO(to output: inout ByteOutput) {
+    package func appendISO(to output: inout ByteOutput) {
         func twoDigits(_ value: Int) {
             output.append(UInt8(0x30 + value / 10 % 10))
             output.append(UInt8(0x30 + value % 10))

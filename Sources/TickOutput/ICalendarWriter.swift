@@ -42,34 +42,23 @@ public enum ICalendarWriter {
     }
 
     /// Writes the component of each item (`component` writes its lines, or
-    /// none to leave it out), folded, in order: chunks of items are written
-    /// on every core and emitted as soon as they and the chunks before them
-    /// are done (`Parallel.orderedChunks`). Each chunk counts its own UIDs:
-    /// a UID depends only on the item and its list.
+    /// none to leave it out), folded, in order: runs of items are written
+    /// on every core and emitted as soon as they and the runs before them
+    /// are done (`ItemRuns`). Each run counts its own UIDs: a UID depends
+    /// only on the item and its list.
     private static func writeComponents(
         _ items: [EncodedListedItem], to emit: (UnsafeBufferPointer<UInt8>) -> Void,
         component: (EncodedListedItem, inout UIDs, inout ContentLines) -> Void
     ) {
-        let chunkSize = 256
-        let chunkCount = (items.count + chunkSize - 1) / chunkSize
-        // The cache's pages are given back a few thousand items at a time,
-        // once written (giving back each chunk's few pages took longer than
-        // writing it).
-        var released = 0
-        var delivered = 0
-        Parallel.orderedChunks(chunkCount, inFlight: 8, capacity: chunkSize * 512) { chunk, output in
+        ItemRuns.write(items, runsOfAtMost: 256, bytesPerItem: 512) { run, output in
             var uids = UIDs()
             var lines = ContentLines()
-            for item in items[chunk * chunkSize..<min(items.count, (chunk + 1) * chunkSize)] {
+            for item in run {
                 lines.removeAll()
                 component(item, &uids, &lines)
                 lines.appendFolded(to: &output)
             }
-        } deliver: {
-            emit($0)
-            delivered += 1
-            released = items.releaseCachePages(written: min(items.count, delivered * chunkSize), releasedBefore: released)
-        }
+        } deliver: { emit($0) }
     }
 
     private static let header = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:\(productID)", "CALSCALE:GREGORIAN"]

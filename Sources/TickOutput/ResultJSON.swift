@@ -29,30 +29,14 @@ extension ItemJSON {
         _ items: [EncodedListedItem], context: ItemContext,
         to writeBuffer: (UnsafeBufferPointer<UInt8>) -> Void
     ) {
-        let chunkSize = 64
-        // Items in the cache's order give its pages back a few thousand at a
-        // time, once written. In another order (by due date) items lie far
-        // apart in the cache: they are written in runs that span a few
-        // megabytes of it (`CachePages.runs`), each run's pages given back
-        // once it is written.
-        let inCacheOrder = items.isInCacheOrder
-        let runs =
-            inCacheOrder
-            ? stride(from: 0, to: items.count, by: chunkSize).map { $0..<min(items.count, $0 + chunkSize) }
-            : CachePages.runs(of: items.count, atMost: chunkSize, spanningAtMost: 8 << 20) { items[$0].document }
-        var released = 0
+        var runs = ItemRuns(items, ofAtMost: 64)
+        let ranges = runs.runs
         writeItemsDocument(
-            today: context.today, chunkCount: runs.count, inFlight: 8, chunkCapacity: chunkSize * 1024, to: writeBuffer,
+            today: context.today, chunkCount: ranges.count, inFlight: 8, chunkCapacity: 64 * 1024, to: writeBuffer,
             render: { run, output in
-                for index in runs[run] { appendItem(items[index], context: context, to: &output) }
+                for index in ranges[run] { appendItem(items[index], context: context, to: &output) }
             },
-            written: { written in
-                if inCacheOrder {
-                    released = items.releaseCachePages(written: runs[written - 1].upperBound, releasedBefore: released)
-                } else {
-                    items[runs[written - 1]].releaseCachePages()
-                }
-            })
+            written: { runs.written($0) })
     }
 
     /// Appends one item of the items document, as `render` does in

@@ -89,7 +89,7 @@ extension Tick {
                     try deliver(String(decoding: ItemJSON.itemsDocumentBytes(arranged.items, context: context), as: UTF8.self))
                 }
             case .csv:
-                try deliver { emit in CSVWriter.write(arranged.items) { Array($0.utf8).withUnsafeBufferPointer(emit) } }
+                try deliver { CSVWriter.write(arranged.items, to: $0) }
             case .ics:
                 let stamp = folder.isTodayPinned ? ICalendarWriter.stamp(for: today) : Self.utcNow()
                 if !events {
