@@ -12,12 +12,12 @@ public enum ItemJSON {
     }
 
     /// Appends one item as `item(_:in:)` pretty-printed in the items document
-    /// (two levels in: `ByteSink.indent`) would, without building the value
-    /// first (the same bytes, in a fraction of the time: this runs for every
-    /// item a query prints).
-    static func write(_ record: EncodedListedItem, context: ItemContext, to output: inout ByteOutput) {
+    /// (two levels in), or in the groups document (`inGroup`: four levels
+    /// in), would, without building the value first (the same bytes, in a
+    /// fraction of the time: this runs for every item a query prints).
+    static func write(_ record: EncodedListedItem, context: ItemContext, inGroup: Bool = false, to output: inout ByteOutput) {
         withUnsafeMutablePointer(to: &output) { output in
-            var sink = ByteSink(output: output)
+            var sink = ByteSink(output: output, indent: inGroup ? 4 : 2)
             emit(record, context: context, into: &sink)
             sink.finish()
         }
@@ -167,9 +167,10 @@ public enum ItemJSON {
         /// The output, borrowed for the length of one `write`.
         let target: UnsafeMutablePointer<ByteOutput>
         /// Read once per item: every read of a static goes through `swift_once`.
-        let prefixes = KeyPrefixes.itemsDocument
-        /// The item's level in the items document (`{"items": [{...}]}`).
-        static let indent = 2
+        let prefixes: KeyPrefixes
+        /// The item's level in its document: 2 in the items document
+        /// (`{"items": [{...}]}`), 4 in the groups document.
+        let indent: Int
         var first = true
 
         private var output: ByteOutput {
@@ -177,8 +178,10 @@ public enum ItemJSON {
             nonmutating unsafeMutableAddress { target }
         }
 
-        init(output: UnsafeMutablePointer<ByteOutput>) {
+        init(output: UnsafeMutablePointer<ByteOutput>, indent: Int) {
             target = output
+            self.indent = indent
+            prefixes = indent == 4 ? KeyPrefixes.groupsDocument : KeyPrefixes.itemsDocument
             self.output.append(UInt8(ascii: "{"))
         }
 
@@ -212,7 +215,7 @@ public enum ItemJSON {
             var count = 0
             record.forEachTag { tag in
                 output.append(count == 0 ? UInt8(ascii: "[") : UInt8(ascii: ","))
-                newline(Self.indent + 2)
+                newline(indent + 2)
                 tag.appendJSON(to: &output)
                 count += 1
             }
@@ -220,7 +223,7 @@ public enum ItemJSON {
                 output.append("[]")
                 return
             }
-            newline(Self.indent + 1)
+            newline(indent + 1)
             output.append(UInt8(ascii: "]"))
         }
 
@@ -239,12 +242,12 @@ public enum ItemJSON {
             output.append(UInt8(ascii: "{"))
             for (position, pair) in pairs.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
-                newline(Self.indent + 2)
+                newline(indent + 2)
                 pair.0.appendJSON(to: &output)
                 output.append(": ")
                 pair.1.appendJSON(to: &output)
             }
-            newline(Self.indent + 1)
+            newline(indent + 1)
             output.append(UInt8(ascii: "}"))
         }
 
@@ -261,10 +264,10 @@ public enum ItemJSON {
             }
             for (position, value) in values.enumerated() {
                 output.append(position == 0 ? UInt8(ascii: "[") : UInt8(ascii: ","))
-                newline(Self.indent + 2)
+                newline(indent + 2)
                 JSONValue.appendString(value, to: &output)
             }
-            newline(Self.indent + 1)
+            newline(indent + 1)
             output.append(UInt8(ascii: "]"))
         }
 
@@ -282,7 +285,7 @@ public enum ItemJSON {
             // Written piece by piece: no item has many such fields.
             output.append(first ? "\n" : ",\n")
             first = false
-            output.append(0x20, count: (Self.indent + 1) * 2)
+            output.append(0x20, count: (indent + 1) * 2)
             JSONValue.appendString(field.spelling!.jsonKey!, to: &output)
             output.append(": ")
             switch value {
@@ -293,13 +296,13 @@ public enum ItemJSON {
         }
 
         mutating func finish() {
-            newline(Self.indent)
+            newline(indent)
             output.append(UInt8(ascii: "}"))
         }
     }
 
     /// Each key's `,\n      "key": ` (and `,\n      "key": null`) for an
-    /// item of the items document, 32 bytes apart, so that a field's prefix
+    /// item of the items document (or of the groups document, deeper), 32 bytes apart, so that a field's prefix
     /// is written with two 16-byte copies instead of a call per piece (a
     /// query prints 26 fields of each of tens of thousands of items).
     struct KeyPrefixes: @unchecked Sendable {
@@ -308,7 +311,8 @@ public enum ItemJSON {
         private let lengths: UnsafeMutablePointer<UInt8>
         static let stride = 32
 
-        static let itemsDocument = KeyPrefixes(indent: ByteSink.indent)
+        static let itemsDocument = KeyPrefixes(indent: 2)
+        static let groupsDocument = KeyPrefixes(indent: 4)
 
         private init(indent: Int) {
             let count = Key.allCases.count * 2

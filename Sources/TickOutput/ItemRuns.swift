@@ -8,34 +8,35 @@ import TickSystem
 /// are written: the one way they all do it.
 ///
 /// Guarantees: the runs cover the items in order, each of at most `length`
-/// items. Items in the cache's order (results in manual order) are cut
-/// every `length` items and their pages given back a few thousand items
-/// at a time; items in another order (by due date, which lie far apart in
-/// the cache) are cut where their lists would span more than 8 MB of the
-/// cache (`CachePages.runs`), and each run's pages are given back once it
-/// is written. Either way a writer holds a few runs' pages, not the cache's.
+/// items and of lists that span at most 8 MB of the cache
+/// (`CachePages.runs`: items in manual order lie close together, items by
+/// due date far apart). The pages of the runs written are given back once
+/// they add up to 4,096 items or span more than 8 MB of the cache, so a
+/// writer holds a few megabytes of the cache's pages, whatever the order.
+/// (Giving back each run's own pages would not do: the kernel maps up to
+/// 2 MB around each page read, and pages mapped around a run, in the runs
+/// given back before it, would stay.)
 struct ItemRuns {
     let items: [EncodedListedItem]
     let runs: [Range<Int>]
-    private let inCacheOrder: Bool
-    private var released = 0
+    /// The pages of the runs written since pages were last given back.
+    private var pending = CachePages()
+    private var pendingItems = 0
 
     init(_ items: [EncodedListedItem], ofAtMost length: Int) {
         self.items = items
-        inCacheOrder = items.isInCacheOrder
-        runs =
-            inCacheOrder
-            ? stride(from: 0, to: items.count, by: length).map { $0..<min(items.count, $0 + length) }
-            : CachePages.runs(of: items.count, atMost: length, spanningAtMost: 8 << 20) { items[$0].document }
+        runs = CachePages.runs(of: items.count, atMost: length, spanningAtMost: 8 << 20) { items[$0].document }
     }
 
-    /// Gives back the pages of the runs written so far; `count`, how many
-    /// runs are written, is told after each run, in order.
+    /// Notes that the run at `count - 1` is written (`count` runs are, in
+    /// order), and gives pages back when enough are held.
     mutating func written(_ count: Int) {
-        if inCacheOrder {
-            released = items.releaseCachePages(written: runs[count - 1].upperBound, releasedBefore: released)
-        } else {
-            items[runs[count - 1]].releaseCachePages()
+        let run = runs[count - 1]
+        for item in items[run] { pending.include(item.document) }
+        pendingItems += run.count
+        if pendingItems >= 4096 || pending.spannedBytes > 8 << 20 || count == runs.count {
+            pending.release()
+            (pending, pendingItems) = (CachePages(), 0)
         }
     }
 

@@ -39,6 +39,55 @@ extension ItemJSON {
             written: { runs.written($0) })
     }
 
+    /// Writes `groups(groups, context:)` pretty-printed, piece by piece, in
+    /// order: the groups' items are cut into runs (`ItemRuns`, which gives
+    /// the cache's pages back as they are written) rendered on every core,
+    /// each group's name and brackets written where its first and last
+    /// items fall, so the whole document is never in memory.
+    public static func writeGroupsDocument(
+        _ groups: [ItemGroup], context: ItemContext, to writeBuffer: (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        func write(_ text: String) { Array(text.utf8).withUnsafeBufferPointer { writeBuffer($0) } }
+        write("{\n  \"today\": \"\(context.today.isoString)\",\n  \"groups\": ")
+        guard !groups.isEmpty else { return write("[]\n}") }
+        // Where each group's items start among all of them (groups are never empty).
+        var starts: [Int] = []
+        var total = 0
+        for group in groups {
+            starts.append(total)
+            total += group.items.count
+        }
+        let items = groups.flatMap(\.items)
+        /// The group of the item at `position`.
+        func group(at position: Int) -> Int {
+            var (low, high) = (0, starts.count - 1)
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if starts[middle] <= position { low = middle } else { high = middle - 1 }
+            }
+            return low
+        }
+        write("[")
+        ItemRuns.write(items, runsOfAtMost: 64, bytesPerItem: 1024) { run, output in
+            var group = group(at: run.startIndex)
+            for position in run.indices {
+                if position == starts[group] {
+                    output.append(group == 0 ? "\n    {\n      \"name\": " : ",\n    {\n      \"name\": ")
+                    JSONValue.appendString(groups[group].name, to: &output)
+                    output.append(",\n      \"items\": [\n        ")
+                } else {
+                    output.append(",\n        ")
+                }
+                ItemJSON.write(items[position], context: context, inGroup: true, to: &output)
+                if position == starts[group] + groups[group].items.count - 1 {
+                    output.append("\n      ]\n    }")
+                    group += 1
+                }
+            }
+        } deliver: { writeBuffer($0) }
+        write("\n  ]\n}")
+    }
+
     /// Appends one item of the items document, as `render` does in
     /// `writeItemsDocument(today:chunkCount:...)`: a comma, a new line, then
     /// the item at its place in the document.
@@ -104,7 +153,21 @@ extension ItemJSON {
 
     /// The lists of `workspace` as `lists` shows them, in list order.
     private static func lists(_ workspace: EncodedWorkspace, counts: [(open: Int, done: Int)]? = nil) -> JSONValue {
-        .array(zip(workspace.listsInOrder, counts ?? workspace.listCounts()).map { list($0, counts: $1) })
+        // Counted first, from the cache's index: once the lists are read,
+        // counting them reads every item.
+        let counts = counts ?? workspace.listCounts()
+        let documents = workspace.listsInOrder
+        var entries: [JSONValue] = []
+        entries.reserveCapacity(documents.count)
+        // Each list's front matter is read from its payload: the cache's
+        // pages are given back a run of lists at a time, or a folder's
+        // whole cache would stay mapped.
+        for start in stride(from: 0, to: documents.count, by: 1024) {
+            let run = start..<min(documents.count, start + 1024)
+            for index in run { entries.append(list(documents[index], counts: counts[index])) }
+            CachePages.release(documents[run])
+        }
+        return .array(entries)
     }
 
     /// The home screen: `{"today": "...", "counts": {"today": N, "scheduled":

@@ -668,6 +668,26 @@ extension EncodedListedItem {
     public var cacheOrder: CacheOrder { CacheOrder(list: Int(bitPattern: document.body.buffer.baseAddress), index: index) }
 }
 
+extension Sequence where Element == EncodedListedItem {
+    /// True when the items lie in the parse cache's order but for a few
+    /// places where they jump back (fewer than one item in 64): results in
+    /// manual order, whose lists' payloads were all written in list order
+    /// or some of them again elsewhere after an edit. Results sorted by
+    /// anything else jump at most items.
+    public var isMostlyInCacheOrder: Bool {
+        var count = 0
+        var jumps = 0
+        var previous: EncodedListedItem.CacheOrder?
+        for item in self {
+            let order = item.cacheOrder
+            if let previous, order < previous { jumps += 1 }
+            previous = order
+            count += 1
+        }
+        return jumps * 64 < Swift.max(1, count)
+    }
+}
+
 extension Collection where Element == EncodedListedItem {
     /// Gives back the pages of the parse cache these items were read from
     /// (`CachePages`): for a writer that

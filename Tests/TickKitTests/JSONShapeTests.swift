@@ -79,6 +79,29 @@ import TickOutput
         #expect(groups.map { $0["name"] } == [.string("open"), .string("done")])
     }
 
+    @Test("the groups document written piece by piece is the groups value pretty-printed, for every key and none")
+    func groupsDocumentWrittenInPiecesIsTheValuesBytes() {
+        // Lists of more items than a run holds, groups that start and end inside runs.
+        let long = workspace(
+            Dictionary(
+                uniqueKeysWithValues: (0..<3).map { list in
+                    (
+                        "list\(list).md",
+                        "# List \(list)\n" + (0..<150).map { "\($0 % 70 == 0 ? "## Part \($0)\n" : "")- [ ] item \($0) #t\($0 % 4)\n" }.joined()
+                    )
+                })
+        ).items
+        for items in [folder.items, Fixture.groups.items, Array(Fixture.groups.items.reversed()), [], long, long.reversed()] {
+            for key in GroupKey.allCases {
+                let groups = Grouping.group(items, by: key, today: Fixture.today)
+                var written: [UInt8] = []
+                ItemJSON.writeGroupsDocument(groups, context: Self.context) { written.append(contentsOf: $0) }
+                let value = ItemJSON.groups(groups, context: Self.context).serializedBytes(pretty: true)
+                #expect(String(decoding: written, as: UTF8.self) == String(decoding: value, as: UTF8.self), "\(key)")
+            }
+        }
+    }
+
     @Test func listsAndHomeDocuments() {
         let lists = ItemJSON.lists(folder, today: Fixture.today)
         #expect(keys(lists) == ["today", "lists"])

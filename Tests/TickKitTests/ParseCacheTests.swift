@@ -651,8 +651,8 @@ struct ParseCacheTests {
         #expect(mapping.released.count == 2, "a list parsed afresh lies in no mapping: nothing is given back")
     }
 
-    @Test("an items document in another order than the cache's is written in runs, each run's pages given back once written")
-    func anItemsDocumentInAnotherOrderGivesBackItsPages() throws {
+    @Test("an items document is written in runs whose pages are given back once they add up to 4,096 items, or at the end")
+    func anItemsDocumentGivesBackItsPagesEvery4096ItemsOrAtTheEnd() throws {
         func list(_ name: String) -> String { "# \(name)\n" + (0..<30).map { "- [ ] \(name) \($0) due:2026-12-0\($0 % 9 + 1)\n" }.joined() }
         let (documents, mapping, ranges) = try Self.mappedLists(["a.md": list("a"), "b.md": list("b"), "c.md": list("c")])
         let context = ItemContext(today: Fixture.today, dependencies: .none)
@@ -662,11 +662,16 @@ struct ParseCacheTests {
         let document = ItemJSON.itemsDocumentBytes(jumping, context: context)
         #expect(mapping.released == [ranges[0].lowerBound..<ranges[2].upperBound])
         #expect(document == ItemJSON.items(jumping, context: context).serializedBytes(pretty: true))
-        // 90 items: two runs, each giving back its own span.
+        // 90 items: two runs, given back together at the end.
         mapping.released = []
         let more = zip(a, c).flatMap { [$0, $1] } + a
         _ = ItemJSON.itemsDocumentBytes(more, context: context)
-        #expect(mapping.released == [ranges[0].lowerBound..<ranges[2].upperBound, ranges[0]])
+        #expect(mapping.released == [ranges[0].lowerBound..<ranges[2].upperBound])
+        // 9,000 items of one list: given back after 4,096 of them (64 runs), after 8,192, and at the end.
+        let big = "# big\n" + (0..<9000).map { "- [ ] item \($0)\n" }.joined()
+        let (bigLists, bigMapping, bigRanges) = try Self.mappedLists(["big.md": big])
+        _ = ItemJSON.itemsDocumentBytes(bigLists[0].items(), context: context)
+        #expect(bigMapping.released == [bigRanges[0], bigRanges[0], bigRanges[0]])
     }
 
     @Test("a list read from the cache unchecked is checked when first read; a damaged payload is parsed again")

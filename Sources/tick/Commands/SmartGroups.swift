@@ -48,7 +48,7 @@ enum ResultPrinter {
     static func print(_ arranged: Arranged, context: ItemContext, output: OutputOptions, emptyMessage: String, showNotes: Bool = false) {
         if output.json {
             if let groups = arranged.groups {
-                Terminal.writeJSON(ItemJSON.groups(groups, context: context))
+                Terminal.writeGroupsJSON(groups, context: context)
             } else {
                 Terminal.writeItemsJSON(arranged.items, context: context)
             }

@@ -816,21 +816,7 @@ struct ListingSource {
     /// cache they were read from can be let go.
     func finishedBatch(_ lines: some Sequence<Int>) { CachePages.release(lines.lazy.compactMap(item).map(\.document)) }
 
-    /// True when the listing's rows lie in the cache's order but for a few
-    /// places where they jump back (fewer than one row in 64): a listing in
-    /// manual order, whose lists' payloads were all written in list order
-    /// or some of them again elsewhere after an edit. A listing sorted by
-    /// anything else jumps at most rows.
-    var rowsMostlyInCacheOrder: Bool {
-        var rows = 0
-        var jumps = 0
-        var previous: EncodedListedItem.CacheOrder?
-        for index in 0..<count {
-            guard let key = item(index)?.cacheOrder else { continue }
-            if let previous, key < previous { jumps += 1 }
-            previous = key
-            rows += 1
-        }
-        return jumps * 64 < max(1, rows)
-    }
+    /// True when the listing's rows lie mostly in the cache's order
+    /// (`isMostlyInCacheOrder`): a listing in manual order.
+    var rowsMostlyInCacheOrder: Bool { (0..<count).lazy.compactMap(item).isMostlyInCacheOrder }
 }

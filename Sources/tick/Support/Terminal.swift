@@ -62,6 +62,12 @@ enum Terminal {
         writeRaw([0x0A])
     }
 
+    /// Prints the groups document of `groups` as it is rendered, piece by piece.
+    static func writeGroupsJSON(_ groups: [ItemGroup], context: ItemContext) {
+        ItemJSON.writeGroupsDocument(groups, context: context) { writeRaw($0) }
+        writeRaw([0x0A])
+    }
+
     /// The same for the items of `workspace` that match `query`, in manual order.
     static func writeItemsJSON(matching query: QueryExpression, in workspace: EncodedWorkspace, context: ItemContext) {
         ItemJSON.writeItemsDocument(matching: query, in: workspace, context: context) { writeRaw($0) }
