@@ -1,3 +1,4 @@
+import TickModel
 import TickRecords
 import TickSystem
 
@@ -39,14 +40,7 @@ public struct ItemSet {
             total += group.count
         }
         /// The group of the item at `position` among all the groups' items.
-        func group(at position: Int) -> Int {
-            var (low, high) = (0, starts.count - 1)
-            while low < high {
-                let middle = (low + high + 1) / 2
-                if starts[middle] <= position { low = middle } else { high = middle - 1 }
-            }
-            return low
-        }
+        func group(at position: Int) -> Int { starts.run(containing: position) }
         /// The item at `position` among all the groups' items, in the group at `group`.
         func item(at position: Int, in group: Int) -> EncodedListedItem {
             groups[group][groups[group].startIndex + position - starts[group]]

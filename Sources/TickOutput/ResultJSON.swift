@@ -58,18 +58,9 @@ extension ItemJSON {
             total += group.items.count
         }
         let items = groups.flatMap(\.items)
-        /// The group of the item at `position`.
-        func group(at position: Int) -> Int {
-            var (low, high) = (0, starts.count - 1)
-            while low < high {
-                let middle = (low + high + 1) / 2
-                if starts[middle] <= position { low = middle } else { high = middle - 1 }
-            }
-            return low
-        }
         write("[")
         ItemRuns.write(items, runsOfAtMost: 64, bytesPerItem: 1024) { run, output in
-            var group = group(at: run.startIndex)
+            var group = starts.run(containing: run.startIndex)
             for position in run.indices {
                 if position == starts[group] {
                     output.append(group == 0 ? "\n    {\n      \"name\": " : ",\n    {\n      \"name\": ")

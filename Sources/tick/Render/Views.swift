@@ -33,12 +33,7 @@ enum ItemsView {
         /// What line `line` is: a group's blank line, its heading, or the
         /// row of one of its items.
         func locate(_ line: Int) -> (group: Int, part: GroupLine) {
-            var low = 0
-            var high = starts.count - 1
-            while low < high {
-                let middle = (low + high + 1) / 2
-                if starts[middle] <= line { low = middle } else { high = middle - 1 }
-            }
+            let low = starts.run(containing: line)
             var offset = line - starts[low]
             if isGrouped {
                 if low > 0 {
