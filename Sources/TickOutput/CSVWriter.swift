@@ -36,7 +36,9 @@ public enum CSVWriter {
         ItemRuns.write(items, runsOfAtMost: 256, bytesPerItem: 256) { run, output in
             var tags: [UInt8] = []
             for item in run { appendRecord(item, tags: &tags, to: &output) }
-        } deliver: { emit($0) }
+        } deliver: {
+            emit($0)
+        }
     }
 
     /// Appends the record of `item` and its CRLF (`tags` is room for

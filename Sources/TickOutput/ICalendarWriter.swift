@@ -58,7 +58,9 @@ public enum ICalendarWriter {
                 component(item, &uids, &lines)
                 lines.appendFolded(to: &output)
             }
-        } deliver: { emit($0) }
+        } deliver: {
+            emit($0)
+        }
     }
 
     private static let header = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:\(productID)", "CALSCALE:GREGORIAN"]

@@ -75,7 +75,9 @@ extension ItemJSON {
                     group += 1
                 }
             }
-        } deliver: { writeBuffer($0) }
+        } deliver: {
+            writeBuffer($0)
+        }
         write("\n  ]\n}")
     }
 

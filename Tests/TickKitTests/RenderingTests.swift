@@ -363,7 +363,11 @@ import TickSyntax
         // ascend (ties, an item listed twice, by line).
         func buildOrder(_ source: ListingSource, where include: (Int) -> Bool = { _ in true }) -> [Int] {
             var order: [Int] = []
-            source.inCacheOrder(where: include) { Array($0) } collect: { order += $0.joined() }
+            source.inCacheOrder(where: include) {
+                Array($0)
+            } collect: {
+                order += $0.joined()
+            }
             return order
         }
         #expect(buildOrder(inOrder) == Array(0..<count))

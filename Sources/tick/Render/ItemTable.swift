@@ -163,13 +163,11 @@ enum ItemTable {
             for line in chunk.kept where line.isRow { widths.include(line) }
         }
         if let width { widths.fit(in: width) }
-        let cut = BuiltLines(
-            of: source,
-            where: { index in
-                let line = listing.kept(index)!
-                return line.isRow && (cuttingEveryRow || line.mustBeCut(widths: widths, width: width))
-            }
-        ) { index, bytes in
+        let mustBeCut = { (index: Int) -> Bool in
+            let line = listing.kept(index)!
+            return line.isRow && (cuttingEveryRow || line.mustBeCut(widths: widths, width: width))
+        }
+        let cut = BuiltLines(of: source, where: mustBeCut) { index, bytes in
             let start = bytes.count
             appendCut(source.line(index), widths: widths, width: width, depth: depth, to: &bytes)
             return Int32(start)..<Int32(bytes.count)
