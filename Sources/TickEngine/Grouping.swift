@@ -3,22 +3,52 @@ import TickModel
 import TickRecords
 
 /// A named run of items: one group of grouped output. Its items are a
-/// slice of one array that holds every group's items (`Grouping.group`
-/// allocates no array per group): index them from `items.startIndex`.
+/// slice of `ItemGroups.items`, which holds every group's items (no array
+/// per group): index them from `items.startIndex`.
 public struct ItemGroup: Sendable {
     public var name: String
     public var items: ArraySlice<EncodedListedItem>
+}
 
-    public init(name: String, items: ArraySlice<EncodedListedItem>) {
-        self.name = name
-        self.items = items
+/// Items in named groups, the groups in order: every group's items lie in
+/// one array (`items`), group after group, and each group is a slice of it.
+/// No group is empty.
+public struct ItemGroups: RandomAccessCollection, Sendable {
+    /// Every group's items, group after group.
+    public let items: [EncodedListedItem]
+    private let names: [String]
+    /// Where each group's items start in `items` (ascending, the first 0).
+    private let starts: [Int]
+
+    init(items: [EncodedListedItem], names: [String], starts: [Int]) {
+        (self.items, self.names, self.starts) = (items, names, starts)
     }
+
+    /// All of `items` as one group without a name: an ungrouped listing.
+    public init(ungrouped items: [EncodedListedItem]) {
+        self.init(items: items, names: [""], starts: [0])
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { names.count }
+
+    public subscript(group: Int) -> ItemGroup {
+        ItemGroup(name: names[group], items: items[range(of: group)])
+    }
+
+    /// Where the group at `group` lies in `items`.
+    public func range(of group: Int) -> Range<Int> {
+        starts[group]..<(group + 1 < starts.count ? starts[group + 1] : items.count)
+    }
+
+    /// The index of the group whose items hold `items[position]`.
+    public func group(containing position: Int) -> Int { starts.run(containing: position) }
 }
 
 /// Splits items into groups. Groups come in the key's own order, empty
 /// groups are left out, and within a group items keep the order they came in.
 public enum Grouping {
-    public static func group(_ items: [EncodedListedItem], by key: GroupKey, today: TaskDate) -> [ItemGroup] {
+    public static func group(_ items: [EncodedListedItem], by key: GroupKey, today: TaskDate) -> ItemGroups {
         // Each item's groups are found in the order the items lie in the
         // parse cache, a run at a time, the run's pages given back after
         // it: items in another order (by due date) would map most of the
@@ -59,19 +89,13 @@ public enum Grouping {
                 if joined.count == 1 { firstGroup[position] = group } else { otherGroups.append((position, group)) }
             }
         }
-        if items.isInCacheOrder {
-            var position = 0
-            items.forEachReleasingCachePages { item in
-                place(item, at: position)
-                position += 1
-            }
-        } else {
-            let positions = items.indices.sorted { items[$0].cacheOrder < items[$1].cacheOrder }
-            var next = 0
-            positions.lazy.map { items[$0] }.forEachReleasingCachePages { item in
-                place(item, at: positions[next])
-                next += 1
-            }
+        // The places of the items in the cache's order; nil when they came
+        // in it (no array of 8 bytes an item).
+        let positions = items.isInCacheOrder ? nil : items.indices.sorted { items[$0].cacheOrder < items[$1].cacheOrder }
+        var next = 0
+        (0..<items.count).lazy.map { items[positions?[$0] ?? $0] }.forEachReleasingCachePages { item in
+            place(item, at: positions?[next] ?? next)
+            next += 1
         }
         groupOfRank = [:]
         // Ranks tell groups apart: no two are equal.
@@ -101,8 +125,8 @@ public enum Grouping {
                 nextOther += 1
             }
         }
-        let grouped = slots.map { items[Int($0)] }
-        return order.map { group in ItemGroup(name: groups[group].name, items: grouped[Int(starts[group])..<Int(filled[group])]) }
+        return ItemGroups(
+            items: slots.map { items[Int($0)] }, names: order.map { groups[$0].name }, starts: order.map { Int(starts[$0]) })
     }
 
     /// The due buckets in display order.

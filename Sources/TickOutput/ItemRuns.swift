@@ -10,18 +10,13 @@ import TickSystem
 /// Guarantees: the runs cover the items in order, each of at most `length`
 /// items and of lists that span at most 8 MB of the cache
 /// (`CachePages.runs`: items in manual order lie close together, items by
-/// due date far apart). The pages of the runs written are given back once
-/// they add up to 4,096 items or span more than 8 MB of the cache, so a
-/// writer holds a few megabytes of the cache's pages, whatever the order.
-/// (Giving back each run's own pages would not do: the kernel maps up to
-/// 2 MB around each page read, and pages mapped around a run, in the runs
-/// given back before it, would stay.)
+/// due date far apart). The pages of the runs written are given back as
+/// `WrittenCachePages` gives them back, so a writer holds a few megabytes
+/// of the cache's pages, whatever the order.
 struct ItemRuns {
     let items: [EncodedListedItem]
     let runs: [Range<Int>]
-    /// The pages of the runs written since pages were last given back.
-    private var pending = CachePages()
-    private var pendingItems = 0
+    private var written = WrittenCachePages()
 
     init(_ items: [EncodedListedItem], ofAtMost length: Int) {
         self.items = items
@@ -32,12 +27,7 @@ struct ItemRuns {
     /// order), and gives pages back when enough are held.
     mutating func written(_ count: Int) {
         let run = runs[count - 1]
-        for item in items[run] { pending.include(item.document) }
-        pendingItems += run.count
-        if pendingItems >= 4096 || pending.spannedBytes > 8 << 20 || count == runs.count {
-            pending.release()
-            (pending, pendingItems) = (CachePages(), 0)
-        }
+        written.add(items[run].lazy.map(\.document), items: run.count, isLast: count == runs.count)
     }
 
     /// Renders each run on every core (`render` appends a run's bytes) and

@@ -45,24 +45,18 @@ extension ItemJSON {
     /// each group's name and brackets written where its first and last
     /// items fall, so the whole document is never in memory.
     public static func writeGroupsDocument(
-        _ groups: [ItemGroup], context: ItemContext, to writeBuffer: (UnsafeBufferPointer<UInt8>) -> Void
+        _ groups: ItemGroups, context: ItemContext, to writeBuffer: (UnsafeBufferPointer<UInt8>) -> Void
     ) {
         func write(_ text: String) { Array(text.utf8).withUnsafeBufferPointer { writeBuffer($0) } }
         write("{\n  \"today\": \"\(context.today.isoString)\",\n  \"groups\": ")
         guard !groups.isEmpty else { return write("[]\n}") }
-        // Where each group's items start among all of them (groups are never empty).
-        var starts: [Int] = []
-        var total = 0
-        for group in groups {
-            starts.append(total)
-            total += group.items.count
-        }
-        let items = groups.flatMap(\.items)
+        let items = groups.items
         write("[")
         ItemRuns.write(items, runsOfAtMost: 64, bytesPerItem: 1024) { run, output in
-            var group = starts.run(containing: run.startIndex)
+            var group = groups.group(containing: run.startIndex)
             for position in run.indices {
-                if position == starts[group] {
+                let range = groups.range(of: group)
+                if position == range.lowerBound {
                     output.append(group == 0 ? "\n    {\n      \"name\": " : ",\n    {\n      \"name\": ")
                     JSONValue.appendString(groups[group].name, to: &output)
                     output.append(",\n      \"items\": [\n        ")
@@ -70,7 +64,7 @@ extension ItemJSON {
                     output.append(",\n        ")
                 }
                 ItemJSON.write(items[position], context: context, inGroup: true, to: &output)
-                if position == starts[group] + groups[group].items.count - 1 {
+                if position == range.upperBound - 1 {
                     output.append("\n      ]\n    }")
                     group += 1
                 }
@@ -120,7 +114,7 @@ extension ItemJSON {
     }
 
     /// `{"today": "...", "groups": [{"name": "...", "items": [...]}]}`
-    public static func groups(_ groups: [ItemGroup], context: ItemContext) -> JSONValue {
+    public static func groups(_ groups: ItemGroups, context: ItemContext) -> JSONValue {
         .object([
             ("today", .string(context.today.isoString)),
             (

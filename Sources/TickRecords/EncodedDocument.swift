@@ -455,6 +455,33 @@ public struct CachePages {
     }
 }
 
+/// The parse cache's pages of what a writer has written since it last gave
+/// pages back: a writer that writes runs of items in order adds each run
+/// once it is written, and the pages are given back once the runs added
+/// hold 4,096 items or span more than 8 MB of the cache, and after the
+/// last. A writer then holds a few megabytes of the cache's pages,
+/// whatever the order of its items. (Giving back each run's own pages
+/// would not do: the kernel maps up to 2 MB around each page read, and
+/// pages mapped around a run, in runs given back before it, would stay.)
+public struct WrittenCachePages {
+    private var pending = CachePages()
+    private var pendingItems = 0
+
+    public init() {}
+
+    /// Notes that the items of `documents` (`items` of them, each list
+    /// given once or more) are written, and gives pages back when enough
+    /// are held or `isLast`.
+    public mutating func add(_ documents: some Sequence<EncodedDocument>, items: Int, isLast: Bool) {
+        for document in documents { pending.include(document) }
+        pendingItems += items
+        if isLast || pendingItems >= 4096 || pending.spannedBytes > 8 << 20 {
+            pending.release()
+            (pending, pendingItems) = (CachePages(), 0)
+        }
+    }
+}
+
 /// UTF-8 bytes of an encoded document, valid while the document lives.
 public struct EncodedText: ItemText {
     package let bytes: UnsafeBufferPointer<UInt8>
@@ -668,26 +695,6 @@ extension EncodedListedItem {
     public var cacheOrder: CacheOrder { CacheOrder(list: Int(bitPattern: document.body.buffer.baseAddress), index: index) }
 }
 
-extension Sequence where Element == EncodedListedItem {
-    /// True when the items lie in the parse cache's order but for a few
-    /// places where they jump back (fewer than one item in 64): results in
-    /// manual order, whose lists' payloads were all written in list order
-    /// or some of them again elsewhere after an edit. Results sorted by
-    /// anything else jump at most items.
-    public var isMostlyInCacheOrder: Bool {
-        var count = 0
-        var jumps = 0
-        var previous: EncodedListedItem.CacheOrder?
-        for item in self {
-            let order = item.cacheOrder
-            if let previous, order < previous { jumps += 1 }
-            previous = order
-            count += 1
-        }
-        return jumps * 64 < Swift.max(1, count)
-    }
-}
-
 extension Collection where Element == EncodedListedItem {
     /// Gives back the pages of the parse cache these items were read from
     /// (`CachePages`): for a writer that
@@ -707,19 +714,6 @@ extension Collection where Element == EncodedListedItem {
             previous = order
         }
         return true
-    }
-
-    /// Gives back the cache's pages of the first `count` items
-    /// (`releaseCachePages`) once at least `batch` items past those given
-    /// back before are written, or all of them are: for a writer that
-    /// writes the items in order, chunk after chunk. Returns how many
-    /// items' pages have been given back, for the next call.
-    @inlinable
-    public func releaseCachePages(written count: Int, releasedBefore released: Int, batch: Int = 4096) -> Int
-    where Self: RandomAccessCollection, Index == Int {
-        guard count == self.count || count - released >= batch else { return released }
-        self[startIndex + released..<startIndex + count].releaseCachePages()
-        return count
     }
 
     /// Calls `body` with each item, in order, a run at a time, and gives the

@@ -86,7 +86,7 @@ struct ResultOptions: ParsableArguments {
 /// Results ready to print: flat, or grouped.
 struct Arranged {
     var items: [EncodedListedItem]
-    var groups: [ItemGroup]?
+    var groups: ItemGroups?
     var groupKey: GroupKey?
     /// True when items are in manual order (subtasks follow their parents).
     var isManualOrder: Bool

@@ -18,7 +18,7 @@ enum ItemsView {
         // One marker width for all groups, so that titles line up across them.
         let prefixes = ItemStyle.RowPrefixes(for: arranged.items)
         let isGrouped = arranged.groups != nil
-        let groups = arranged.groups ?? [ItemGroup(name: "", items: arranged.items[...])]
+        let groups = arranged.groups ?? ItemGroups(ungrouped: arranged.items)
         // An item is indented once for each of its ancestors listed in its group.
         let present = arranged.isManualOrder ? ItemSet.sets(of: groups.map(\.items)) : nil
         let showsList = showList && !(isGrouped && (arranged.groupKey == .list || arranged.groupKey == .section))

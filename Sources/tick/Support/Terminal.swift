@@ -63,7 +63,7 @@ enum Terminal {
     }
 
     /// Prints the groups document of `groups` as it is rendered, piece by piece.
-    static func writeGroupsJSON(_ groups: [ItemGroup], context: ItemContext) {
+    static func writeGroupsJSON(_ groups: ItemGroups, context: ItemContext) {
         ItemJSON.writeGroupsDocument(groups, context: context) { writeRaw($0) }
         writeRaw([0x0A])
     }
