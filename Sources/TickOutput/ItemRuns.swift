@@ -12,20 +12,23 @@ import TickSystem
 /// (`CachePages.runs`: items in manual order lie close together, items by
 /// due date far apart). The pages of the runs written are given back as
 /// `WrittenCachePages` gives them back, so a writer holds a few megabytes
-/// of the cache's pages, whatever the order.
+/// of the cache's pages, whatever the order. Items so scattered that the
+/// runs would be of one or two items are rendered a window at a time in
+/// the cache's order (`writeScattered`). Either way `render` is handed
+/// slices of the items whose bytes, joined in order, are the output.
 struct ItemRuns {
-    let items: [EncodedListedItem]
-    let runs: [Range<Int>]
+    private let items: [EncodedListedItem]
+    private let runs: [Range<Int>]
     private var written = WrittenCachePages()
 
-    init(_ items: [EncodedListedItem], ofAtMost length: Int) {
+    private init(_ items: [EncodedListedItem], ofAtMost length: Int, spanningAtMost span: Int) {
         self.items = items
-        runs = CachePages.runs(of: items.count, atMost: length, spanningAtMost: 8 << 20) { items[$0].document }
+        runs = CachePages.runs(of: items.count, atMost: length, spanningAtMost: span) { items[$0].document }
     }
 
     /// Notes that the run at `count - 1` is written (`count` runs are, in
     /// order), and gives pages back when enough are held.
-    mutating func written(_ count: Int) {
+    private mutating func written(_ count: Int) {
         let run = runs[count - 1]
         written.add(items[run].lazy.map(\.document), items: run.count, isLast: count == runs.count)
     }
@@ -33,13 +36,21 @@ struct ItemRuns {
     /// Renders each run on every core (`render` appends a run's bytes) and
     /// hands the runs' bytes to `deliver` in order, as soon as each and
     /// the runs before it are done, giving the pages back as they go.
+    /// Items scattered over the cache (sorted by title: the runs would be
+    /// of one item or two) are written a window at a time instead
+    /// (`writeScattered`).
+    /// (`span` is how much of the cache a run's lists may span, 8 MB; tests
+    /// make it small.)
     static func write(
-        _ items: [EncodedListedItem], runsOfAtMost length: Int, bytesPerItem: Int,
+        _ items: [EncodedListedItem], runsOfAtMost length: Int, bytesPerItem: Int, spanningAtMost span: Int = 8 << 20,
         render: (ArraySlice<EncodedListedItem>, inout ByteOutput) -> Void,
         deliver: (UnsafeBufferPointer<UInt8>) -> Void
     ) {
-        var runs = ItemRuns(items, ofAtMost: length)
+        var runs = ItemRuns(items, ofAtMost: length, spanningAtMost: span)
         let ranges = runs.runs
+        if ranges.count * 8 > items.count, items.count > 4096 {
+            return writeScattered(items, bytesPerItem: bytesPerItem, stretchSpan: span / 2, render: render, deliver: deliver)
+        }
         var delivered = 0
         Parallel.orderedChunks(ranges.count, inFlight: 8, capacity: length * bytesPerItem) { run, output in
             render(items[ranges[run]], &output)
@@ -47,6 +58,64 @@ struct ItemRuns {
             deliver($0)
             delivered += 1
             runs.written(delivered)
+        }
+    }
+
+    /// Writes items that lie far apart in the cache, in order, a window of
+    /// 8 MB of output at a time: each window's items are rendered one by
+    /// one in the cache's order (a stretch of at most 4 MB of the cache on
+    /// each core, its pages given back after it), then delivered in the
+    /// items' order.
+    /// Rendered in the items' order, each would map the cache's pages
+    /// around it again (up to 2 MB, for a few hundred bytes): sorted by
+    /// title, a million items took a minute. Here each window sweeps the
+    /// cache once.
+    private static func writeScattered(
+        _ items: [EncodedListedItem], bytesPerItem: Int, stretchSpan: Int,
+        render: (ArraySlice<EncodedListedItem>, inout ByteOutput) -> Void,
+        deliver: (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        let window = max(1024, (8 << 20) / bytesPerItem)
+        var output: [UInt8] = []
+        output.reserveCapacity(window * bytesPerItem)
+        // Where each item of the window was rendered: its stretch and its place in it.
+        var renderedAt = [(stretch: Int32, index: Int32)](repeating: (0, 0), count: window)
+        for start in stride(from: 0, to: items.count, by: window) {
+            let positions = (start..<min(items.count, start + window)).sorted { items[$0].cacheOrder < items[$1].cacheOrder }
+            // Stretches of at most 1,024 items spanning at most 4 MB of the cache.
+            let ranges = CachePages.runs(of: positions.count, atMost: 1024, spanningAtMost: stretchSpan) {
+                items[positions[$0]].document
+            }
+            let stretches = Parallel.map(ranges.count) { stretch in
+                let range = ranges[stretch]
+                var bytes = ByteOutput(capacity: range.count * bytesPerItem)
+                var ends: [Int] = []
+                ends.reserveCapacity(range.count)
+                var pages = CachePages()
+                for position in positions[range] {
+                    render(items[position...position], &bytes)
+                    ends.append(bytes.count)
+                    pages.include(items[position].document)
+                }
+                pages.release()
+                return (bytes: bytes.release(), ends: ends)
+            }
+            for (stretch, range) in ranges.enumerated() {
+                for (index, position) in positions[range].enumerated() {
+                    renderedAt[position - start] = (Int32(stretch), Int32(index))
+                }
+            }
+            output.removeAll(keepingCapacity: true)
+            for place in 0..<positions.count {
+                let (stretch, index) = (Int(renderedAt[place].stretch), Int(renderedAt[place].index))
+                let rendered = stretches[stretch]
+                let from = index == 0 ? 0 : rendered.ends[index - 1]
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: rendered.bytes.written[from..<rendered.ends[index]]))
+            }
+            for rendered in stretches { rendered.bytes.deallocate() }
+            output.withUnsafeBufferPointer { deliver($0) }
+            // The pages mapped around each stretch's ends, beyond its own.
+            CachePages.release(positions.lazy.map { items[$0].document })
         }
     }
 }

@@ -23,20 +23,20 @@ extension ItemJSON {
     }
 
     /// Writes `items(items, today:)` pretty-printed, piece by piece, in order:
-    /// batches of items are rendered on every core and handed to `write` as
-    /// soon as they are ready, so the whole document is never in memory.
+    /// runs of items are rendered on every core (`ItemRuns`) and handed to
+    /// `write` as soon as they are ready, so the whole document is never in
+    /// memory.
     public static func writeItemsDocument(
         _ items: [EncodedListedItem], context: ItemContext,
         to writeBuffer: (UnsafeBufferPointer<UInt8>) -> Void
     ) {
-        var runs = ItemRuns(items, ofAtMost: 64)
-        let ranges = runs.runs
-        writeItemsDocument(
-            today: context.today, chunkCount: ranges.count, inFlight: 8, chunkCapacity: 64 * 1024, to: writeBuffer,
-            render: { run, output in
-                for index in ranges[run] { appendItem(items[index], context: context, to: &output) }
-            },
-            written: { runs.written($0) })
+        writeItemsDocument(today: context.today, to: writeBuffer) { deliver in
+            ItemRuns.write(items, runsOfAtMost: 64, bytesPerItem: 1024) { run, output in
+                for item in run { appendItem(item, context: context, to: &output) }
+            } deliver: {
+                deliver($0)
+            }
+        }
     }
 
     /// Writes `groups(groups, context:)` pretty-printed, piece by piece, in
@@ -83,34 +83,30 @@ extension ItemJSON {
         ItemJSON.write(record, context: context, to: &output)
     }
 
-    /// Writes the items document of `chunkCount` chunks of items, in order:
-    /// `render(chunk, &output)` appends each item of a chunk with
-    /// `appendItem`; chunks are rendered on every core and written in order
-    /// as they are done (`Parallel.orderedChunks`, at most `inFlight` at
-    /// once), so the whole document is never in memory. `written` is told
-    /// how many chunks are written, after each.
+    /// Writes the items document around the items `writeItems` writes:
+    /// it hands each piece of them, in order, to the function it is given,
+    /// each item appended with `appendItem` (the first item's comma is
+    /// left out here), so the whole document is never in memory.
     static func writeItemsDocument(
-        today: TaskDate, chunkCount: Int, inFlight: Int, chunkCapacity: Int,
-        to writeBuffer: (UnsafeBufferPointer<UInt8>) -> Void,
-        render: (Int, inout ByteOutput) -> Void, written: (Int) -> Void = { _ in }
+        today: TaskDate, to writeBuffer: (UnsafeBufferPointer<UInt8>) -> Void,
+        items writeItems: (_ deliver: (UnsafeBufferPointer<UInt8>) -> Void) -> Void
     ) {
-        func write(_ text: String) { Array(text.utf8).withUnsafeBufferPointer { writeBuffer($0) } }
-        write("{\n  \"today\": \"\(today.isoString)\",\n  \"items\": ")
-        var isFirst = true
-        var delivered = 0
-        Parallel.orderedChunks(chunkCount, inFlight: inFlight, capacity: chunkCapacity, render: render) { chunk in
-            var chunk = chunk
-            if isFirst, !chunk.isEmpty {
-                // The first item opens the array instead of following a comma.
-                write("[")
-                chunk = UnsafeBufferPointer(rebasing: chunk.dropFirst())
-                isFirst = false
+        withoutActuallyEscaping(writeBuffer) { writeBuffer in
+            func write(_ text: String) { Array(text.utf8).withUnsafeBufferPointer { writeBuffer($0) } }
+            write("{\n  \"today\": \"\(today.isoString)\",\n  \"items\": ")
+            var isFirst = true
+            writeItems { piece in
+                var piece = piece
+                if isFirst, !piece.isEmpty {
+                    // The first item opens the array instead of following a comma.
+                    write("[")
+                    piece = UnsafeBufferPointer(rebasing: piece.dropFirst())
+                    isFirst = false
+                }
+                writeBuffer(piece)
             }
-            writeBuffer(chunk)
-            delivered += 1
-            written(delivered)
+            write(isFirst ? "[]\n}" : "\n  ]\n}")
         }
-        write(isFirst ? "[]\n}" : "\n  ]\n}")
     }
 
     /// `{"today": "...", "groups": [{"name": "...", "items": [...]}]}`

@@ -1,6 +1,7 @@
 import TickEngine
 import TickModel
 import TickRecords
+import TickSystem
 
 extension ItemJSON {
     /// Writes the items document of the items of `workspace` that match
@@ -18,10 +19,14 @@ extension ItemJSON {
         to write: (UnsafeBufferPointer<UInt8>) -> Void
     ) {
         let runs = workspace.listRuns(minimumSize: runSize)
-        writeItemsDocument(today: context.today, chunkCount: runs.count, inFlight: inFlight, chunkCapacity: 256 * 1024, to: write) { run, output in
-            let matches = QueryEvaluator.test(expression)
-            workspace.forEachItem(in: runs[run]) { item in
-                if matches(item) { appendItem(item, context: context, to: &output) }
+        writeItemsDocument(today: context.today, to: write) { deliver in
+            Parallel.orderedChunks(runs.count, inFlight: inFlight, capacity: 256 * 1024) { run, output in
+                let matches = QueryEvaluator.test(expression)
+                workspace.forEachItem(in: runs[run]) { item in
+                    if matches(item) { appendItem(item, context: context, to: &output) }
+                }
+            } deliver: {
+                deliver($0)
             }
         }
         workspace.saveRepairs()

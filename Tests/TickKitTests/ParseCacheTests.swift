@@ -601,7 +601,13 @@ struct ParseCacheTests {
     /// A parse cache's mapping that records which bytes it was asked to give back.
     final class RecordingMapping: ListMapping, @unchecked Sendable {
         let bytes: OwnedBytes
-        var released: [Range<Int>] = []
+        private let lock = NSLock()
+        private var releasedSoFar: [Range<Int>] = []
+        /// The pages given back, in order (from any thread).
+        var released: [Range<Int>] {
+            get { lock.withLock { releasedSoFar } }
+            set { lock.withLock { releasedSoFar = newValue } }
+        }
         init(_ payloads: [ListPayload]) {
             // The pointer is used inside the closure: a pointer it returned would
             // outlive the temporary array (and the memory could be reused).
@@ -609,7 +615,7 @@ struct ParseCacheTests {
         }
         func releasePages(holding released: UnsafeBufferPointer<UInt8>) {
             let start = released.baseAddress! - UnsafePointer(bytes.buffer.baseAddress!)
-            self.released.append(start..<start + released.count)
+            lock.withLock { releasedSoFar.append(start..<start + released.count) }
         }
     }
 
@@ -672,6 +678,27 @@ struct ParseCacheTests {
         let (bigLists, bigMapping, bigRanges) = try Self.mappedLists(["big.md": big])
         _ = ItemJSON.itemsDocumentBytes(bigLists[0].items(), context: context)
         #expect(bigMapping.released == [bigRanges[0], bigRanges[0], bigRanges[0]])
+    }
+
+    @Test(
+        "items scattered over the cache are written in their order, rendered in the cache's order a window at a time, each stretch's pages given back"
+    )
+    func scatteredItemsAreWrittenInTheirOrderAndGiveBackTheirPages() throws {
+        func list(_ name: String) -> String { "# \(name)\n" + (0..<3000).map { "- [ ] \(name) \($0)\n" }.joined() }
+        let (documents, mapping, ranges) = try Self.mappedLists(["a.md": list("a"), "b.md": list("b")])
+        // 6,000 items jumping between the two lists: each run would be of one item.
+        let scattered = zip(documents[0].items(), documents[1].items().reversed()).flatMap { [$0, $1] }
+        var written: [UInt8] = []
+        ItemRuns.write(scattered, runsOfAtMost: 64, bytesPerItem: 8192, spanningAtMost: 64) { run, output in
+            for item in run { output.append(Array("\(item.title.string)\n".utf8)) }
+        } deliver: {
+            written.append(contentsOf: $0)
+        }
+        #expect(String(decoding: written, as: UTF8.self) == scattered.map { "\($0.title.string)\n" }.joined())
+        // Runs in the items' order give back both lists' pages together;
+        // stretches in the cache's order, one list's.
+        #expect(mapping.released.contains(ranges[0]) && mapping.released.contains(ranges[1]))
+        #expect(mapping.released.last == ranges[0].lowerBound..<ranges[1].upperBound, "the last window's span, at its end")
     }
 
     @Test("a list read from the cache unchecked is checked when first read; a damaged payload is parsed again")
