@@ -30,7 +30,8 @@ struct ItemRuns {
     /// order), and gives pages back when enough are held.
     private mutating func written(_ count: Int) {
         let run = runs[count - 1]
-        written.add(items[run].lazy.map(\.document), items: run.count, isLast: count == runs.count)
+        for item in items[run] { written.include(item.document) }
+        written.written(run.count, isLast: count == runs.count)
     }
 
     /// Renders each run on every core (`render` appends a run's bytes) and

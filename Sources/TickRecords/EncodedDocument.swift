@@ -456,8 +456,8 @@ public struct CachePages {
 }
 
 /// The parse cache's pages of what a writer has written since it last gave
-/// pages back: a writer that writes runs of items in order adds each run
-/// once it is written, and the pages are given back once the runs added
+/// pages back: a writer that writes runs of items in order includes each
+/// run's lists once it is written, and the pages are given back once the runs added
 /// hold 4,096 items or span more than 8 MB of the cache, and after the
 /// last. A writer then holds a few megabytes of the cache's pages,
 /// whatever the order of its items. (Giving back each run's own pages
@@ -469,11 +469,14 @@ public struct WrittenCachePages {
 
     public init() {}
 
-    /// Notes that the items of `documents` (`items` of them, each list
-    /// given once or more) are written, and gives pages back when enough
-    /// are held or `isLast`.
-    public mutating func add(_ documents: some Sequence<EncodedDocument>, items: Int, isLast: Bool) {
-        for document in documents { pending.include(document) }
+    /// Adds the list of an item written (`CachePages.include`). Not
+    /// generic over a sequence of lists: a generic call from another
+    /// module runs unspecialized, an iterator call per item.
+    public mutating func include(_ document: EncodedDocument) { pending.include(document) }
+
+    /// Notes that `items` more items are written (their lists included),
+    /// and gives pages back when enough are held or `isLast`.
+    public mutating func written(_ items: Int, isLast: Bool) {
         pendingItems += items
         if isLast || pendingItems >= 4096 || pending.spannedBytes > 8 << 20 {
             pending.release()

@@ -750,7 +750,10 @@ struct ListingSource {
         func flush(isLast: Bool = false) {
             let lines = batch
             let results = Parallel.map(chunksOf: ItemTable.chunkSize, in: lines.count) { build(lines[$0]) }
-            pages.add(lines.lazy.compactMap(item).map(\.document), items: lines.count, isLast: isLast)
+            for line in lines {
+                if let listed = item(line) { pages.include(listed.document) }
+            }
+            pages.written(lines.count, isLast: isLast)
             collect(results)
             batch.removeAll(keepingCapacity: true)
         }

@@ -45,10 +45,10 @@ enum ItemsView {
             }
             return (low, .item(offset))
         }
-        /// The item at `offset` in the group at `group` (a group's items are a slice).
+        /// The item at `offset` in the group at `group` (read from the groups'
+        /// one array: making the group would retain its name and its slice).
         func item(_ offset: Int, of group: Int) -> EncodedListedItem {
-            let items = groups[group].items
-            return items[items.startIndex + offset]
+            groups.items[groups.range(of: group).lowerBound + offset]
         }
         /// The row of `item`, of the group at `group`.
         func build<Cells: RowCells>(_ item: EncodedListedItem, of group: Int, into cells: inout Cells) {
