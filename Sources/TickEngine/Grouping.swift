@@ -12,7 +12,7 @@ public struct ItemGroup: Sendable {
 
 /// Items in named groups, the groups in order: every group's items lie in
 /// one array (`items`), group after group, and each group is a slice of it.
-/// No group is empty.
+/// No group is empty, but the one group of an ungrouped listing.
 public struct ItemGroups: RandomAccessCollection, Sendable {
     /// Every group's items, group after group.
     public let items: [EncodedListedItem]

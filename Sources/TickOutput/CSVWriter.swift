@@ -33,9 +33,12 @@ public enum CSVWriter {
         let written = header.release()
         emit(written.written)
         written.deallocate()
-        ItemRuns.write(items, runsOfAtMost: 256, bytesPerItem: 256) { run, output in
+        ItemRuns.write(items, runsOfAtMost: 256, bytesPerItem: 256) { positions, output, itemEnded in
             var tags: [UInt8] = []
-            for item in run { appendRecord(item, tags: &tags, to: &output) }
+            for position in positions {
+                appendRecord(items[position], tags: &tags, to: &output)
+                itemEnded(output.count)
+            }
         } deliver: {
             emit($0)
         }

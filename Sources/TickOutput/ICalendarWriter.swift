@@ -44,19 +44,21 @@ public enum ICalendarWriter {
     /// Writes the component of each item (`component` writes its lines, or
     /// none to leave it out), folded, in order: runs of items are written
     /// on every core and emitted as soon as they and the runs before them
-    /// are done (`ItemRuns`). Each run counts its own UIDs: a UID depends
-    /// only on the item and its list.
+    /// are done (`ItemRuns`). Each call of the render counts its own UIDs
+    /// (a UID depends only on the item and its list), so a list's counts
+    /// are made once for the items of it that a run or a stretch holds.
     private static func writeComponents(
         _ items: [EncodedListedItem], to emit: (UnsafeBufferPointer<UInt8>) -> Void,
         component: (EncodedListedItem, inout UIDs, inout ContentLines) -> Void
     ) {
-        ItemRuns.write(items, runsOfAtMost: 256, bytesPerItem: 512) { run, output in
+        ItemRuns.write(items, runsOfAtMost: 256, bytesPerItem: 512) { positions, output, itemEnded in
             var uids = UIDs()
             var lines = ContentLines()
-            for item in run {
+            for position in positions {
                 lines.removeAll()
-                component(item, &uids, &lines)
+                component(items[position], &uids, &lines)
                 lines.appendFolded(to: &output)
+                itemEnded(output.count)
             }
         } deliver: {
             emit($0)

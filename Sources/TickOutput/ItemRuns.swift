@@ -2,24 +2,24 @@ import TickModel
 import TickRecords
 import TickSystem
 
-/// How a writer of an array of items (the JSON items document, the
-/// iCalendar and CSV exports) cuts them into runs to render on every core
-/// and write in order, and gives the parse cache's pages back as the runs
-/// are written: the one way they all do it.
+/// How a writer of an array of items (the JSON items and groups documents,
+/// the iCalendar and CSV exports) cuts them into runs to render on every
+/// core and write in order, and gives the parse cache's pages back as the
+/// runs are written: the one way they all do it.
 ///
 /// Guarantees: the runs cover the items in order, each of at most `length`
-/// items and of lists that span at most 8 MB of the cache
-/// (`CachePages.runs`: items in manual order lie close together, items by
+/// items and of lists that span at most `span` of the cache (8 MB;
+/// `CachePages.runs`: items in manual order lie close together, items by
 /// due date far apart). The pages of the runs written are given back as
 /// `WrittenCachePages` gives them back, so a writer holds a few megabytes
 /// of the cache's pages, whatever the order. Items so scattered that the
 /// runs would be of one or two items are rendered a window at a time in
-/// the cache's order (`writeScattered`). Either way `render` is handed
-/// slices of the items whose bytes, joined in order, are the output.
+/// the cache's order (`writeScattered`). Either way the bytes `render`
+/// appends for each item, joined in the items' order, are the output.
 struct ItemRuns {
     private let items: [EncodedListedItem]
     private let runs: [Range<Int>]
-    private var written = WrittenCachePages()
+    private var pages = WrittenCachePages()
 
     private init(_ items: [EncodedListedItem], ofAtMost length: Int, spanningAtMost span: Int) {
         self.items = items
@@ -28,24 +28,31 @@ struct ItemRuns {
 
     /// Notes that the run at `count - 1` is written (`count` runs are, in
     /// order), and gives pages back when enough are held.
-    private mutating func written(_ count: Int) {
+    private mutating func runWritten(_ count: Int) {
         let run = runs[count - 1]
-        for item in items[run] { written.include(item.document) }
-        written.written(run.count, isLast: count == runs.count)
+        for item in items[run] { pages.include(item.document) }
+        pages.written(run.count, isLast: count == runs.count)
     }
 
-    /// Renders each run on every core (`render` appends a run's bytes) and
-    /// hands the runs' bytes to `deliver` in order, as soon as each and
-    /// the runs before it are done, giving the pages back as they go.
-    /// Items scattered over the cache (sorted by title: the runs would be
-    /// of one item or two) are written a window at a time instead
-    /// (`writeScattered`).
+    /// What renders items: `render(positions, &output, itemEnded)` appends
+    /// the bytes of the items at `positions`, in that order, and calls
+    /// `itemEnded(output.count)` after each item's bytes (an item may have
+    /// none). The
+    /// positions are a run of the items, or scattered ones in the cache's
+    /// order; what a writer keeps from one item to the next (the
+    /// iCalendar export's UIDs of a list) it keeps for one call.
+    typealias Render = (_ positions: ArraySlice<Int>, _ output: inout ByteOutput, _ itemEnded: (Int) -> Void) -> Void
+
+    /// Renders each run on every core and hands the runs' bytes to
+    /// `deliver` in order, as soon as each and the runs before it are
+    /// done, giving the pages back as they go. Items scattered over the
+    /// cache (sorted by title: the runs would be of one item or two) are
+    /// written a window at a time instead (`writeScattered`).
     /// (`span` is how much of the cache a run's lists may span, 8 MB; tests
     /// make it small.)
     static func write(
         _ items: [EncodedListedItem], runsOfAtMost length: Int, bytesPerItem: Int, spanningAtMost span: Int = 8 << 20,
-        render: (ArraySlice<EncodedListedItem>, inout ByteOutput) -> Void,
-        deliver: (UnsafeBufferPointer<UInt8>) -> Void
+        render: Render, deliver: (UnsafeBufferPointer<UInt8>) -> Void
     ) {
         var runs = ItemRuns(items, ofAtMost: length, spanningAtMost: span)
         let ranges = runs.runs
@@ -54,26 +61,24 @@ struct ItemRuns {
         }
         var delivered = 0
         Parallel.orderedChunks(ranges.count, inFlight: 8, capacity: length * bytesPerItem) { run, output in
-            render(items[ranges[run]], &output)
+            render(Array(ranges[run])[...], &output) { _ in }
         } deliver: {
             deliver($0)
             delivered += 1
-            runs.written(delivered)
+            runs.runWritten(delivered)
         }
     }
 
     /// Writes items that lie far apart in the cache, in order, a window of
-    /// 8 MB of output at a time: each window's items are rendered one by
-    /// one in the cache's order (a stretch of at most 4 MB of the cache on
+    /// 8 MB of output at a time: each window's items are rendered in the
+    /// cache's order (a stretch of at most `stretchSpan` of the cache on
     /// each core, its pages given back after it), then delivered in the
-    /// items' order.
-    /// Rendered in the items' order, each would map the cache's pages
-    /// around it again (up to 2 MB, for a few hundred bytes): sorted by
-    /// title, a million items took a minute. Here each window sweeps the
-    /// cache once.
+    /// items' order. Rendered in the items' order, each would map the
+    /// cache's pages around it again (up to 2 MB, for a few hundred
+    /// bytes): sorted by title, a million items took a minute. Here each
+    /// window sweeps the cache once.
     private static func writeScattered(
-        _ items: [EncodedListedItem], bytesPerItem: Int, stretchSpan: Int,
-        render: (ArraySlice<EncodedListedItem>, inout ByteOutput) -> Void,
+        _ items: [EncodedListedItem], bytesPerItem: Int, stretchSpan: Int, render: Render,
         deliver: (UnsafeBufferPointer<UInt8>) -> Void
     ) {
         let window = max(1024, (8 << 20) / bytesPerItem)
@@ -83,7 +88,7 @@ struct ItemRuns {
         var renderedAt = [(stretch: Int32, index: Int32)](repeating: (0, 0), count: window)
         for start in stride(from: 0, to: items.count, by: window) {
             let positions = (start..<min(items.count, start + window)).sorted { items[$0].cacheOrder < items[$1].cacheOrder }
-            // Stretches of at most 1,024 items spanning at most 4 MB of the cache.
+            // Stretches of at most 1,024 items spanning at most `stretchSpan` of the cache.
             let ranges = CachePages.runs(of: positions.count, atMost: 1024, spanningAtMost: stretchSpan) {
                 items[positions[$0]].document
             }
@@ -92,12 +97,10 @@ struct ItemRuns {
                 var bytes = ByteOutput(capacity: range.count * bytesPerItem)
                 var ends: [Int] = []
                 ends.reserveCapacity(range.count)
+                render(positions[range], &bytes) { ends.append($0) }
+                precondition(ends.count == range.count, "a render must end every item it is given")
                 var pages = CachePages()
-                for position in positions[range] {
-                    render(items[position...position], &bytes)
-                    ends.append(bytes.count)
-                    pages.include(items[position].document)
-                }
+                for position in positions[range] { pages.include(items[position].document) }
                 pages.release()
                 return (bytes: bytes.release(), ends: ends)
             }

@@ -31,8 +31,11 @@ extension ItemJSON {
         to writeBuffer: (UnsafeBufferPointer<UInt8>) -> Void
     ) {
         writeItemsDocument(today: context.today, to: writeBuffer) { deliver in
-            ItemRuns.write(items, runsOfAtMost: 64, bytesPerItem: 1024) { run, output in
-                for item in run { appendItem(item, context: context, to: &output) }
+            ItemRuns.write(items, runsOfAtMost: 64, bytesPerItem: 1024) { positions, output, itemEnded in
+                for position in positions {
+                    appendItem(items[position], context: context, to: &output)
+                    itemEnded(output.count)
+                }
             } deliver: {
                 deliver($0)
             }
@@ -44,17 +47,22 @@ extension ItemJSON {
     /// the cache's pages back as they are written) rendered on every core,
     /// each group's name and brackets written where its first and last
     /// items fall, so the whole document is never in memory.
+    /// (`span` is `ItemRuns`'s: how much of the cache a run's lists may
+    /// span; tests make it small.)
     public static func writeGroupsDocument(
-        _ groups: ItemGroups, context: ItemContext, to writeBuffer: (UnsafeBufferPointer<UInt8>) -> Void
+        _ groups: ItemGroups, context: ItemContext, spanningAtMost span: Int = 8 << 20,
+        to writeBuffer: (UnsafeBufferPointer<UInt8>) -> Void
     ) {
         func write(_ text: String) { Array(text.utf8).withUnsafeBufferPointer { writeBuffer($0) } }
         write("{\n  \"today\": \"\(context.today.isoString)\",\n  \"groups\": ")
         guard !groups.isEmpty else { return write("[]\n}") }
         let items = groups.items
         write("[")
-        ItemRuns.write(items, runsOfAtMost: 64, bytesPerItem: 1024) { run, output in
-            var group = groups.group(containing: run.startIndex)
-            for position in run.indices {
+        ItemRuns.write(items, runsOfAtMost: 64, bytesPerItem: 1024, spanningAtMost: span) { positions, output, itemEnded in
+            for position in positions {
+                // Each item writes its group's opening if it is the first,
+                // and its closing if the last (the items may come scattered).
+                let group = groups.group(containing: position)
                 let range = groups.range(of: group)
                 if position == range.lowerBound {
                     output.append(group == 0 ? "\n    {\n      \"name\": " : ",\n    {\n      \"name\": ")
@@ -64,10 +72,8 @@ extension ItemJSON {
                     output.append(",\n        ")
                 }
                 ItemJSON.write(items[position], context: context, inGroup: true, to: &output)
-                if position == range.upperBound - 1 {
-                    output.append("\n      ]\n    }")
-                    group += 1
-                }
+                if position == range.upperBound - 1 { output.append("\n      ]\n    }") }
+                itemEnded(output.count)
             }
         } deliver: {
             writeBuffer($0)
@@ -75,9 +81,9 @@ extension ItemJSON {
         write("\n  ]\n}")
     }
 
-    /// Appends one item of the items document, as `render` does in
-    /// `writeItemsDocument(today:chunkCount:...)`: a comma, a new line, then
-    /// the item at its place in the document.
+    /// Appends one item of the items document, as the items given to
+    /// `writeItemsDocument(today:to:items:)` are written: a comma, a new
+    /// line, then the item at its place in the document.
     static func appendItem(_ record: EncodedListedItem, context: ItemContext, to output: inout ByteOutput) {
         output.append(",\n    ")
         ItemJSON.write(record, context: context, to: &output)
@@ -91,6 +97,8 @@ extension ItemJSON {
         today: TaskDate, to writeBuffer: (UnsafeBufferPointer<UInt8>) -> Void,
         items writeItems: (_ deliver: (UnsafeBufferPointer<UInt8>) -> Void) -> Void
     ) {
+        // Not escaping: `writeItems` only calls the function it is given
+        // while it runs; the compiler cannot tell.
         withoutActuallyEscaping(writeBuffer) { writeBuffer in
             func write(_ text: String) { Array(text.utf8).withUnsafeBufferPointer { writeBuffer($0) } }
             write("{\n  \"today\": \"\(today.isoString)\",\n  \"items\": ")

@@ -684,21 +684,38 @@ struct ParseCacheTests {
         "items scattered over the cache are written in their order, rendered in the cache's order a window at a time, each stretch's pages given back"
     )
     func scatteredItemsAreWrittenInTheirOrderAndGiveBackTheirPages() throws {
-        func list(_ name: String) -> String { "# \(name)\n" + (0..<3000).map { "- [ ] \(name) \($0)\n" }.joined() }
+        func list(_ name: String) -> String {
+            "# \(name)\n" + (0..<3000).map { "- [ ] \(name) \($0) #t\($0 % 5) due:2026-12-0\($0 % 9 + 1)\n" }.joined()
+        }
         let (documents, mapping, ranges) = try Self.mappedLists(["a.md": list("a"), "b.md": list("b")])
         // 6,000 items jumping between the two lists: each run would be of one item.
         let scattered = zip(documents[0].items(), documents[1].items().reversed()).flatMap { [$0, $1] }
+        // Every third item writes nothing (as events leave out items without a due date).
+        func line(_ position: Int) -> String { position % 3 == 2 ? "" : "\(position) \(scattered[position].title.string)\n" }
         var written: [UInt8] = []
-        ItemRuns.write(scattered, runsOfAtMost: 64, bytesPerItem: 8192, spanningAtMost: 64) { run, output in
-            for item in run { output.append(Array("\(item.title.string)\n".utf8)) }
+        ItemRuns.write(scattered, runsOfAtMost: 64, bytesPerItem: 8192, spanningAtMost: 64) { positions, output, itemEnded in
+            for position in positions {
+                output.append(Array(line(position).utf8))
+                itemEnded(output.count)
+            }
         } deliver: {
             written.append(contentsOf: $0)
         }
-        #expect(String(decoding: written, as: UTF8.self) == scattered.map { "\($0.title.string)\n" }.joined())
+        #expect(String(decoding: written, as: UTF8.self) == scattered.indices.map(line).joined())
         // Runs in the items' order give back both lists' pages together;
         // stretches in the cache's order, one list's.
         #expect(mapping.released.contains(ranges[0]) && mapping.released.contains(ranges[1]))
         #expect(mapping.released.last == ranges[0].lowerBound..<ranges[1].upperBound, "the last window's span, at its end")
+        // The groups document, each group's opening and closing written by its
+        // first and last items wherever they are rendered, is the same document.
+        let context = ItemContext(today: Fixture.today, dependencies: .none)
+        for key in [GroupKey.list, .tag, .day] {
+            let groups = Grouping.group(scattered, by: key, today: Fixture.today)
+            var document: [UInt8] = []
+            ItemJSON.writeGroupsDocument(groups, context: context, spanningAtMost: 64) { document.append(contentsOf: $0) }
+            let isTheDocument = document == ItemJSON.groups(groups, context: context).serializedBytes(pretty: true)
+            #expect(isTheDocument, "grouped by \(key)")
+        }
     }
 
     @Test("a list read from the cache unchecked is checked when first read; a damaged payload is parsed again")

@@ -739,7 +739,9 @@ struct ListingSource {
     /// of all the lines is made. The lines go to `build` in chunks of
     /// `ItemTable.chunkSize` on every core, `ItemTable.chunksPerBatch`
     /// chunks at a time; each batch's results go to `collect` in order, and
-    /// the cache's pages are given back as `WrittenCachePages` gives them back.
+    /// the cache's pages are given back as `WrittenCachePages` gives them
+    /// back (a batch's lines, rows or not, are at least 4,096: after each
+    /// batch).
     func inCacheOrder<Result>(
         where include: (Int) -> Bool = { _ in true }, _ build: (ArraySlice<Int>) -> Result, collect: ([Result]) -> Void
     ) {
