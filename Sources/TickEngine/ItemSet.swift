@@ -1,4 +1,3 @@
-import TickModel
 import TickRecords
 import TickSystem
 
@@ -23,7 +22,7 @@ public struct ItemSet {
         self.group = group
     }
 
-    public init(_ items: [EncodedListedItem]) { self = Self.sets(of: [items[...]])[0] }
+    public init(_ items: [EncodedListedItem]) { self = Self.sets(of: ItemGroups(ungrouped: items))[0] }
 
     /// A set for each group of items, read in one pass over all the groups'
     /// items: runs of them on every core (`CachePages.runs`: short where the
@@ -32,31 +31,18 @@ public struct ItemSet {
     /// thousands of groups: reading each on its own gave back a few
     /// kilobytes at a time, while the pages mapped around them stayed, most
     /// of the cache in the end.
-    public static func sets(of groups: [ArraySlice<EncodedListedItem>]) -> [ItemSet] {
-        var starts: [Int] = []
-        var total = 0
-        for group in groups {
-            starts.append(total)
-            total += group.count
-        }
-        /// The group of the item at `position` among all the groups' items.
-        func group(at position: Int) -> Int { starts.run(containing: position) }
-        /// The item at `position` among all the groups' items, in the group at `group`.
-        func item(at position: Int, in group: Int) -> EncodedListedItem {
-            groups[group][groups[group].startIndex + position - starts[group]]
-        }
-        let runs = CachePages.runs(of: total, atMost: 16_384, spanningAtMost: 8 << 20) { position in
-            item(at: position, in: group(at: position)).document
-        }
+    public static func sets(of groups: ItemGroups) -> [ItemSet] {
+        let items = groups.items
+        let runs = CachePages.runs(of: items.count, atMost: 16_384, spanningAtMost: 8 << 20) { items[$0].document }
         // Only an item with subtasks can enclose another: the others are
         // never asked about, and a listing of a million items holds few.
         let found = Parallel.map(runs.count) { run in
-            var group = group(at: runs[run].lowerBound)
+            var group = groups.group(containing: runs[run].lowerBound)
             var keys: [Key] = []
             var pages = CachePages()
             for position in runs[run] {
-                while position - starts[group] >= groups[group].count { group += 1 }
-                let item = item(at: position, in: group)
+                while position >= groups.range(of: group).upperBound { group += 1 }
+                let item = items[position]
                 pages.include(item.document)
                 if item.hasSubtasks { keys.append(Key(list: ObjectIdentifier(item.document), index: Int32(item.index), group: Int32(group))) }
             }
@@ -65,7 +51,7 @@ public struct ItemSet {
         }
         var keys = Set<Key>(minimumCapacity: found.reduce(0) { $0 + $1.count })
         for run in found { keys.formUnion(run) }
-        return (0..<groups.count).map { ItemSet(keys: keys, group: Int32($0)) }
+        return groups.indices.map { ItemSet(keys: keys, group: Int32($0)) }
     }
 
     /// How many of the items that enclose `item` (its parent, the parent's

@@ -20,7 +20,7 @@ enum ItemsView {
         let isGrouped = arranged.groups != nil
         let groups = arranged.groups ?? ItemGroups(ungrouped: arranged.items)
         // An item is indented once for each of its ancestors listed in its group.
-        let present = arranged.isManualOrder ? ItemSet.sets(of: groups.map(\.items)) : nil
+        let present = arranged.isManualOrder ? ItemSet.sets(of: groups) : nil
         let showsList = showList && !(isGrouped && (arranged.groupKey == .list || arranged.groupKey == .section))
         // Where each group's lines start: a blank line between groups, then
         // its heading, then its rows.
