@@ -98,8 +98,29 @@ public final class EncodedDocument: @unchecked Sendable {
     /// and read by `complete`, in the task that reads its items: reading a
     /// payload right before its items are tested keeps it in the processor's
     /// cache, where checking every payload up front read each twice from memory.
-    package init(
+    ///
+    /// The payload lies in the parse cache's `mapping`, which keeps it
+    /// alive and gives its pages back.
+    package convenience init(
+        unchecked buffer: UnsafeBufferPointer<UInt8>, in mapping: any ListMapping, checksum: UInt64,
+        path: String, summary: ListSummary
+    ) {
+        self.init(unchecked: buffer, owner: mapping, mapping: mapping, checksum: checksum, path: path, summary: summary)
+    }
+
+    /// A document as `init(unchecked:in:checksum:path:summary:)` makes it,
+    /// from a payload in memory `owner` keeps alive that is not a mapping.
+    package convenience init(
         unchecked buffer: UnsafeBufferPointer<UInt8>, owner: AnyObject, checksum: UInt64,
+        path: String, summary: ListSummary
+    ) {
+        self.init(unchecked: buffer, owner: owner, mapping: nil, checksum: checksum, path: path, summary: summary)
+    }
+
+    // The mapping is passed, not found by casting the owner: a cast to a
+    // protocol asks the runtime's conformance tables, once for each list.
+    private init(
+        unchecked buffer: UnsafeBufferPointer<UInt8>, owner: AnyObject, mapping: (any ListMapping)?, checksum: UInt64,
         path: String, summary: ListSummary
     ) {
         self.path = path
@@ -111,7 +132,7 @@ public final class EncodedDocument: @unchecked Sendable {
         explicitIcon = summary.explicitIcon
         body = .empty
         unchecked = Unchecked(
-            owner: owner, mapping: owner as? any ListMapping, buffer: buffer, checksum: checksum, itemCount: summary.itemCount,
+            owner: owner, mapping: mapping, buffer: buffer, checksum: checksum, itemCount: summary.itemCount,
             counts: (summary.openCount, summary.doneCount), openDueDays: summary.openDueDays)
         state = Atomic(0)
     }

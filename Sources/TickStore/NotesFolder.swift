@@ -446,7 +446,7 @@ public struct NotesFolder: Sendable {
     public func loadAll(cache: ParseCache? = nil, keepingBytes: Bool = true) -> (documents: [Document], warnings: [String]) {
         let loaded = loadEvery(
             cache: cache, alwaysEncode: false, savingInBackground: false,
-            fromCache: { contents, path, position, stamp in contents.document(path, at: position, stamp: stamp) },
+            fromCache: { contents, place in contents.document(at: place) },
             fromParse: { document, _ in keepingBytes ? document : document.droppingSource() })
         return (loaded.values.filter(\.isValidUTF8), loaded.warnings)
     }
@@ -472,9 +472,9 @@ public struct NotesFolder: Sendable {
     {
         let loaded = loadEvery(
             cache: cache, alwaysEncode: true, savingInBackground: savingInBackground,
-            fromCache: { contents, path, position, stamp in contents.uncheckedDocument(path, at: position, stamp: stamp) },
+            fromCache: { contents, place in contents.uncheckedDocument(at: place) },
             fromParse: { _, payload in payload.flatMap { try? EncodedDocument($0.buffer, owner: $0.storage) } },
-            fromSpool: { contents, entry in contents.uncheckedDocument(entry) })
+            fromSpool: { contents, place in contents.uncheckedDocument(at: place) })
         let repairs = loaded.saveWithRepairs.map { CacheRepairs(folder: self, save: $0) }
         return (
             loaded.values.filter(\.isValidUTF8), loaded.warnings, repairs, loaded.storedListOrder,
@@ -491,14 +491,16 @@ public struct NotesFolder: Sendable {
     /// `fromParse` with that payload. With `fromSpool` and no cache to keep
     /// lists from, the encodings are written to a new cache file as they are
     /// made (`ParseCache.Spool`) and the lists read back from it with
-    /// `fromSpool`, so that they are not all held at once.
+    /// `fromSpool`, so that they are not all held at once. `fromCache` and
+    /// `fromSpool` make a list from the entry at a place of the cache's
+    /// `entries`, read where it lies.
     private func loadEvery<Value: ValidatedList>(
         cache: ParseCache?,
         alwaysEncode: Bool,
         savingInBackground: Bool,
-        fromCache: (ParseCache.Contents, String, Int, FileStamp) -> Value?,
+        fromCache: (ParseCache.Contents, _ place: Int) -> Value?,
         fromParse: (Document, ListPayload?) -> Value?,
-        fromSpool: ((ParseCache.Contents, ParseCache.Contents.Entry) -> Value)? = nil
+        fromSpool: ((ParseCache.Contents, _ place: Int) -> Value)? = nil
     ) -> (
         values: [Value], warnings: [String], saveWithRepairs: (@Sendable ([String: ListPayload?]) -> Void)?,
         storedListOrder: [Int]?
@@ -552,10 +554,12 @@ public struct NotesFolder: Sendable {
                 lists.reserveCapacity(run.count)
                 for index in run {
                     let entry = entries[index]
-                    if let contents, let value = fromCache(contents, entry.path, index, entry.stamp) {
+                    if let contents, let place = contents.trustedPlace(of: entry.path, at: index, stamp: entry.stamp),
+                        let value = fromCache(contents, place)
+                    {
                         var loaded = LoadedList<Value>(.success(value))
                         loaded.fromCache = true
-                        loaded.conflictLine = contents.entry(entry.path, at: index)?.summary.conflictLine
+                        loaded.conflictLine = contents.entries[place].summary.conflictLine
                         lists.append(loaded)
                     } else {
                         lists.append(parsed(index))
@@ -597,7 +601,7 @@ public struct NotesFolder: Sendable {
                 base = written
                 // The written file's entries are the spooled lists, in the same order, where that file holds them.
                 for (place, list) in spooled.enumerated() {
-                    results[list.index].value = .success(fromSpool!(written, written.entries[place]))
+                    results[list.index].value = .success(fromSpool!(written, place))
                     results[list.index].fromCache = true
                 }
             } else {

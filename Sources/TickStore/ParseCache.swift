@@ -146,59 +146,71 @@ public struct ParseCache: Sendable {
             UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: length)
         }
 
-        /// The entry of `path`, looked for first at `position` (the file's
-        /// place in the walk; no hashing of paths when the folder's files
-        /// are the cache's), then by path.
-        func entry(_ path: String, at position: Int) -> Entry? {
-            if entries.indices.contains(position), entries[position].path == path { return entries[position] }
+        /// The place in `entries` of `path`'s entry, looked for first at
+        /// `position` (the file's place in the walk; no hashing of paths
+        /// when the folder's files are the cache's), then by path.
+        func place(of path: String, at position: Int) -> Int? {
+            if entries.indices.contains(position), entries[position].path == path { return position }
             lock.lock()
             defer { lock.unlock() }
             if entryIndex == nil {
                 entryIndex = Dictionary(entries.indices.map { (entries[$0].path, $0) }, uniquingKeysWith: { first, _ in first })
             }
-            return entryIndex?[path].map { entries[$0] }
+            return entryIndex?[path]
         }
 
-        /// The entry of `path` when it was made for exactly `stamp` and the
-        /// stamp was settled when the entry was made: the file's timestamps
-        /// were older than the scan that made it by more than their
-        /// granularity. Otherwise the file may have changed after it was
-        /// read without any change to its stamp (a same-size save in the
+        /// The entry of `path` (see `place(of:at:)`).
+        func entry(_ path: String, at position: Int) -> Entry? {
+            place(of: path, at: position).map { entries[$0] }
+        }
+
+        /// The place of `path`'s entry when it was made for exactly `stamp`
+        /// and the stamp was settled when the entry was made: the file's
+        /// timestamps were older than the scan that made it by more than
+        /// their granularity. Otherwise the file may have changed after it
+        /// was read without any change to its stamp (a same-size save in the
         /// same second on a file system with whole-second times), and it is
         /// parsed again; the cache saved then holds it as settled.
-        func trustedEntry(_ path: String, at position: Int, stamp: FileStamp) -> Entry? {
-            guard let entry = entry(path, at: position), entry.stamp == stamp,
+        func trustedPlace(of path: String, at position: Int, stamp: FileStamp) -> Int? {
+            guard let place = place(of: path, at: position), entries[place].stamp == stamp,
                 stamp.isSettled(before: scanStarted, granularity: granularity)
             else { return nil }
-            return entry
+            return place
         }
 
         /// The encoded document of `path` for exactly `stamp`, if its checksum holds.
         func payload(_ path: String, at position: Int, stamp: FileStamp) -> UnsafeBufferPointer<UInt8>? {
-            guard let entry = trustedEntry(path, at: position, stamp: stamp) else { return nil }
-            let bytes = UnsafeBufferPointer(rebasing: buffer[entry.payload])
-            return ListPayload.checksum(bytes) == entry.checksum ? bytes : nil
+            trustedPlace(of: path, at: position, stamp: stamp).flatMap(checkedPayload)
         }
 
-        /// The document of `path` if the cache holds it for exactly `stamp`,
-        /// made from the index alone: its payload is checked when its items
-        /// are first read (`EncodedDocument.complete`).
-        func uncheckedDocument(_ path: String, at position: Int, stamp: FileStamp) -> EncodedDocument? {
-            trustedEntry(path, at: position, stamp: stamp).map(uncheckedDocument)
+        /// The payload of the entry at `place`, if its checksum holds.
+        private func checkedPayload(at place: Int) -> UnsafeBufferPointer<UInt8>? {
+            let bytes = UnsafeBufferPointer(rebasing: buffer[entries[place].payload])
+            return ListPayload.checksum(bytes) == entries[place].checksum ? bytes : nil
         }
 
-        /// The document of `entry`, made from the index alone (its payload is
-        /// checked when its items are first read).
-        func uncheckedDocument(_ entry: Entry) -> EncodedDocument {
-            EncodedDocument(
-                unchecked: UnsafeBufferPointer(rebasing: buffer[entry.payload]), owner: self,
-                checksum: entry.checksum, path: entry.path, summary: entry.summary)
+        /// The document of the entry at `place`, made from the index alone:
+        /// its payload is checked when its items are first read
+        /// (`EncodedDocument.complete`). The entry is read where it lies:
+        /// a copy of it would retain and release each of its strings.
+        func uncheckedDocument(at place: Int) -> EncodedDocument {
+            entries.withUnsafeBufferPointer { entries in
+                EncodedDocument(
+                    unchecked: UnsafeBufferPointer(rebasing: buffer[entries[place].payload]), in: self,
+                    checksum: entries[place].checksum, path: entries[place].path, summary: entries[place].summary)
+            }
         }
 
         /// The document of `path` if the cache holds it for exactly `stamp`.
         func document(_ path: String, at position: Int, stamp: FileStamp) -> Document? {
-            guard let bytes = payload(path, at: position, stamp: stamp) else { return nil }
-            guard let document = try? DocumentCoding.decode(bytes), document.path == path else { return nil }
+            trustedPlace(of: path, at: position, stamp: stamp).flatMap(document)
+        }
+
+        /// The document of the entry at `place`, decoded, if its checksum holds.
+        func document(at place: Int) -> Document? {
+            guard let bytes = checkedPayload(at: place),
+                let document = try? DocumentCoding.decode(bytes), document.path == entries[place].path
+            else { return nil }
             return document
         }
     }

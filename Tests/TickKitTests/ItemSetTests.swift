@@ -4,8 +4,8 @@ import TickRecords
 @testable import TickEngine
 
 /// `ItemSet` counts an item's listed ancestors, whatever order the items
-/// come in (a listing in manual order takes the binary searches, any other
-/// order the set of places).
+/// come in (a listing in manual order is searched as it is, any other
+/// order sorted first), repeated or not.
 @Suite struct ItemSetTests {
     let folder = workspace([
         "a.md": """

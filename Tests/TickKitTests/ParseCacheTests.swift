@@ -632,7 +632,7 @@ struct ParseCacheTests {
         var ranges: [Range<Int>] = []
         for (payload, path) in zip(payloads, texts.map(\.key)) {
             let buffer = UnsafeBufferPointer(rebasing: mapping.bytes.buffer[offset..<offset + payload.buffer.count])
-            documents.append(EncodedDocument(unchecked: buffer, owner: mapping, checksum: payload.checksum, path: path, summary: payload.summary))
+            documents.append(EncodedDocument(unchecked: buffer, in: mapping, checksum: payload.checksum, path: path, summary: payload.summary))
             ranges.append(offset..<offset + payload.buffer.count)
             offset += payload.buffer.count
         }

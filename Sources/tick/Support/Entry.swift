@@ -62,7 +62,10 @@ extension Tick {
             refuseDashedName()
             exitWithUsageError(error)
         }
-        if String(describing: type(of: command)) == "HelpCommand" { refuseDashedName() }
+        // argument-parser's help command is internal to it: known by its
+        // type's name (`_typeName`, not `String(describing:)`, which asks the
+        // runtime's conformance tables for the type first: a millisecond).
+        if _typeName(type(of: command), qualified: false) == "HelpCommand" { refuseDashedName() }
         do {
             var runnable = command
             try runnable.run()
