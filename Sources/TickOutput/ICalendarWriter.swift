@@ -28,7 +28,7 @@ public enum ICalendarWriter {
     /// so that the whole text is never in memory.
     public static func write(_ items: [EncodedListedItem], stamp: String, to emit: (UnsafeBufferPointer<UInt8>) -> Void) {
         emitLines(header, to: emit)
-        writeComponents(items, to: emit) { item, uids, lines in todo(item, stamp: stamp, uids: &uids, into: &lines) }
+        writeComponents(items, to: emit) { item, lists, lines in todo(item, stamp: stamp, lists: &lists, into: &lines) }
         emitLines(["END:VCALENDAR"], to: emit)
     }
 
@@ -49,14 +49,14 @@ public enum ICalendarWriter {
     /// are made once for the items of it that a run or a stretch holds.
     private static func writeComponents(
         _ items: [EncodedListedItem], to emit: (UnsafeBufferPointer<UInt8>) -> Void,
-        component: (EncodedListedItem, inout UIDs, inout ContentLines) -> Void
+        component: (EncodedListedItem, inout ListParts, inout ContentLines) -> Void
     ) {
         ItemRuns.write(items, runsOfAtMost: 256, bytesPerItem: 512) { positions, output, itemEnded in
-            var uids = UIDs()
+            var lists = ListParts()
             var lines = ContentLines()
             for position in positions {
                 lines.removeAll()
-                component(items[position], &uids, &lines)
+                component(items[position], &lists, &lines)
                 lines.appendFolded(to: &output)
                 itemEnded(output.count)
             }
@@ -80,27 +80,30 @@ public enum ICalendarWriter {
     /// joined by NUL: it survives edits of the item's other fields and lines
     /// added or removed around it.
     public static func uid(_ listed: EncodedListedItem) -> String {
-        var uids = UIDs()
+        var lists = ListParts()
         var bytes: [UInt8] = []
-        uids.appendUID(listed, to: &bytes)
+        lists.appendUID(listed, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The UIDs of one export: how many items above each one share its
-    /// title is counted once per list, in one pass, not per item, and the
-    /// list's path is hashed once per list. A UID is written as a content
-    /// line holds it (an id's TEXT escaped; block ids have nothing to
-    /// escape).
-    struct UIDs {
-        /// What the UIDs of one list's items share: the hash of its path
-        /// and a NUL, and each item's count of earlier items with its title.
-        private struct ListUIDs {
+    /// What the components of one export take from each item's list, made
+    /// once per list: for the UIDs, the hash of the list's path and how
+    /// many items above each one share its title (counted in one pass, not
+    /// per item); and the list's path and name as TEXT values hold them.
+    /// A UID is written as a content line holds it (an id's TEXT escaped;
+    /// block ids have nothing to escape).
+    struct ListParts {
+        private struct ListPart {
+            /// The hash of the list's path and a NUL.
             let afterPath: FNV1a.Hasher
+            /// For each item, the count of earlier items with its title.
             let earlier: [Int]
+            let escapedPath: [UInt8]
+            let escapedName: [UInt8]
         }
-        private var byList: [ObjectIdentifier: ListUIDs] = [:]
+        private var byList: [ObjectIdentifier: ListPart] = [:]
         /// The list asked about last: an export's items come a list at a time.
-        private var last: (list: ObjectIdentifier, uids: ListUIDs)?
+        private var last: (list: ObjectIdentifier, part: ListPart)?
 
         /// Appends the UID of `item` (`uid(_:)`), hashed from the bytes in
         /// place.
@@ -108,7 +111,7 @@ public enum ICalendarWriter {
             if let id = item.id {
                 ContentLines.appendEscaped(id.bytes, to: &bytes)
             } else {
-                let list = uids(of: item.document)
+                let list = part(of: item.document)
                 var hasher = list.afterPath
                 hasher.combine(item.title.bytes)
                 hasher.combine(0)
@@ -123,23 +126,40 @@ public enum ICalendarWriter {
             ICalendarWriter.append("@tick", to: &bytes)
         }
 
+        /// Appends the name of `item`'s list, escaped.
+        mutating func appendListName(_ item: EncodedListedItem, to bytes: inout [UInt8]) {
+            bytes.append(contentsOf: part(of: item.document).escapedName)
+        }
+
+        /// Appends the address of `item` (`path:line`), the path escaped.
+        mutating func appendAddress(_ item: EncodedListedItem, to bytes: inout [UInt8]) {
+            bytes.append(contentsOf: part(of: item.document).escapedPath)
+            bytes.append(UInt8(ascii: ":"))
+            ICalendarWriter.appendDecimal(item.line, to: &bytes)
+        }
+
         private let hexDigits = Array("0123456789abcdef".utf8)
 
-        private mutating func uids(of document: EncodedDocument) -> ListUIDs {
+        private mutating func part(of document: EncodedDocument) -> ListPart {
             let list = ObjectIdentifier(document)
-            if let last, last.list == list { return last.uids }
-            let uids =
+            if let last, last.list == list { return last.part }
+            let part =
                 byList[list]
                 ?? {
                     var afterPath = FNV1a.Hasher()
                     afterPath.combine(document.path)
                     afterPath.combine(0)
-                    let made = ListUIDs(afterPath: afterPath, earlier: Self.earlierCounts(document))
+                    var escapedPath: [UInt8] = []
+                    var escapedName: [UInt8] = []
+                    document.path.withUTF8Bytes { ContentLines.appendEscaped($0, to: &escapedPath) }
+                    document.name.withUTF8Bytes { ContentLines.appendEscaped($0, to: &escapedName) }
+                    let made = ListPart(
+                        afterPath: afterPath, earlier: Self.earlierCounts(document), escapedPath: escapedPath, escapedName: escapedName)
                     byList[list] = made
                     return made
                 }()
-            last = (list, uids)
-            return uids
+            last = (list, part)
+            return part
         }
 
         /// For each item of `document`, how many items above it have its
@@ -148,7 +168,7 @@ public enum ICalendarWriter {
         /// one title). When every title of the list is ASCII, bytes
         /// compare the same, and are compared in place.
         private static func earlierCounts(_ document: EncodedDocument) -> [Int] {
-            let titles = document.items().map(\.title.bytes)
+            let titles = document.titles.map(\.bytes)
             return titles.allSatisfy({ ByteText.isASCII($0) })
                 ? earlierCounts(ofBytes: titles) : earlierCounts(ofStrings: titles.map { String(decoding: $0, as: UTF8.self) })
         }
@@ -211,10 +231,10 @@ public enum ICalendarWriter {
         }
     }
 
-    private static func todo(_ item: EncodedListedItem, stamp: String, uids: inout UIDs, into lines: inout ContentLines) {
+    private static func todo(_ item: EncodedListedItem, stamp: String, lists: inout ListParts, into lines: inout ContentLines) {
         lines.line("BEGIN:VTODO")
         lines.start("UID:")
-        uids.appendUID(item, to: &lines.bytes)
+        lists.appendUID(item, to: &lines.bytes)
         lines.end()
         lines.line("DTSTAMP:", stamp)
         lines.text("SUMMARY:", item.title.bytes)
@@ -241,7 +261,7 @@ public enum ICalendarWriter {
         if let parent = item.parentIndex {
             let parentItem = EncodedListedItem(document: item.document, index: parent, listRank: item.listRank)
             lines.start("RELATED-TO;RELTYPE=PARENT:")
-            uids.appendUID(parentItem, to: &lines.bytes)
+            lists.appendUID(parentItem, to: &lines.bytes)
             lines.end()
         }
         if let every = item.every {
@@ -249,8 +269,7 @@ public enum ICalendarWriter {
             if hasStart, let rule = RecurrenceRule(every.string) { lines.line("RRULE:", rule.rrule) }
             lines.text("X-TICK-EVERY:", every.bytes)
         }
-        lines.text("X-TICK-LIST:", item.listName)
-        lines.address(item)
+        lines.list(item, parts: &lists)
         reminder(item, into: &lines)
         lines.line("END:VTODO")
     }
@@ -278,25 +297,26 @@ public enum ICalendarWriter {
         alarm: Int?, to emit: (UnsafeBufferPointer<UInt8>) -> Void
     ) {
         emitLines(header, to: emit)
-        writeComponents(items, to: emit) { listed, uids, lines in
+        writeComponents(items, to: emit) { listed, lists, lines in
             guard listed.status.isOpen, listed.date(.due) != nil else { return }
             var uid: [UInt8] = []
-            uids.appendUID(listed, to: &uid)
+            lists.appendUID(listed, to: &uid)
             var sequence = 0
             if let written = previous[String(decoding: uid, as: UTF8.self)] {
                 // The event's content, to compare with the one written before.
                 var event = ContentLines()
-                self.event(listed, uid: uid, stamp: stamp, sequence: nil, alarm: alarm, into: &event)
+                self.event(listed, uid: uid, stamp: stamp, sequence: nil, alarm: alarm, lists: &lists, into: &event)
                 sequence = written.content == changeContent(event.strings) ? written.sequence : written.sequence + 1
             }
-            event(listed, uid: uid, stamp: stamp, sequence: sequence, alarm: alarm, into: &lines)
+            event(listed, uid: uid, stamp: stamp, sequence: sequence, alarm: alarm, lists: &lists, into: &lines)
         }
         emitLines(["END:VCALENDAR"], to: emit)
     }
 
     /// An event's lines, with SEQUENCE after DTSTAMP when `sequence` is given.
     private static func event(
-        _ item: EncodedListedItem, uid: [UInt8], stamp: String, sequence: Int?, alarm: Int?, into lines: inout ContentLines
+        _ item: EncodedListedItem, uid: [UInt8], stamp: String, sequence: Int?, alarm: Int?, lists: inout ListParts,
+        into lines: inout ContentLines
     ) {
         guard let due = item.date(.due) else { return }
         let title = item.title.bytes
@@ -319,8 +339,7 @@ public enum ICalendarWriter {
         if item.hasTags { lines.categories(item) }
         // A rule that counts from the completion date (`when done`) has no fixed dates to list.
         if let every = item.every?.string, let rule = RecurrenceRule(every), !rule.whenDone { lines.line("RRULE:", rule.rrule) }
-        lines.text("X-TICK-LIST:", item.listName)
-        lines.address(item)
+        lines.list(item, parts: &lists)
         if let alarm {
             let trigger = alarm % 1440 == 0 ? "-P\(alarm / 1440)D" : alarm % 60 == 0 ? "-PT\(alarm / 60)H" : "-PT\(alarm)M"
             lines.line("BEGIN:VALARM")
@@ -588,13 +607,15 @@ struct ContentLines {
         end()
     }
 
-    /// `X-TICK-ADDRESS:` and the item's address (`path:line`), the path
-    /// escaped, written without making the address a `String`.
-    mutating func address(_ item: EncodedListedItem) {
+    /// `X-TICK-LIST:` and the name of the item's list, then
+    /// `X-TICK-ADDRESS:` and its address (`path:line`), escaped once for
+    /// each list (`ListParts`).
+    mutating func list(_ item: EncodedListedItem, parts: inout ICalendarWriter.ListParts) {
+        start("X-TICK-LIST:")
+        parts.appendListName(item, to: &bytes)
+        end()
         start("X-TICK-ADDRESS:")
-        item.listPath.withUTF8Bytes { Self.appendEscaped($0, to: &bytes) }
-        bytes.append(UInt8(ascii: ":"))
-        ICalendarWriter.appendDecimal(item.line, to: &bytes)
+        parts.appendAddress(item, to: &bytes)
         end()
     }
 
@@ -622,12 +643,16 @@ struct ContentLines {
     /// byte by byte: `\\`, `\;`, `\,` escaped, a line break (CR, LF or CR LF)
     /// as `\\n`, the tab kept, other C0 controls, DEL and the C1 controls
     /// (U+0080–U+009F, `C2 80`–`C2 9F` in UTF-8) dropped.
+    /// 1 for each byte `appendEscaped` may change: C0 controls, `\\`, `;`,
+    /// `,`, DEL and 0xC2.
+    private static let escapeTable: [UInt8] = (0...255).map { byte in
+        byte < 0x20 || byte == 0x5C || byte == 0x3B || byte == 0x2C || byte == 0x7F || byte == 0xC2 ? 1 : 0
+    }
+
     static func appendEscaped(_ text: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
-        // Most text has nothing to escape: a scan says so. (0xC2 leads
-        // every C1 control, and more.)
-        let isPlain = text.allSatisfy { byte in
-            byte >= 0x20 && byte != UInt8(ascii: "\\") && byte != UInt8(ascii: ";") && byte != UInt8(ascii: ",") && byte != 0x7F && byte != 0xC2
-        }
+        // Most text has nothing to escape: a scan says so, a table lookup
+        // a byte. (0xC2 leads every C1 control, and more.)
+        let isPlain = escapeTable.withUnsafeBufferPointer { table in text.allSatisfy { table[Int($0)] == 0 } }
         if isPlain { return bytes.append(contentsOf: text) }
         var index = 0
         while index < text.count {

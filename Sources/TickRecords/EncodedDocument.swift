@@ -153,6 +153,17 @@ public final class EncodedDocument: @unchecked Sendable {
         return (0..<itemCount).map { EncodedListedItem(document: self, index: $0, listRank: rank) }
     }
 
+    /// The items' titles in file order, read in place: no item value is
+    /// made for each (one would retain and release the list).
+    public var titles: [EncodedText] {
+        if !isComplete { complete { _ in } }
+        var item = EncodedListedItem(document: self, index: 0, listRank: 0)
+        return (0..<itemCount).map { index in
+            item.index = index
+            return item.title
+        }
+    }
+
     /// False until `complete` has run on a document made unchecked.
     package var isComplete: Bool { state.load(ordering: .acquiring) == 2 }
 

@@ -134,13 +134,21 @@ public struct ParseCache: Sendable {
         /// from the file. Commands over a whole folder call it after each run
         /// of lists, so that they hold the lists they are reading, not the
         /// whole cache.
+        ///
+        /// A cache file of at most `heldWhole` bytes is held whole: giving
+        /// its pages back only maps them again in the next pass over the
+        /// same lists (a listing's filter, then its rows), and a whole
+        /// small file is little memory.
         package func releasePages(holding bytes: UnsafeBufferPointer<UInt8>) {
-            guard let start = bytes.baseAddress, let mapped = buffer.baseAddress else { return }
+            guard length > Self.heldWhole, let start = bytes.baseAddress, let mapped = buffer.baseAddress else { return }
             let lower = max(start, mapped)
             let upper = min(start + bytes.count, mapped + length)
             guard lower < upper else { return }
             Posix.releasePages(UnsafeBufferPointer(start: lower, count: upper - lower))
         }
+
+        /// The largest cache file held whole (about 10,000 notes' worth).
+        static let heldWhole = 64 << 20
 
         var buffer: UnsafeBufferPointer<UInt8> {
             UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: length)
