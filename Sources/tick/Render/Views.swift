@@ -23,12 +23,11 @@ enum ItemsView {
         let present = arranged.isManualOrder ? ItemSet.sets(of: groups) : nil
         let showsList = showList && !(isGrouped && (arranged.groupKey == .list || arranged.groupKey == .section))
         // Where each group's lines start: a blank line between groups, then
-        // its heading, then its rows.
-        var starts: [Int] = []
-        var count = 0
-        for (index, group) in groups.enumerated() {
-            starts.append(count)
-            count += group.items.count + (isGrouped ? (index > 0 ? 2 : 1) : 0)
+        // its heading, then its rows. (Constants: a closure that captures a
+        // variable checks each access to it for exclusivity, on every line.)
+        let (starts, count) = groups.indices.reduce(into: ([Int](), 0)) { lines, index in
+            lines.0.append(lines.1)
+            lines.1 += groups.range(of: index).count + (isGrouped ? (index > 0 ? 2 : 1) : 0)
         }
         /// What line `line` is: a group's blank line, its heading, or the
         /// row of one of its items.
@@ -186,20 +185,23 @@ enum ListView {
         _ document: EncodedDocument, items: [EncodedListedItem], context: ItemContext, showNotes: Bool,
         plain: Bool = false
     ) -> ListingSource {
-        var plan: [Plan] = [.listHeading]
-        plan.reserveCapacity(items.count + 2 * document.sectionCount + 2)
+        var planned: [Plan] = [.listHeading]
+        planned.reserveCapacity(items.count + 2 * document.sectionCount + 2)
         let prefixes = ItemStyle.RowPrefixes(for: items)
         var currentSection: Int? = nil
         for (position, item) in items.enumerated() {
             let section = item.sectionIndex
             if section != currentSection, let sectionIndex = section {
-                plan.append(.blank)
-                plan.append(.section(sectionIndex))
+                planned.append(.blank)
+                planned.append(.section(sectionIndex))
             }
             currentSection = section
-            plan.append(.item(position))
+            planned.append(.item(position))
         }
-        if items.isEmpty { plan.append(.empty) }
+        if items.isEmpty { planned.append(.empty) }
+        // A constant for the closures below (a captured variable is checked
+        // for exclusive access on every line).
+        let plan = planned
         /// The row of `item`.
         func build<Cells: RowCells>(_ item: EncodedListedItem, into cells: inout Cells) {
             ItemsView.row(
