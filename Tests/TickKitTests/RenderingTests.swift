@@ -121,9 +121,31 @@ import TickSyntax
     func plainTitlesPrintAsStyledOnesWithoutColor(file: URL) throws {
         guard let list = try Self.encodedList(file) else { return }
         for item in list.items() {
-            #expect(ItemStyle.plainTitle(item).rendered(.none) == ItemStyle.title(item).rendered(.none), "\(item.address)")
-            #expect(ItemStyle.plainTitle(item).width == ItemStyle.title(item).width, "\(item.address)")
+            #expect(ItemStyle.plainTitle(item).rendered(.none) == ItemStyle.styledTitle(item).rendered(.none), "\(item.address)")
+            #expect(ItemStyle.plainTitle(item).width == ItemStyle.styledTitle(item).width, "\(item.address)")
         }
+    }
+
+    @Test(
+        "a title without markup is shown, in color too, as its runs show it: its runs need not be parsed, on every fixture item",
+        arguments: TestPaths.allMarkdownFiles())
+    func titlesWithoutMarkupNeedNoRuns(file: URL) throws {
+        guard let list = try Self.encodedList(file) else { return }
+        for item in list.items() where item.hasPlainTitle {
+            #expect(ItemStyle.title(item).rendered(.trueColor) == ItemStyle.styledTitle(item).rendered(.trueColor), "\(item.address)")
+            #expect(ItemStyle.title(item).width == ItemStyle.styledTitle(item).width, "\(item.address)")
+        }
+    }
+
+    @Test func onlyTitlesWithoutMarkupAreShownWithoutParsingTheirRuns() throws {
+        let list = try #require(
+            EncodedDocument(
+                encoding: DocumentParser.parse(
+                    Array(
+                        ("- [ ] Call   Bob 📅 2026-11-20 #home/garden !high\n- [x] Café déjà vu ✅ 2026-11-01\n- [ ] Read **this**\n"
+                            + "- [ ] See www.example.com\n- [ ] Open https://x.test\n- [ ] Run `make`\n- [ ] A [x](y)\n").utf8),
+                    path: "l.md")))
+        #expect(list.items().map(\.hasPlainTitle) == [true, true, false, false, false, false, false])
     }
 
     @Test(
@@ -230,7 +252,20 @@ import TickSyntax
         #expect(RGB(red: 255, green: 0, blue: 0).xterm256 == 196)
         #expect(RGB(red: 0, green: 0, blue: 0).xterm256 == 16)
         #expect(RGB(red: 128, green: 128, blue: 128).xterm256 == 244)
-        #expect(TextStyle(color: RGB(listColor: "#ff8800")).parameters(.trueColor) == ["38;2;255;136;0"])
+    }
+
+    @Test("a span's escape sequences: its SGR codes in order, its color at each depth, a link around them")
+    func spanEscapeSequences() {
+        let every = TextStyle(
+            bold: true, dim: true, italic: true, underline: true, strikethrough: true, inverse: true, color: RGB(listColor: "#ff8800"))
+        #expect(StyledText("x", every).rendered(.trueColor) == "\u{1B}[1;2;3;4;7;9;38;2;255;136;0mx\u{1B}[0m")
+        #expect(StyledText("x", TextStyle(color: .red)).rendered(.ansi256) == "\u{1B}[38;5;\(RGB.red.xterm256)mx\u{1B}[0m")
+        #expect(StyledText("x", TextStyle(dim: true)).rendered(.ansi256) == "\u{1B}[2mx\u{1B}[0m")
+        #expect(
+            StyledText("x", TextStyle(underline: true, link: "https://a.b")).rendered(.trueColor)
+                == "\u{1B}]8;;https://a.b\u{1B}\\\u{1B}[4mx\u{1B}[0m\u{1B}]8;;\u{1B}\\")
+        #expect(StyledText("x", TextStyle(link: "u")).rendered(.trueColor) == "\u{1B}]8;;u\u{1B}\\x\u{1B}]8;;\u{1B}\\")
+        #expect(StyledText("x", every).rendered(.none) == "x")
     }
 
     @Test func tableColumnsAlignAndNeverEndInSpaces() {

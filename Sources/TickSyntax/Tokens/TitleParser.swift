@@ -224,7 +224,7 @@ package enum TitleParser {
 
     /// True when the title holds nothing the inline scanner would treat as
     /// markup, so that all of it is one stretch of plain text.
-    static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>, _ title: Range<Int>) -> Bool {
+    package static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>, _ title: Range<Int>) -> Bool {
         let (low, high) = interestingBytes
         for index in title {
             let byte = bytes[index]

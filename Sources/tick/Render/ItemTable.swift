@@ -496,7 +496,7 @@ struct RowBytes: RowCells {
     /// Whether a span is being written, its style, and what ends it.
     private var inSpan = false
     private var spanStyle = TextStyle.plain
-    private var spanEnd: [UInt8] = []
+    private var spanEnd = StyledText.SpanEnd.none
     /// The widths of the prefix and title together, of the title alone, and of the other cell being built.
     private var main = Measure(), title = Measure(), other = Measure()
     private var prefixWidth = 0
@@ -595,8 +595,8 @@ struct RowBytes: RowCells {
 
     private mutating func endSpan() {
         guard inSpan else { return }
-        bytes.append(contentsOf: spanEnd)
-        spanEnd = []
+        spanEnd.append(to: &bytes)
+        spanEnd = .none
         inSpan = false
     }
 

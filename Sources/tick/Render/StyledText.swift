@@ -71,25 +71,6 @@ struct TextStyle: Equatable, Sendable {
     static func colored(_ color: RGB?) -> TextStyle { TextStyle(color: color) }
     static let dimmed = TextStyle(dim: true)
     static let strong = TextStyle(bold: true)
-
-    /// The SGR parameters, without the escape and the `m`.
-    func parameters(_ depth: ColorDepth) -> [String] {
-        var codes: [String] = []
-        if bold { codes.append("1") }
-        if dim { codes.append("2") }
-        if italic { codes.append("3") }
-        if underline { codes.append("4") }
-        if inverse { codes.append("7") }
-        if strikethrough { codes.append("9") }
-        if let color {
-            switch depth {
-            case .trueColor: codes.append("38;2;\(color.red);\(color.green);\(color.blue)")
-            case .ansi256: codes.append("38;5;\(color.xterm256)")
-            case .none: break
-            }
-        }
-        return codes
-    }
 }
 
 /// Text made of styled spans: measured as plain text, printed with or
@@ -237,24 +218,73 @@ struct StyledText: Sendable {
     /// in between.
     func render(_ depth: ColorDepth, into bytes: inout [UInt8]) {
         for span in spans {
-            let close = Self.open(span.style, depth, into: &bytes)
+            let end = Self.open(span.style, depth, into: &bytes)
             bytes.append(contentsOf: span.text.utf8)
-            bytes.append(contentsOf: close)
+            end.append(to: &bytes)
+        }
+    }
+
+    /// What ends a span that `open` started: the SGR reset, then the
+    /// link's end, each when the span's start wrote its counterpart.
+    struct SpanEnd {
+        var resetsStyle = false
+        var endsLink = false
+
+        static let none = SpanEnd()
+
+        func append(to bytes: inout [UInt8]) {
+            if resetsStyle { StaticString("\u{1B}[0m").withUTF8Buffer { bytes.append(contentsOf: $0) } }
+            if endsLink { StaticString("\u{1B}]8;;\u{1B}\\").withUTF8Buffer { bytes.append(contentsOf: $0) } }
         }
     }
 
     /// Appends what starts a span in `style` at `depth` (a link, then the
-    /// SGR codes; nothing for `.none`) and returns what ends it.
-    static func open(_ style: TextStyle, _ depth: ColorDepth, into bytes: inout [UInt8]) -> [UInt8] {
-        guard depth != .none, style != .plain else { return [] }
-        let codes = style.parameters(depth)
-        var close: [UInt8] = []
-        if let link = style.link { bytes.append(contentsOf: "\u{1B}]8;;\(link)\u{1B}\\".utf8) }
-        if !codes.isEmpty {
-            bytes.append(contentsOf: ("\u{1B}[" + codes.joined(separator: ";") + "m").utf8)
-            close.append(contentsOf: "\u{1B}[0m".utf8)
+    /// SGR codes: bold 1, dim 2, italic 3, underline 4, inverse 7,
+    /// strikethrough 9, then the color; nothing for `.none`) and
+    /// returns what ends it. Written as bytes, with no string made: with
+    /// colors on, a listing starts several spans on every row.
+    static func open(_ style: TextStyle, _ depth: ColorDepth, into bytes: inout [UInt8]) -> SpanEnd {
+        guard depth != .none, style != .plain else { return .none }
+        var end = SpanEnd()
+        if let link = style.link {
+            StaticString("\u{1B}]8;;").withUTF8Buffer { bytes.append(contentsOf: $0) }
+            bytes.append(contentsOf: link.utf8)
+            StaticString("\u{1B}\\").withUTF8Buffer { bytes.append(contentsOf: $0) }
+            end.endsLink = true
         }
-        if style.link != nil { close.append(contentsOf: "\u{1B}]8;;\u{1B}\\".utf8) }
-        return close
+        let start = bytes.count
+        func code(_ text: StaticString) {
+            bytes.append(bytes.count == start ? 0x1B : UInt8(ascii: ";"))
+            if bytes.count == start + 1 { bytes.append(UInt8(ascii: "[")) }
+            text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        }
+        func number(_ value: Int) {
+            bytes.append(UInt8(ascii: ";"))
+            bytes.append(contentsOf: String(value).utf8)
+        }
+        if style.bold { code("1") }
+        if style.dim { code("2") }
+        if style.italic { code("3") }
+        if style.underline { code("4") }
+        if style.inverse { code("7") }
+        if style.strikethrough { code("9") }
+        if let color = style.color {
+            switch depth {
+            case .trueColor:
+                code("38;2")
+                number(color.red)
+                number(color.green)
+                number(color.blue)
+            case .ansi256:
+                code("38;5")
+                number(color.xterm256)
+            case .none: break
+            }
+        }
+        if bytes.count > start {
+            bytes.append(UInt8(ascii: "m"))
+            end.resetsStyle = true
+        }
+        return end
     }
 }
