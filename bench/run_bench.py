@@ -15,12 +15,14 @@ rotation:
   query cold    tick query 'open and due <= +7d' --json, XDG_CACHE_HOME empty
   query json    the same, warm cache          query text   the same, as text
   today         tick today                    home         tick
+  today color   tick today --color always, COLORTERM=truecolor (what a terminal shows)
   lists         tick lists                    show name    tick show "LIST NAME"
   done title    tick done "ITEM TITLE" (then reopen, untimed, which restores the file)
   export ics    tick export --format ics open
   after edit    the warm query right after one note was rewritten (as an editor saves it)
 
-Every tick run gets TICK_TODAY=2026-11-21, an explicit --dir and NO_COLOR;
+Every tick run gets TICK_TODAY=2026-11-21, an explicit --dir and NO_COLOR
+(but "today color");
 stdout goes to /dev/null. Wall time is taken around each process; peak
 memory is that process's own ru_maxrss from os.wait4. The report shows, per
 size, the median of the rounds, its ratio to rg's median and the largest
@@ -100,7 +102,7 @@ def same_bytes(first, second):
     return os.path.getsize(first) == os.path.getsize(second) and sha256(first) == sha256(second)
 
 
-def tick_env(cache_dir):
+def tick_env(cache_dir, color=False):
     env = {key: value for key, value in os.environ.items()
            if key not in ("TICK_DIR", "TICK_TODAY", "XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME")}
     env["TICK_TODAY"] = TODAY
@@ -108,7 +110,12 @@ def tick_env(cache_dir):
     # The undo journal of done and reopen, and no user settings.
     env["XDG_STATE_HOME"] = os.path.join(cache_dir, "state")
     env["XDG_CONFIG_HOME"] = os.path.join(cache_dir, "config")
-    env["NO_COLOR"] = "1"
+    if color:
+        # As in a terminal with 24-bit color (the output still goes to a file).
+        env.pop("NO_COLOR", None)
+        env["COLORTERM"] = "truecolor"
+    else:
+        env["NO_COLOR"] = "1"
     return env
 
 
@@ -211,6 +218,7 @@ ROWS = (
     ("query_json", "query --json", True, True),
     ("query_text", "query (text)", True, True),
     ("today", "today", True, True),
+    ("today_color", "today, in color", True, False),
     ("home", "tick (home)", True, True),
     ("lists", "lists", True, True),
     ("show_name", "show LIST by name", True, True),
@@ -277,9 +285,9 @@ class SizeBench:
             self.samples.setdefault(key, []).append(seconds)
             self.rss.setdefault(key, []).append(rss)
 
-    def tick_run(self, key, args, timed, cache=None, output=None):
+    def tick_run(self, key, args, timed, cache=None, output=None, color=False):
         argv = [self.tick] + args + ["--dir", self.notes]
-        seconds, rss = run(argv, env=tick_env(cache or self.warm_cache), stdout_path=output)
+        seconds, rss = run(argv, env=tick_env(cache or self.warm_cache, color), stdout_path=output)
         self.record(key, seconds, rss, timed, argv)
 
     # -- measurements -----------------------------------------------------------
@@ -310,6 +318,7 @@ class SizeBench:
         self.tick_run("query_json", ["query", QUERY, "--json"], timed)
         self.tick_run("query_text", ["query", QUERY], timed)
         self.tick_run("today", ["today"], timed)
+        self.tick_run("today_color", ["today", "--color", "always"], timed, color=True)
         self.tick_run("home", [], timed)
         self.tick_run("lists", ["lists"], timed)
         self.tick_run("show_name", ["show", self.list_name], timed)
