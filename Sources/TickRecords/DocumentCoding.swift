@@ -1,5 +1,6 @@
 import Foundation
 import TickModel
+import TickSyntax
 import TickSystem
 
 /// Writes a parsed document into the parse cache and reads it back.
@@ -112,6 +113,8 @@ package enum DocumentCoding {
         }
         let text = append(item.pointee.text)
         try set(.text, text)
+        let isPlain = writer.bytes.withUnsafeBufferPointer { TitleParser.isPlain($0, text.start..<text.start + text.count) }
+        if !isPlain { flags |= Int(ItemRecordLayout.markupBit) }
         // The title is most often the start of the text (the text less its
         // trailing tokens): then its slice points into the text's bytes
         // instead of repeating them, a seventh of the cache.

@@ -675,13 +675,11 @@ public struct EncodedListedItem: @unchecked Sendable {
         return TitleParser.parse(bytes, title: 0..<bytes.count).runs
     }
 
-    /// True when the item's text holds no inline markup (`TitleParser.isPlain`):
-    /// its runs are plain text and tokens, and its display title is `title`
-    /// with no style of its own, so a renderer need not parse the runs.
-    public var hasPlainTitle: Bool {
-        let bytes = text.bytes
-        return TitleParser.isPlain(bytes, 0..<bytes.count)
-    }
+    /// True when the item's text holds no inline markup (`TitleParser.isPlain`,
+    /// asked when the list was encoded): its runs are plain text and tokens,
+    /// and its display title is `title` with no style of its own, so a
+    /// renderer need not parse the runs.
+    public var hasPlainTitle: Bool { !record.hasMarkup }
     public var hasSubtasks: Bool { record[.childCount] > 0 }
     public var listPath: String { document.path }
     public var listName: String { document.name }

@@ -14,7 +14,7 @@ enum ItemRecordLayout {
         case line = 0
         case fileOffset, depth, parent, parentLine, section, childCount
         /// Status box byte | priority << 8 | has-priority << 16 | the bits
-        /// of the `Extra`s present.
+        /// of the `Extra`s present (17 to 30) | `markupBit` (31).
         case flags
         /// The due and done days (`TaskDate.packed`, 0: none); their times,
         /// rare, are extras.
@@ -35,6 +35,10 @@ enum ItemRecordLayout {
         /// Offset of the extras.
         case extras = 19
     }
+
+    /// Set when the item's text holds inline markup (not
+    /// `TitleParser.isPlain`): a renderer then parses its runs.
+    static let markupBit: UInt32 = 1 << 31
 
     static let wordCount = 20
     static let size = wordCount * 4
@@ -167,6 +171,7 @@ enum ItemRecordLayout {
         var status: TaskStatus? { TaskStatus(boxByte: UInt8(truncatingIfNeeded: flags)) }
         var priority: Priority? { Priority(rawValue: Int(flags >> 8 & 0xFF)) }
         var hasPriority: Bool { flags & (1 << 16) != 0 }
+        var hasMarkup: Bool { flags & ItemRecordLayout.markupBit != 0 }
         func has(_ extra: Extra) -> Bool { flags & extra.bit != 0 }
 
         /// A reader at the numbers of `extra`, past those of the extras

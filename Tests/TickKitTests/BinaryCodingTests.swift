@@ -27,4 +27,13 @@ import Testing
         #expect(throws: (any Error).self) { try read([0x06, 0x01, 0x02]) { try $0.byteArray() } }
         #expect(try read([0x04, 0x01, 0x02]) { try $0.byteArray() } == [1, 2])
     }
+
+    @Test("an item record's flags keep each of their bits for one thing: status, priority, extras, markup")
+    func recordFlagBitsDoNotOverlap() {
+        let extraBits = ItemRecordLayout.Extra.allCases.map(\.bit)
+        #expect(extraBits.min()! > 1 << 16, "above the status byte, the priority byte and has-priority")
+        #expect(Set(extraBits).count == extraBits.count)
+        #expect(extraBits.allSatisfy { $0 & ItemRecordLayout.markupBit == 0 })
+        #expect(extraBits.max()! < ItemRecordLayout.markupBit)
+    }
 }

@@ -132,10 +132,12 @@ enum ItemsView {
         let today = context.today
         let prefix = prefixes.prefix(status: item.status, priority: item.priority, depth: depth)
         cells.append(prefix, to: .prefix)
-        if plain {
+        // A title without markup is written from the cache's bytes, as
+        // `ItemStyle.title` would show it (`plainTitle`), with no string made.
+        if plain || item.hasPlainTitle {
             cells.append(item.title, ItemStyle.titleStyle(item.status), to: .title)
         } else {
-            cells.append(ItemStyle.title(item), to: .title)
+            cells.append(ItemStyle.styledTitle(item), to: .title)
         }
         // An open item that waits for an open item (Obsidian Tasks' "blocked").
         if context.isBlocked(item) { cells.append(" (blocked)", .dimmed, to: .title) }
