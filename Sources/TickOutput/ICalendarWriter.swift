@@ -639,16 +639,16 @@ struct ContentLines {
         }
     }
 
-    /// Appends `text` escaped as a TEXT value (`ICalendarWriter.escaped`),
-    /// byte by byte: `\\`, `\;`, `\,` escaped, a line break (CR, LF or CR LF)
-    /// as `\\n`, the tab kept, other C0 controls, DEL and the C1 controls
-    /// (U+0080–U+009F, `C2 80`–`C2 9F` in UTF-8) dropped.
     /// 1 for each byte `appendEscaped` may change: C0 controls, `\\`, `;`,
     /// `,`, DEL and 0xC2.
     private static let escapeTable: [UInt8] = (0...255).map { byte in
         byte < 0x20 || byte == 0x5C || byte == 0x3B || byte == 0x2C || byte == 0x7F || byte == 0xC2 ? 1 : 0
     }
 
+    /// Appends `text` escaped as a TEXT value (`ICalendarWriter.escaped`),
+    /// byte by byte: `\\`, `\;`, `\,` escaped, a line break (CR, LF or CR LF)
+    /// as `\\n`, the tab kept, other C0 controls, DEL and the C1 controls
+    /// (U+0080–U+009F, `C2 80`–`C2 9F` in UTF-8) dropped.
     static func appendEscaped(_ text: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
         // Most text has nothing to escape: a scan says so, a table lookup
         // a byte. (0xC2 leads every C1 control, and more.)

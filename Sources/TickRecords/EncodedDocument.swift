@@ -100,7 +100,7 @@ public final class EncodedDocument: @unchecked Sendable {
     /// cache, where checking every payload up front read each twice from memory.
     ///
     /// The payload lies in the parse cache's `mapping`, which keeps it
-    /// alive and gives its pages back.
+    /// alive and is asked to give its pages back (`CachePages`).
     package convenience init(
         unchecked buffer: UnsafeBufferPointer<UInt8>, in mapping: any ListMapping, checksum: UInt64,
         path: String, summary: ListSummary

@@ -78,7 +78,7 @@ public struct ParseCache: Sendable {
         let length: Int
         /// The files in the order of the cache file, which is the order the
         /// walk lists them in: a file's entry is nearly always at its place
-        /// in the walk, which `entry(_:at:)` tries first.
+        /// in the walk, which `place(of:at:)` tries first.
         let entries: [Entry]
         /// The list order of the entries whose lists are valid UTF-8 (the
         /// lists a workspace holds), as indices into that subsequence of
@@ -186,11 +186,6 @@ public struct ParseCache: Sendable {
             return place
         }
 
-        /// The encoded document of `path` for exactly `stamp`, if its checksum holds.
-        func payload(_ path: String, at position: Int, stamp: FileStamp) -> UnsafeBufferPointer<UInt8>? {
-            trustedPlace(of: path, at: position, stamp: stamp).flatMap(checkedPayload)
-        }
-
         /// The payload of the entry at `place`, if its checksum holds.
         private func checkedPayload(at place: Int) -> UnsafeBufferPointer<UInt8>? {
             let bytes = UnsafeBufferPointer(rebasing: buffer[entries[place].payload])
@@ -207,11 +202,6 @@ public struct ParseCache: Sendable {
                     unchecked: UnsafeBufferPointer(rebasing: buffer[entries[place].payload]), in: self,
                     checksum: entries[place].checksum, path: entries[place].path, summary: entries[place].summary)
             }
-        }
-
-        /// The document of `path` if the cache holds it for exactly `stamp`.
-        func document(_ path: String, at position: Int, stamp: FileStamp) -> Document? {
-            trustedPlace(of: path, at: position, stamp: stamp).flatMap(document)
         }
 
         /// The document of the entry at `place`, decoded, if its checksum holds.
@@ -237,7 +227,7 @@ public struct ParseCache: Sendable {
         let info = Posix.status(of: descriptor)
         let length = info.map { Int($0.st_size) } ?? 0
         // Pages are mapped as they are read, and given back run by run
-        // (`Contents.releasePages`).
+        // when the file is large (`Contents.releasePages`).
         let mapping = length > Self.magic.count + Self.trailerLength ? Posix.mapReadOnly(descriptor, length: length) : nil
         Posix.unlock(descriptor)
         guard let info, let mapping else { return nil }
@@ -379,7 +369,7 @@ public struct ParseCache: Sendable {
     /// so readers see the old file or the new one. `scanStarted` is when
     /// the walk that stamped the files began (nanoseconds since 1970): an
     /// entry counts only if its file's timestamps were settled then
-    /// (`Contents.trustedEntry`). Failing to write a cache is not an error:
+    /// (`Contents.trustedPlace(of:at:stamp:)`). Failing to write a cache is not an error:
     /// tick works without one.
     func save(_ entries: [(path: String, stamp: FileStamp, source: Source)], scanStarted: Int, keptIn base: Contents?) {
         if let base, append(entries, scanStarted: scanStarted, to: base) { return }

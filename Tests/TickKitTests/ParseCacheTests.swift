@@ -270,7 +270,7 @@ struct ParseCacheTests {
         #expect(notes.loadAll(cache: cache).documents.flatMap { $0.items.map(\.title) } == ["text"])
         let saved = try #require(cache.load())
         #expect(saved.scanStarted > stamp.latestTime)
-        let document = try #require(saved.document("a.md", at: 0, stamp: stamp))
+        let document = try #require(saved.trustedPlace(of: "a.md", at: 0, stamp: stamp).flatMap(saved.document(at:)))
         #expect(document.items.map(\.title) == ["text"])
     }
 
@@ -428,7 +428,9 @@ struct ParseCacheTests {
             let contents = try #require(try cache.parseCache(of: folder).load())
             // Every list's payload checks out (a damaged one repaired, by an append or a new file).
             for entry in contents.entries {
-                #expect(contents.payload(entry.path, at: 0, stamp: entry.stamp) != nil, "\(entry.path)'s payload is damaged")
+                #expect(
+                    contents.trustedPlace(of: entry.path, at: 0, stamp: entry.stamp).flatMap(contents.document(at:)) != nil,
+                    "\(entry.path)'s payload is damaged")
             }
             return contents.entries.map { "\($0.path) \($0.stamp) \($0.checksum) \($0.payload.count)" } + ["\(contents.listOrder)"]
         }
@@ -548,7 +550,8 @@ struct ParseCacheTests {
         #expect(other.stdout.contains("four with a longer title") && other.stderr.isEmpty)
         let repaired = try #require(parseCache.load())
         let entry = try #require(repaired.entries.first { $0.path == "b.md" })
-        #expect(repaired.payload("b.md", at: 1, stamp: entry.stamp) != nil, "the damaged list was not repaired")
+        #expect(
+            repaired.trustedPlace(of: "b.md", at: 1, stamp: entry.stamp).flatMap(repaired.document(at:)) != nil, "the damaged list was not repaired")
     }
 
     @Test("done by title checks each cached list as the search reaches it: an item in a damaged copy is found and done")

@@ -74,12 +74,12 @@ import TickSyntax
             """, path: "t.md")
         let items = readModel(document).items()
         for (item, parsed) in zip(items, document.items) {
-            #expect(ItemStyle.title(item).plain == parsed.title)
+            #expect(ItemStyle.styledTitle(item).plain == parsed.title)
         }
-        let first = ItemStyle.title(items[0]).rendered(.ansi256)
+        let first = ItemStyle.styledTitle(items[0]).rendered(.ansi256)
         #expect(first.contains("\u{1B}[1mmilk\u{1B}[0m"))
         #expect(first.contains("\u{1B}]8;;https://x.test\u{1B}\\"))
-        #expect(ItemStyle.title(items[2]).rendered(.ansi256).hasPrefix("\u{1B}[2;9mGone "))
+        #expect(ItemStyle.styledTitle(items[2]).rendered(.ansi256).hasPrefix("\u{1B}[2;9mGone "))
     }
 
     /// The fixture `file` parsed and encoded as the read model holds it; nil when too large to encode.
@@ -132,8 +132,8 @@ import TickSyntax
     func titlesWithoutMarkupNeedNoRuns(file: URL) throws {
         guard let list = try Self.encodedList(file) else { return }
         for item in list.items() where item.hasPlainTitle {
-            #expect(ItemStyle.title(item).rendered(.trueColor) == ItemStyle.styledTitle(item).rendered(.trueColor), "\(item.address)")
-            #expect(ItemStyle.title(item).width == ItemStyle.styledTitle(item).width, "\(item.address)")
+            #expect(ItemStyle.plainTitle(item).rendered(.trueColor) == ItemStyle.styledTitle(item).rendered(.trueColor), "\(item.address)")
+            #expect(ItemStyle.plainTitle(item).width == ItemStyle.styledTitle(item).width, "\(item.address)")
         }
     }
 

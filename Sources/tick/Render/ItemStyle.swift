@@ -30,13 +30,10 @@ enum ItemStyle {
     /// as italics, code in color, strikethrough struck, links as OSC 8
     /// hyperlinks. Its plain text is exactly `item.title`. Finished items
     /// are dimmed (cancelled ones also struck through).
-    static func title(_ item: EncodedListedItem) -> StyledText {
-        // A title without markup (most) is its plain title: its runs are
-        // not parsed (with colors on, that parse was most of a listing).
-        item.hasPlainTitle ? plainTitle(item) : styledTitle(item)
-    }
-
-    /// The title from its parsed runs, each piece in its run's style.
+    ///
+    /// Read from the title's parsed runs, each piece in its run's style: a
+    /// listing asks for it only when the item's text holds markup
+    /// (`hasPlainTitle`), and writes any other title as `plainTitle`.
     static func styledTitle(_ item: EncodedListedItem) -> StyledText {
         let base = titleStyle(item.status)
         let runs = item.runs

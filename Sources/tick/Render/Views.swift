@@ -133,7 +133,8 @@ enum ItemsView {
         let prefix = prefixes.prefix(status: item.status, priority: item.priority, depth: depth)
         cells.append(prefix, to: .prefix)
         // A title without markup is written from the cache's bytes, as
-        // `ItemStyle.title` would show it (`plainTitle`), with no string made.
+        // `ItemStyle.plainTitle` shows it, with no string made: its runs are
+        // not parsed (with colors on, that parse was most of a listing).
         if plain || item.hasPlainTitle {
             cells.append(item.title, ItemStyle.titleStyle(item.status), to: .title)
         } else {
