@@ -254,6 +254,17 @@ import TickSyntax
         #expect(RGB(red: 128, green: 128, blue: 128).xterm256 == 244)
     }
 
+    @Test("a list color is a name in any case (grey too) or #rrggbb, and nothing else")
+    func listColorsAreNamesInAnyCaseOrHex() {
+        #expect(ListColor.rgb("blue")! == (0, 122, 255))
+        #expect(ListColor.rgb("Blue")! == (0, 122, 255))
+        #expect(ListColor.rgb("GREY")! == ListColor.rgb("gray")!)
+        #expect(ListColor.rgb("#FF8800")! == (255, 136, 0))
+        #expect(ListColor.isValid("#ff8800") && ListColor.isValid("Teal") && ListColor.isValid("grey"))
+        #expect(!ListColor.isValid("#ff880") && !ListColor.isValid("#ff880g") && !ListColor.isValid("bleu") && !ListColor.isValid(""))
+        #expect(ListColor.names.count == 13 && !ListColor.names.contains("grey"))
+    }
+
     @Test("a span's escape sequences: its SGR codes in order, its color at each depth, a link around them")
     func spanEscapeSequences() {
         let every = TextStyle(
