@@ -476,6 +476,11 @@ public struct NotesFolder: Sendable {
             fromParse: { _, payload in payload.flatMap { try? EncodedDocument($0.buffer, owner: $0.storage) } },
             fromSpool: { contents, place in contents.uncheckedDocument(at: place) })
         let repairs = loaded.saveWithRepairs.map { CacheRepairs(folder: self, save: $0) }
+        // Most folders hold no file that is not UTF-8: then the lists are
+        // handed on as they are, not copied by a filter.
+        guard !loaded.values.allSatisfy(\.isValidUTF8) else {
+            return (loaded.values, loaded.warnings, repairs, loaded.storedListOrder, [])
+        }
         return (
             loaded.values.filter(\.isValidUTF8), loaded.warnings, repairs, loaded.storedListOrder,
             loaded.values.filter { !$0.isValidUTF8 }.map(\.path)
@@ -543,113 +548,120 @@ public struct NotesFolder: Sendable {
         }
         // Each list, with where it came from and the line of its first git
         // conflict marker, in runs of files: a run's new encodings go to the
-        // spool in one write.
-        // The lists, and the places of those written to the spool with
-        // where it holds them. Built in runs, whose arrays go once joined.
-        var results: [LoadedList<Value>] = []
-        var spooled: [(index: Int, entry: ParseCache.Contents.Entry)] = []
-        do {
-            let runs = Parallel.map(chunksOf: 32, in: entries.count) { run in
-                var lists: [LoadedList<Value>] = []
-                lists.reserveCapacity(run.count)
-                for index in run {
-                    let entry = entries[index]
-                    if let contents, let place = contents.trustedPlace(of: entry.path, at: index, stamp: entry.stamp),
-                        let value = fromCache(contents, place)
-                    {
-                        var loaded = LoadedList<Value>(.success(value))
-                        loaded.fromCache = true
-                        loaded.conflictLine = contents.entries[place].summary.conflictLine
-                        lists.append(loaded)
-                    } else {
-                        lists.append(parsed(index))
-                    }
+        // spool in one write. The runs are kept as they come, never joined
+        // into one array: joining copied every list (a retain of its path
+        // and document) and let the runs go (a release of each), on the one
+        // thread that waits here.
+        let runLength = 32
+        var runs: [(lists: [LoadedList<Value>], spooled: [(index: Int, entry: ParseCache.Contents.Entry)])] = Parallel.map(
+            chunksOf: runLength, in: entries.count
+        ) { run in
+            var lists: [LoadedList<Value>] = []
+            lists.reserveCapacity(run.count)
+            for index in run {
+                let entry = entries[index]
+                if let contents, let place = contents.trustedPlace(of: entry.path, at: index, stamp: entry.stamp),
+                    let value = fromCache(contents, place)
+                {
+                    var loaded = LoadedList<Value>(.success(value))
+                    loaded.fromCache = true
+                    loaded.atItsPlace = place == index
+                    loaded.conflictLine = contents.entries[place].summary.conflictLine
+                    lists.append(loaded)
+                } else {
+                    lists.append(parsed(index))
                 }
-                var written: [(index: Int, entry: ParseCache.Contents.Entry)] = []
-                guard let spool else { return (lists, written) }
-                // The run's new lists are read back from the spool: their
-                // values and encodings are let go here.
-                let places = lists.indices.filter { lists[$0].payload != nil }
-                if var offset = spool.write(places.map { lists[$0].payload! }) {
-                    for place in places {
-                        let payload = lists[place].payload!
-                        let entry = entries[run.lowerBound + place]
-                        written.append(
-                            (
-                                run.lowerBound + place,
-                                ParseCache.Contents.Entry(
-                                    path: entry.path, stamp: entry.stamp, payload: offset..<offset + payload.buffer.count,
-                                    checksum: payload.checksum, summary: payload.summary)
-                            ))
-                        lists[place].payload = nil
-                        lists[place].value = .success(nil)
-                        offset += payload.buffer.count
-                    }
+            }
+            var written: [(index: Int, entry: ParseCache.Contents.Entry)] = []
+            guard let spool else { return (lists, written) }
+            // The run's new lists are read back from the spool: their
+            // values and encodings are let go here.
+            let places = lists.indices.filter { lists[$0].payload != nil }
+            if var offset = spool.write(places.map { lists[$0].payload! }) {
+                for place in places {
+                    let payload = lists[place].payload!
+                    let entry = entries[run.lowerBound + place]
+                    written.append(
+                        (
+                            run.lowerBound + place,
+                            ParseCache.Contents.Entry(
+                                path: entry.path, stamp: entry.stamp, payload: offset..<offset + payload.buffer.count,
+                                checksum: payload.checksum, summary: payload.summary)
+                        ))
+                    lists[place].payload = nil
+                    lists[place].value = .success(nil)
+                    offset += payload.buffer.count
                 }
-                return (lists, written)
             }
-            results.reserveCapacity(entries.count)
-            for run in runs {
-                results.append(contentsOf: run.0)
-                spooled.append(contentsOf: run.1)
-            }
+            return (lists, written)
         }
         // The cache the lists are kept in from now on: the new one, when spooled.
         var base = contents
         if let spool {
+            let spooled = runs.flatMap(\.spooled)
             if let written = spool.finish(spooled.map(\.entry), scanStarted: scanStarted) {
                 base = written
                 // The written file's entries are the spooled lists, in the same order, where that file holds them.
                 for (place, list) in spooled.enumerated() {
-                    results[list.index].value = .success(fromSpool!(written, place))
-                    results[list.index].fromCache = true
+                    let (run, position) = list.index.quotientAndRemainder(dividingBy: runLength)
+                    runs[run].lists[position].value = .success(fromSpool!(written, place))
+                    runs[run].lists[position].fromCache = true
+                    runs[run].lists[position].atItsPlace = place == list.index
                 }
             } else {
                 // The spool could not be read back (reopened or mapped): parsed again.
-                for list in spooled { results[list.index] = parsed(list.index) }
+                for list in spooled {
+                    let (run, position) = list.index.quotientAndRemainder(dividingBy: runLength)
+                    runs[run].lists[position] = parsed(list.index)
+                }
             }
         }
         // One pass over the results, by position: iterating the arrays as
         // values copied every entry and result (a retain and a release of
         // each path and document), on the one thread that waits here.
         var values: [Value] = []
-        values.reserveCapacity(results.count)
+        values.reserveCapacity(entries.count)
         var warnings = listWarnings
         var payloads: [ListPayload?] = []
         var fromCache: [Bool] = []
         if cache != nil {
-            payloads.reserveCapacity(results.count)
-            fromCache.reserveCapacity(results.count)
+            payloads.reserveCapacity(entries.count)
+            fromCache.reserveCapacity(entries.count)
         }
         var allFromCache = true
-        // The folder holds the files the cache holds (and, when all came
-        // from it, the same ones).
-        let sameCount = base.map { $0.entries.count == entries.count } ?? false
-        results.withUnsafeBufferPointer { results in
-            entries.withUnsafeBufferPointer { entries in
-                for index in results.indices {
-                    if cache != nil {
-                        payloads.append(results[index].payload)
-                        fromCache.append(results[index].fromCache)
-                    }
-                    allFromCache = allFromCache && results[index].fromCache
-                    switch results[index].value {
-                    case .success(let value):
-                        // Every spooled list was read back or parsed again above.
-                        let value = value!
-                        if !value.isValidUTF8 { warnings.append("\(entries[index].path) is not valid UTF-8; skipped") }
-                        if let line = results[index].conflictLine {
-                            warnings.append(
-                                "\(entries[index].path) has an unresolved git merge conflict (markers from line \(line)); "
-                                    + "its items are shown as read, and tick will not change it until the conflict is resolved")
+        var allAtTheirPlaces = true
+        entries.withUnsafeBufferPointer { entries in
+            for run in runs.indices {
+                runs[run].lists.withUnsafeBufferPointer { results in
+                    for position in results.indices {
+                        let index = run * runLength + position
+                        if cache != nil {
+                            payloads.append(results[position].payload)
+                            fromCache.append(results[position].fromCache)
                         }
-                        values.append(value)
-                    case .failure(let error):
-                        warnings.append("cannot read \(entries[index].path): \(Posix.describe(error.code)); skipped")
+                        allFromCache = allFromCache && results[position].fromCache
+                        allAtTheirPlaces = allAtTheirPlaces && results[position].atItsPlace
+                        switch results[position].value {
+                        case .success(let value):
+                            // Every spooled list was read back or parsed again above.
+                            let value = value!
+                            if !value.isValidUTF8 { warnings.append("\(entries[index].path) is not valid UTF-8; skipped") }
+                            if let line = results[position].conflictLine {
+                                warnings.append(
+                                    "\(entries[index].path) has an unresolved git merge conflict (markers from line \(line)); "
+                                        + "its items are shown as read, and tick will not change it until the conflict is resolved")
+                            }
+                            values.append(value)
+                        case .failure(let error):
+                            warnings.append("cannot read \(entries[index].path): \(Posix.describe(error.code)); skipped")
+                        }
                     }
                 }
             }
         }
+        // The folder holds the files the cache holds (and, when all came
+        // from it, the same ones).
+        let sameCount = base.map { $0.entries.count == entries.count } ?? false
         var saveWithRepairs: (@Sendable ([String: ListPayload?]) -> Void)? = nil
         if let cache {
             // Unchanged documents keep their encoded bytes, new ones were
@@ -683,12 +695,10 @@ public struct NotesFolder: Sendable {
         }
         // The cache's list order holds when every file came from it, each at
         // its own place: the documents are then the cache's lists, in order.
+        // (A list at its own place is the cache's entry at the walk's
+        // index, under the same path: `trustedPlace` compared them.)
         var storedListOrder: [Int]? = nil
-        if let base, allFromCache, sameCount,
-            base.entries.withUnsafeBufferPointer({ cached in
-                entries.withUnsafeBufferPointer { walked in walked.indices.allSatisfy { cached[$0].path == walked[$0].path } }
-            })
-        {
+        if let base, allFromCache, allAtTheirPlaces, sameCount {
             storedListOrder = base.listOrder
         }
         return (values, warnings, saveWithRepairs, storedListOrder)
@@ -703,6 +713,9 @@ private struct LoadedList<Value> {
     var payload: ListPayload? = nil
     /// Whether it is kept in the cache the lists are saved against.
     var fromCache = false
+    /// Whether that cache holds it at the place the walk found it (same
+    /// path, same index): when every list is, the cache's list order holds.
+    var atItsPlace = false
     /// The line of its first git conflict marker.
     var conflictLine: Int? = nil
 
