@@ -30,24 +30,32 @@ public struct Urgency: Sendable, Equatable {
     }
 
     public init(_ record: EncodedListedItem, today: TaskDate) {
+        self.init(
+            priority: record.priority, due: record.date(.due), scheduled: record.date(.scheduled), start: record.date(.start),
+            today: today)
+    }
+
+    /// The urgency of an item with these dates and this priority (for a
+    /// writer that has read the dates already).
+    public init(priority: Priority, due: TaskDate?, scheduled: TaskDate?, start: TaskDate?, today: TaskDate) {
         let day = today.dayOnly
-        if let due = record.date(.due) {
+        if let due {
             let overdue = Double(due.dayOnly.days(until: day)) // positive when past
             let clamped = min(max(overdue, -14), 7)
             self.due = Self.rounded(12 * ((clamped + 14) * 0.8 / 21 + 0.2))
         } else {
             self.due = 0
         }
-        switch record.priority {
-        case .urgent: priority = 9
-        case .high: priority = 6
-        case .medium: priority = 3.9
-        case .normal: priority = 1.95
-        case .low: priority = 0
-        case .lowest: priority = -1.8
+        switch priority {
+        case .urgent: self.priority = 9
+        case .high: self.priority = 6
+        case .medium: self.priority = 3.9
+        case .normal: self.priority = 1.95
+        case .low: self.priority = 0
+        case .lowest: self.priority = -1.8
         }
-        scheduled = record.date(.scheduled).map { $0.dayOnly <= day ? 5 : 0 } ?? 0
-        start = record.date(.start).map { $0.dayOnly > day ? -3 : 0 } ?? 0
+        self.scheduled = scheduled.map { $0.dayOnly <= day ? 5 : 0 } ?? 0
+        self.start = start.map { $0.dayOnly > day ? -3 : 0 } ?? 0
     }
 
     static func rounded(_ value: Double) -> Double { (value * 100_000).rounded() / 100_000 }

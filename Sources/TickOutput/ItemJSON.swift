@@ -77,8 +77,9 @@ public enum ItemJSON {
         mutating func strings(_ key: Key, _ values: [String])
         mutating func bool(_ key: Key, _ value: Bool)
         mutating func number(_ key: Key, _ value: Double)
-        /// A field kept in `ItemMetadata.more`, under its `jsonKey`.
-        mutating func more(_ field: MetadataField, _ value: EncodedListedItem.MoreValue?)
+        /// The field at `position` of `MetadataField.keptInMore` (kept in
+        /// `ItemMetadata.more`), under its `jsonKey`.
+        mutating func more(_ position: Int, _ value: EncodedListedItem.MoreValue?)
     }
 
     /// The one place that says which fields an item has, and in what order.
@@ -104,9 +105,13 @@ public enum ItemJSON {
         sink.string(.title, record.title)
         sink.string(.text, record.text)
         sink.string(.priority, JSONWord(word: record.priority.jsonWord))
-        sink.string(.due, record.date(.due))
-        sink.string(.scheduled, record.date(.scheduled))
-        sink.string(.start, record.date(.start))
+        // Read once: the urgency needs them too.
+        let due = record.date(.due)
+        let scheduled = record.date(.scheduled)
+        let start = record.date(.start)
+        sink.string(.due, due)
+        sink.string(.scheduled, scheduled)
+        sink.string(.start, start)
         sink.string(.created, record.date(.created))
         sink.string(.done, record.date(.done))
         sink.string(.cancelled, record.date(.cancelled))
@@ -123,8 +128,8 @@ public enum ItemJSON {
         sink.listField(.listIcon, .icon, of: record)
         sink.strings(.dependsOn, record.dependsOn)
         sink.bool(.blocked, context.isBlocked(record))
-        sink.number(.urgency, Urgency(record, today: context.today).total)
-        for field in MetadataField.keptInMore { sink.more(field, record.value(field)) }
+        sink.number(.urgency, Urgency(priority: record.priority, due: due, scheduled: scheduled, start: start, today: context.today).total)
+        for (position, field) in MetadataField.keptInMore.enumerated() { sink.more(position, record.value(field)) }
     }
 
     private struct ValueSink: FieldSink {
@@ -150,14 +155,14 @@ public enum ItemJSON {
         }
         mutating func bool(_ key: Key, _ value: Bool) { pairs.append((key.name.description, .bool(value))) }
         mutating func number(_ key: Key, _ value: Double) { pairs.append((key.name.description, .double(value))) }
-        mutating func more(_ field: MetadataField, _ value: EncodedListedItem.MoreValue?) {
+        mutating func more(_ position: Int, _ value: EncodedListedItem.MoreValue?) {
             let text: String? =
                 switch value {
                 case .date(let date): date.isoString
                 case .text(let text): text.string
                 case nil: nil
                 }
-            pairs.append((field.spelling!.jsonKey!, .string(text)))
+            pairs.append((MetadataField.keptInMore[position].spelling!.jsonKey!, .string(text)))
         }
     }
 
@@ -186,8 +191,7 @@ public enum ItemJSON {
         }
 
         private mutating func newline(_ level: Int) {
-            output.append(0x0A)
-            output.append(0x20, count: level * 2)
+            prefixes.appendNewline(level: level, to: &output)
         }
 
         /// A key's `,\n      "key": ` (or `… null`), whole from `KeyPrefixes`.
@@ -281,17 +285,13 @@ public enum ItemJSON {
             output.appendFiveDecimals(value)
         }
 
-        mutating func more(_ field: MetadataField, _ value: EncodedListedItem.MoreValue?) {
-            // Written piece by piece: no item has many such fields.
-            output.append(first ? "\n" : ",\n")
+        mutating func more(_ position: Int, _ value: EncodedListedItem.MoreValue?) {
+            prefixes.appendMore(position, null: value == nil, first: first, to: &output)
             first = false
-            output.append(0x20, count: (indent + 1) * 2)
-            JSONValue.appendString(field.spelling!.jsonKey!, to: &output)
-            output.append(": ")
             switch value {
             case .date(let date): date.appendJSON(to: &output)
             case .text(let text): text.appendJSON(to: &output)
-            case nil: output.append("null")
+            case nil: break
             }
         }
 
@@ -302,9 +302,12 @@ public enum ItemJSON {
     }
 
     /// Each key's `,\n      "key": ` (and `,\n      "key": null`) for an
-    /// item of the items document (or of the groups document, deeper), 32 bytes apart, so that a field's prefix
-    /// is written with two 16-byte copies instead of a call per piece (a
-    /// query prints 26 fields of each of tens of thousands of items).
+    /// item of the items document (or of the groups document, deeper), 32
+    /// bytes apart, so that a field's prefix is written with two 16-byte
+    /// copies instead of a call per piece (a query prints 29 fields of each
+    /// of tens of thousands of items). The keys are `Key`'s, then those of
+    /// `MetadataField.keptInMore`; then come a new line and the spaces of
+    /// each level an item's arrays and objects reach.
     struct KeyPrefixes: @unchecked Sendable {
         // Written once, in init; never freed (one table for the process).
         private let table: UnsafeMutableRawPointer
@@ -314,31 +317,66 @@ public enum ItemJSON {
         static let itemsDocument = KeyPrefixes(indent: 2)
         static let groupsDocument = KeyPrefixes(indent: 4)
 
+        /// The levels `newline` writes: the item's own, its fields', and their elements'.
+        private let indent: Int
+        private static let keyCount = Key.allCases.count * 2
+        private static let moreCount = MetadataField.keptInMore.count * 2
+
         private init(indent: Int) {
-            let count = Key.allCases.count * 2
+            self.indent = indent
+            let count = Self.keyCount + Self.moreCount + 3
             // One spare entry: a copy may read up to 32 bytes from the last one's second byte.
             table = .allocate(byteCount: (count + 1) * Self.stride, alignment: 16)
             table.initializeMemory(as: UInt8.self, repeating: 0, count: (count + 1) * Self.stride)
             lengths = .allocate(capacity: count)
+            func store(_ text: String, at index: Int) {
+                let bytes = Array(text.utf8)
+                precondition(bytes.count < Self.stride, "a JSON key's prefix must be shorter than \(Self.stride) bytes")
+                bytes.withUnsafeBytes { (table + index * Self.stride).copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+                lengths[index] = UInt8(bytes.count)
+            }
+            func prefix(_ name: String, null: Bool) -> String {
+                var key = ByteOutput()
+                JSONValue.appendString(name, to: &key)
+                return ",\n" + String(repeating: " ", count: (indent + 1) * 2) + String(decoding: key.bytes, as: UTF8.self)
+                    + (null ? ": null" : ": ")
+            }
             for key in Key.allCases {
+                for null in [false, true] { store(prefix("\(key.name)", null: null), at: Self.index(key, null: null)) }
+            }
+            for (position, field) in MetadataField.keptInMore.enumerated() {
                 for null in [false, true] {
-                    var text = ",\n" + String(repeating: " ", count: (indent + 1) * 2) + "\"\(key.name)\": "
-                    if null { text += "null" }
-                    let bytes = Array(text.utf8)
-                    precondition(bytes.count < Self.stride)
-                    let index = Self.index(key, null: null)
-                    bytes.withUnsafeBytes { (table + index * Self.stride).copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
-                    lengths[index] = UInt8(bytes.count)
+                    store(prefix(field.spelling!.jsonKey!, null: null), at: Self.keyCount + position * 2 + (null ? 1 : 0))
                 }
+            }
+            for level in indent...indent + 2 {
+                store("\n" + String(repeating: " ", count: level * 2), at: Self.keyCount + Self.moreCount + level - indent)
             }
         }
 
         private static func index(_ key: Key, null: Bool) -> Int { key.rawValue * 2 + (null ? 1 : 0) }
 
+        /// Appends the prefix of the field at `position` of `MetadataField.keptInMore`.
+        @inline(__always)
+        func appendMore(_ position: Int, null: Bool, first: Bool, to output: inout ByteOutput) {
+            append(at: Self.keyCount + position * 2 + (null ? 1 : 0), first: first, to: &output)
+        }
+
+        /// Appends a new line and the spaces of `level` (the item's own, or
+        /// one or two deeper).
+        @inline(__always)
+        func appendNewline(level: Int, to output: inout ByteOutput) {
+            append(at: Self.keyCount + Self.moreCount + level - indent, first: false, to: &output)
+        }
+
         /// Appends the key's prefix (without its comma when it is the item's first field).
         @inline(__always)
         func append(_ key: Key, null: Bool, first: Bool, to output: inout ByteOutput) {
-            let index = Self.index(key, null: null)
+            append(at: Self.index(key, null: null), first: first, to: &output)
+        }
+
+        @inline(__always)
+        private func append(at index: Int, first: Bool, to output: inout ByteOutput) {
             let skip = first ? 1 : 0
             output.appendShort(table + index * Self.stride + skip, count: Int(lengths[index]) - skip)
         }
