@@ -71,10 +71,18 @@ public enum SmartGroup: String, Sendable, CaseIterable {
     /// The members of this group among `items`, which come in manual
     /// order, each with its `orderKey`, in the group's own order.
     func members(ofKeyedInManualOrder keyed: [(item: EncodedListedItem, key: UInt64)]) -> [EncodedListedItem] {
-        var order = keyed.indices.map { (key: keyed[$0].key, index: $0) }
-        if order.indices.dropFirst().contains(where: { order[$0].key < order[$0 - 1].key }) {
-            order.sort { $0.key != $1.key ? $0.key < $1.key : $0.index < $1.index }
+        guard keyed.indices.dropFirst().contains(where: { keyed[$0].key < keyed[$0 - 1].key }) else { return keyed.map(\.item) }
+        // Keys and positions below 2^32 (`today`'s, `overdue`'s, `all`'s,
+        // and `completed`'s dated ones; `scheduled`'s hold a day and a time)
+        // sort as one number each, key then position: a sort of plain
+        // integers, where comparing pairs was most of the time.
+        if keyed.count <= 1 << 32, !keyed.contains(where: { $0.key >= 1 << 32 }) {
+            var order = keyed.indices.map { keyed[$0].key << 32 | UInt64($0) }
+            order.sort()
+            return order.map { keyed[Int(truncatingIfNeeded: $0 & 0xFFFF_FFFF)].item }
         }
+        var order = keyed.indices.map { (key: keyed[$0].key, index: $0) }
+        order.sort { $0.key != $1.key ? $0.key < $1.key : $0.index < $1.index }
         return order.map { keyed[$0.index].item }
     }
 

@@ -23,7 +23,8 @@ public enum ListColor {
     }
 
     private static func rgb(ofName name: String) -> (Int, Int, Int)? {
-        named.first { $0.name == (name == "grey" ? "gray" : name) }?.rgb
+        let name = name == "grey" ? "gray" : name
+        return named.first { $0.name == name }?.rgb
     }
 
     private static func hex(_ value: String) -> (Int, Int, Int)? {

@@ -154,7 +154,8 @@ enum ItemsView {
             if let cancelled = item.date(.cancelled) { cells.append(finished("cancelled", cancelled, today: today), .dimmed, to: .due) }
         }
         if item.hasTags { cells.appendTags(of: item, .dimmed) }
-        if showList { cells.append(item.document.name, ItemStyle.listNameStyle(item.document), to: .list) }
+        // Without colors the name's style is not written: its color is not looked up.
+        if showList { cells.append(item.document.name, plain ? .plain : ItemStyle.listNameStyle(item.document), to: .list) }
         if showNotes, let notes = item.notes?.string {
             for note in notes.split(separator: "\n", omittingEmptySubsequences: false) {
                 cells.appendNote(StyledText(String(note), .dimmed), indent: prefix.width)
