@@ -135,10 +135,10 @@ public struct ParseCache: Sendable {
         /// of lists, so that they hold the lists they are reading, not the
         /// whole cache.
         ///
-        /// A cache file of at most `heldWhole` bytes is held whole: giving
-        /// its pages back only maps them again in the next pass over the
-        /// same lists (a listing's filter, then its rows), and a whole
-        /// small file is little memory.
+        /// A cache file of at most `heldWhole` bytes is held whole, mapped
+        /// at once when it is opened: giving its pages back only maps them
+        /// again in the next pass over the same lists (a listing's filter,
+        /// then its rows), and a whole small file is little memory.
         package func releasePages(holding bytes: UnsafeBufferPointer<UInt8>) {
             guard length > Self.heldWhole, let start = bytes.baseAddress, let mapped = buffer.baseAddress else { return }
             let lower = max(start, mapped)
@@ -226,9 +226,11 @@ public struct ParseCache: Sendable {
         guard Self.lock(descriptor, LOCK_SH) else { return nil }
         let info = Posix.status(of: descriptor)
         let length = info.map { Int($0.st_size) } ?? 0
-        // Pages are mapped as they are read, and given back run by run
-        // when the file is large (`Contents.releasePages`).
-        let mapping = length > Self.magic.count + Self.trailerLength ? Posix.mapReadOnly(descriptor, length: length) : nil
+        // A small file is mapped whole at once; a large one page by page as
+        // it is read, and given back run by run (`Contents.releasePages`).
+        let mapping =
+            length > Self.magic.count + Self.trailerLength
+            ? Posix.mapReadOnly(descriptor, length: length, populate: length <= Contents.heldWhole) : nil
         Posix.unlock(descriptor)
         guard let info, let mapping else { return nil }
         let buffer = UnsafeBufferPointer(start: mapping.assumingMemoryBound(to: UInt8.self), count: length)
