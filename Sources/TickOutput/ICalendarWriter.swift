@@ -93,13 +93,22 @@ public enum ICalendarWriter {
     /// A UID is written as a content line holds it (an id's TEXT escaped;
     /// block ids have nothing to escape).
     struct ListParts {
-        private struct ListPart {
+        /// A class: a value holding three arrays retained and released
+        /// each of them on every look-up, several times an item.
+        private final class ListPart {
             /// The hash of the list's path and a NUL.
             let afterPath: FNV1a.Hasher
             /// For each item, the count of earlier items with its title.
             let earlier: [Int]
             let escapedPath: [UInt8]
             let escapedName: [UInt8]
+
+            init(afterPath: FNV1a.Hasher, earlier: [Int], escapedPath: [UInt8], escapedName: [UInt8]) {
+                self.afterPath = afterPath
+                self.earlier = earlier
+                self.escapedPath = escapedPath
+                self.escapedName = escapedName
+            }
         }
         private var byList: [ObjectIdentifier: ListPart] = [:]
         /// The list asked about last: an export's items come a list at a time.
