@@ -128,6 +128,17 @@ public struct ByteOutput: ~Copyable {
     /// The bytes written so far.
     package var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
+    /// Calls `body` with the bytes written so far, where they lie.
+    package func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try body(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    /// Forgets the bytes written after the first `kept`, keeping the memory.
+    package mutating func removeAll(after kept: Int) {
+        precondition(kept >= 0 && kept <= count, "kept bytes out of range")
+        count = kept
+    }
+
     /// Memory handed over by `release()`: `count` bytes written, room for
     /// `capacity`. Give it back to `init(reusing:)` or `deallocate()` it.
     package struct Storage: @unchecked Sendable {

@@ -57,7 +57,7 @@ public enum ICalendarWriter {
             for position in positions {
                 lines.removeAll()
                 component(items[position], &lists, &lines)
-                lines.appendFolded(to: &output)
+                lines.copy(to: &output)
                 itemEnded(output.count)
             }
         } deliver: {
@@ -69,9 +69,9 @@ public enum ICalendarWriter {
 
     /// The DTSTAMP for a pinned day: its midnight in UTC.
     public static func stamp(for day: TaskDate) -> String {
-        var bytes: [UInt8] = []
+        var bytes = ByteOutput(capacity: 16)
         appendBasicDay(day, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self) + "T000000Z"
+        return String(decoding: bytes.bytes, as: UTF8.self) + "T000000Z"
     }
 
     /// The UID of an item: `ID@tick` for an item with a block id, else
@@ -81,9 +81,9 @@ public enum ICalendarWriter {
     /// added or removed around it.
     public static func uid(_ listed: EncodedListedItem) -> String {
         var lists = ListParts()
-        var bytes: [UInt8] = []
+        var bytes = ByteOutput(capacity: 64)
         lists.appendUID(listed, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        return String(decoding: bytes.bytes, as: UTF8.self)
     }
 
     /// What the components of one export take from each item's list, made
@@ -116,7 +116,7 @@ public enum ICalendarWriter {
 
         /// Appends the UID of `item` (`uid(_:)`), hashed from the bytes in
         /// place.
-        mutating func appendUID(_ item: EncodedListedItem, to bytes: inout [UInt8]) {
+        mutating func appendUID(_ item: EncodedListedItem, to bytes: inout ByteOutput) {
             if let id = item.id {
                 ContentLines.appendEscaped(id.bytes, to: &bytes)
             } else {
@@ -132,19 +132,19 @@ public enum ICalendarWriter {
                     bytes.append(hexDigits[Int(hash >> UInt64(shift) & 0xF)])
                 }
             }
-            ICalendarWriter.append("@tick", to: &bytes)
+            bytes.append("@tick")
         }
 
         /// Appends the name of `item`'s list, escaped.
-        mutating func appendListName(_ item: EncodedListedItem, to bytes: inout [UInt8]) {
-            bytes.append(contentsOf: part(of: item.document).escapedName)
+        mutating func appendListName(_ item: EncodedListedItem, to bytes: inout ByteOutput) {
+            bytes.append(part(of: item.document).escapedName)
         }
 
         /// Appends the address of `item` (`path:line`), the path escaped.
-        mutating func appendAddress(_ item: EncodedListedItem, to bytes: inout [UInt8]) {
-            bytes.append(contentsOf: part(of: item.document).escapedPath)
+        mutating func appendAddress(_ item: EncodedListedItem, to bytes: inout ByteOutput) {
+            bytes.append(part(of: item.document).escapedPath)
             bytes.append(UInt8(ascii: ":"))
-            ICalendarWriter.appendDecimal(item.line, to: &bytes)
+            bytes.appendDecimal(item.line)
         }
 
         private let hexDigits = Array("0123456789abcdef".utf8)
@@ -158,12 +158,13 @@ public enum ICalendarWriter {
                     var afterPath = FNV1a.Hasher()
                     afterPath.combine(document.path)
                     afterPath.combine(0)
-                    var escapedPath: [UInt8] = []
-                    var escapedName: [UInt8] = []
+                    var escapedPath = ByteOutput()
+                    var escapedName = ByteOutput()
                     document.path.withUTF8Bytes { ContentLines.appendEscaped($0, to: &escapedPath) }
                     document.name.withUTF8Bytes { ContentLines.appendEscaped($0, to: &escapedName) }
                     let made = ListPart(
-                        afterPath: afterPath, earlier: Self.earlierCounts(document), escapedPath: escapedPath, escapedName: escapedName)
+                        afterPath: afterPath, earlier: Self.earlierCounts(document), escapedPath: escapedPath.bytes,
+                        escapedName: escapedName.bytes)
                     byList[list] = made
                     return made
                 }()
@@ -243,7 +244,7 @@ public enum ICalendarWriter {
     private static func todo(_ item: EncodedListedItem, stamp: String, lists: inout ListParts, into lines: inout ContentLines) {
         lines.line("BEGIN:VTODO")
         lines.start("UID:")
-        lists.appendUID(item, to: &lines.bytes)
+        lists.appendUID(item, to: &lines.output)
         lines.end()
         lines.line("DTSTAMP:", stamp)
         lines.text("SUMMARY:", item.title.bytes)
@@ -270,7 +271,7 @@ public enum ICalendarWriter {
         if let parent = item.parentIndex {
             let parentItem = EncodedListedItem(document: item.document, index: parent, listRank: item.listRank)
             lines.start("RELATED-TO;RELTYPE=PARENT:")
-            lists.appendUID(parentItem, to: &lines.bytes)
+            lists.appendUID(parentItem, to: &lines.output)
             lines.end()
         }
         if let every = item.every {
@@ -308,8 +309,9 @@ public enum ICalendarWriter {
         emitLines(header, to: emit)
         writeComponents(items, to: emit) { listed, lists, lines in
             guard listed.status.isOpen, listed.date(.due) != nil else { return }
-            var uid: [UInt8] = []
-            lists.appendUID(listed, to: &uid)
+            var uidBytes = ByteOutput(capacity: 64)
+            lists.appendUID(listed, to: &uidBytes)
+            let uid = uidBytes.bytes
             var sequence = 0
             if let written = previous[String(decoding: uid, as: UTF8.self)] {
                 // The event's content, to compare with the one written before.
@@ -331,7 +333,7 @@ public enum ICalendarWriter {
         let title = item.title.bytes
         lines.line("BEGIN:VEVENT")
         lines.start("UID:")
-        lines.bytes.append(contentsOf: uid)
+        lines.output.append(uid)
         lines.end()
         lines.line("DTSTAMP:", stamp)
         if let sequence { lines.line("SEQUENCE:", String(sequence)) }
@@ -380,8 +382,8 @@ public enum ICalendarWriter {
         lines.line("ACTION:DISPLAY")
         lines.text("DESCRIPTION:", item.title.bytes)
         lines.start("TRIGGER;VALUE=DATE-TIME")
-        appendDateValue(utc, to: &lines.bytes)
-        lines.bytes.append(UInt8(ascii: "Z"))
+        appendDateValue(utc, to: &lines.output)
+        lines.output.append(UInt8(ascii: "Z"))
         lines.end()
         lines.line("END:VALARM")
     }
@@ -439,9 +441,9 @@ public enum ICalendarWriter {
 
     /// Appends `;VALUE=DATE:20261124`, or `:20261124T143000` (floating
     /// local time) with a time.
-    fileprivate static func appendDateValue(_ date: TaskDate, to bytes: inout [UInt8]) {
+    fileprivate static func appendDateValue(_ date: TaskDate, to bytes: inout ByteOutput) {
         guard let minutes = date.minuteOfDay else {
-            append(";VALUE=DATE:", to: &bytes)
+            bytes.append(";VALUE=DATE:")
             appendBasicDay(date, to: &bytes)
             return
         }
@@ -450,12 +452,12 @@ public enum ICalendarWriter {
         bytes.append(UInt8(ascii: "T"))
         appendTwoDigits(minutes / 60, to: &bytes)
         appendTwoDigits(minutes % 60, to: &bytes)
-        append("00", to: &bytes)
+        bytes.append("00")
     }
 
     /// Appends the day in iCalendar's basic form, `20261124`: its ISO form
     /// (`TaskDate.isoString`) without the dashes and without a time.
-    fileprivate static func appendBasicDay(_ date: TaskDate, to bytes: inout [UInt8]) {
+    fileprivate static func appendBasicDay(_ date: TaskDate, to bytes: inout ByteOutput) {
         let year = date.year
         if year > 9999 { bytes.append(UInt8(0x30 + year / 10000 % 10)) }
         appendTwoDigits(year / 100, to: &bytes)
@@ -464,18 +466,7 @@ public enum ICalendarWriter {
         appendTwoDigits(date.day, to: &bytes)
     }
 
-    /// Appends a literal's bytes (a `String`'s UTF-8 view is copied byte by byte).
-    fileprivate static func append(_ text: StaticString, to bytes: inout [UInt8]) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    }
-
-    /// Appends a number that is not negative in decimal digits.
-    fileprivate static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
-        if value >= 10 { appendDecimal(value / 10, to: &bytes) }
-        bytes.append(UInt8(0x30 + value % 10))
-    }
-
-    private static func appendTwoDigits(_ value: Int, to bytes: inout [UInt8]) {
+    private static func appendTwoDigits(_ value: Int, to bytes: inout ByteOutput) {
         bytes.append(UInt8(0x30 + value / 10 % 10))
         bytes.append(UInt8(0x30 + value % 10))
     }
@@ -485,9 +476,9 @@ public enum ICalendarWriter {
     /// the tab: ESC, DEL, the other C0 controls, and the C1 controls) are
     /// dropped.
     public static func escaped(_ text: String) -> String {
-        var bytes: [UInt8] = []
+        var bytes = ByteOutput(capacity: text.utf8.count + 8)
         text.withUTF8Bytes { ContentLines.appendEscaped($0, to: &bytes) }
-        return String(decoding: bytes, as: UTF8.self)
+        return String(decoding: bytes.bytes, as: UTF8.self)
     }
 
     /// One content line, folded so that no line exceeds 75 octets (the CRLF
@@ -533,27 +524,43 @@ public enum ICalendarWriter {
     }
 }
 
-/// The content lines of one component, unfolded, as bytes: each written
-/// straight from the item's bytes, its TEXT values escaped as they are
-/// written, then folded into the calendar (`appendFolded`). (Building each
-/// line as a `String` was most of an export's time.)
-struct ContentLines {
-    fileprivate(set) var bytes: [UInt8] = []
-    /// Where each line ends in `bytes`.
-    private var ends: [Int] = []
+/// The content lines of one component, written as bytes straight from the
+/// item's bytes, TEXT values escaped as they are written, each line folded
+/// and ended with its CRLF as it ends (`end()`): the component is then
+/// copied into the calendar whole. (Building each line as a `String` was
+/// most of an export's time; lines kept apart, then folded into the
+/// calendar, were copied twice.)
+struct ContentLines: ~Copyable {
+    /// The lines written so far, folded, each with its CRLF, and the line
+    /// being written.
+    fileprivate(set) var output = ByteOutput(capacity: 1024)
+    /// Where the line being written starts in `output`.
+    private var lineStart = 0
 
     mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
-        ends.removeAll(keepingCapacity: true)
+        output.removeAll(after: 0)
+        lineStart = 0
     }
 
     /// Starts a line with `name` (up to its colon, or the parameters a
-    /// value follows); the value is appended to `bytes`, then `end()`.
+    /// value follows); the value is appended to `output`, then `end()`.
     mutating func start(_ name: StaticString) {
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        output.append(name)
     }
 
-    mutating func end() { ends.append(bytes.count) }
+    /// Ends the line being written: folded when it is longer than 75
+    /// octets, then its CRLF.
+    mutating func end() {
+        if output.count - lineStart > 75 {
+            // Rare (long titles and notes): the line is taken out and written again folded.
+            let line = output.withBytes { Array(UnsafeBufferPointer(rebasing: $0[lineStart...])) }
+            output.removeAll(after: lineStart)
+            line.withUnsafeBufferPointer { ICalendarWriter.appendFolded($0, to: &output) }
+        } else {
+            output.append(StaticString("\r\n"))
+        }
+        lineStart = output.count
+    }
 
     /// A line as it is: `BEGIN:VTODO`.
     mutating func line(_ text: StaticString) {
@@ -562,7 +569,7 @@ struct ContentLines {
     }
 
     mutating func line(_ text: String) {
-        text.withUTF8Bytes { bytes.append(contentsOf: $0) }
+        text.withUTF8Bytes { output.append($0) }
         end()
     }
 
@@ -570,27 +577,27 @@ struct ContentLines {
     /// number, a rule).
     mutating func line(_ name: StaticString, _ value: String) {
         start(name)
-        value.withUTF8Bytes { bytes.append(contentsOf: $0) }
+        value.withUTF8Bytes { output.append($0) }
         end()
     }
 
     /// A line of a name and a TEXT value, escaped.
     mutating func text(_ name: StaticString, _ value: UnsafeBufferPointer<UInt8>) {
         start(name)
-        Self.appendEscaped(value, to: &bytes)
+        Self.appendEscaped(value, to: &output)
         end()
     }
 
     mutating func text(_ name: StaticString, _ value: String) {
         start(name)
-        value.withUTF8Bytes { Self.appendEscaped($0, to: &bytes) }
+        value.withUTF8Bytes { Self.appendEscaped($0, to: &output) }
         end()
     }
 
     /// `DUE;VALUE=DATE:20261124` or `DUE:20261124T143000`.
     mutating func date(_ name: StaticString, _ date: TaskDate) {
         start(name)
-        ICalendarWriter.appendDateValue(date, to: &bytes)
+        ICalendarWriter.appendDateValue(date, to: &output)
         end()
     }
 
@@ -599,7 +606,7 @@ struct ContentLines {
     /// ±12 hours.
     mutating func utcNoon(_ name: StaticString, _ date: TaskDate) {
         start(name)
-        ICalendarWriter.appendBasicDay(date, to: &bytes)
+        ICalendarWriter.appendBasicDay(date, to: &output)
         start("T120000Z")
         end()
     }
@@ -609,9 +616,9 @@ struct ContentLines {
         start("CATEGORIES:")
         var isFirst = true
         item.forEachTag { tag in
-            if !isFirst { bytes.append(UInt8(ascii: ",")) }
+            if !isFirst { output.append(UInt8(ascii: ",")) }
             isFirst = false
-            Self.appendEscaped(tag.bytes, to: &bytes)
+            Self.appendEscaped(tag.bytes, to: &output)
         }
         end()
     }
@@ -621,31 +628,27 @@ struct ContentLines {
     /// each list (`ListParts`).
     mutating func list(_ item: EncodedListedItem, parts: inout ICalendarWriter.ListParts) {
         start("X-TICK-LIST:")
-        parts.appendListName(item, to: &bytes)
+        parts.appendListName(item, to: &output)
         end()
         start("X-TICK-ADDRESS:")
-        parts.appendAddress(item, to: &bytes)
+        parts.appendAddress(item, to: &output)
         end()
     }
 
-    /// The lines as strings (for comparing an event with the one written before).
+    /// The lines as strings, unfolded (for comparing an event with the one
+    /// written before, which `ICalendarWriter.events(in:)` unfolds).
     var strings: [String] {
-        var start = 0
-        return ends.map { end in
-            defer { start = end }
-            return String(decoding: bytes[start..<end], as: UTF8.self)
+        var lines: [String] = []
+        let text = output.withBytes { String(decoding: $0, as: UTF8.self) }
+        for line in text.components(separatedBy: "\r\n").dropLast() {
+            if line.hasPrefix(" "), !lines.isEmpty { lines[lines.count - 1] += line.dropFirst() } else { lines.append(line) }
         }
+        return lines
     }
 
-    /// Appends the lines folded, each with its CRLF.
-    func appendFolded(to output: inout ByteOutput) {
-        bytes.withUnsafeBufferPointer { all in
-            var start = 0
-            for end in ends {
-                ICalendarWriter.appendFolded(UnsafeBufferPointer(rebasing: all[start..<end]), to: &output)
-                start = end
-            }
-        }
+    /// Appends the lines, folded, each with its CRLF.
+    func copy(to output: inout ByteOutput) {
+        self.output.withBytes { output.append($0) }
     }
 
     /// 1 for each byte `appendEscaped` may change: C0 controls, `\\`, `;`,
@@ -658,11 +661,11 @@ struct ContentLines {
     /// byte by byte: `\\`, `\;`, `\,` escaped, a line break (CR, LF or CR LF)
     /// as `\\n`, the tab kept, other C0 controls, DEL and the C1 controls
     /// (U+0080–U+009F, `C2 80`–`C2 9F` in UTF-8) dropped.
-    static func appendEscaped(_ text: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+    static func appendEscaped(_ text: UnsafeBufferPointer<UInt8>, to bytes: inout ByteOutput) {
         // Most text has nothing to escape: a scan says so, a table lookup
         // a byte. (0xC2 leads every C1 control, and more.)
         let isPlain = escapeTable.withUnsafeBufferPointer { table in text.allSatisfy { table[Int($0)] == 0 } }
-        if isPlain { return bytes.append(contentsOf: text) }
+        if isPlain { return bytes.append(text) }
         var index = 0
         while index < text.count {
             let byte = text[index]
@@ -671,8 +674,8 @@ struct ContentLines {
             case UInt8(ascii: "\\"), UInt8(ascii: ";"), UInt8(ascii: ","):
                 bytes.append(UInt8(ascii: "\\"))
                 bytes.append(byte)
-            case 0x0D: ICalendarWriter.append("\\n", to: &bytes)
-            case 0x0A: if index == 0 || text[index - 1] != 0x0D { ICalendarWriter.append("\\n", to: &bytes) }
+            case 0x0D: bytes.append("\\n")
+            case 0x0A: if index == 0 || text[index - 1] != 0x0D { bytes.append("\\n") }
             case 0x09: bytes.append(byte)
             case 0x00..<0x20, 0x7F: break
             case 0xC2 where index + 1 < text.count && (0x80...0x9F).contains(text[index + 1]):
