@@ -144,8 +144,13 @@ enum ItemTable {
         _ source: ListingSource, width: Int?, depth: ColorDepth, cuttingEveryRow: Bool = false,
         keepingAtMost limit: Int = keptLinesLimit, to write: (UnsafeBufferPointer<UInt8>) -> Void
     ) {
+        // Taken out of the source once, not optional: an optional closure
+        // unwrapped for each line was retained and released, on every core
+        // at once.
+        let writesRows = source.writeRow != nil
+        let writeRow = source.writeRow ?? { _, _ in false }
         let build = { (index: Int, bytes: inout [UInt8]) -> RenderedLine in
-            if let writeRow = source.writeRow {
+            if writesRows {
                 var cells = RowBytes(depth: depth, taking: &bytes)
                 let isRow = writeRow(index, &cells)
                 let line = cells.finish(into: &bytes)
