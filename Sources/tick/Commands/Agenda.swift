@@ -36,7 +36,7 @@ extension Tick {
 
         func execute() throws {
             let today = folder.todayDate
-            let workspace = try folder.workspace()
+            let workspace = try folder.workspace(readingEveryList: list == nil)
             let context = ItemContext(today: today) { workspace.dependencies }
             var items = try ListFilter.items(workspace, list: list)
             if !expression.isEmpty {

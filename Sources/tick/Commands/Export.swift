@@ -77,7 +77,7 @@ extension Tick {
         func execute() throws {
             let today = folder.todayDate
             let parsed = expression.isEmpty ? nil : try QueryInput.parse(expression, today: today)
-            let workspace = try folder.workspace()
+            let workspace = try folder.workspace(readingEveryList: list == nil)
             let context = ItemContext(today: today) { workspace.dependencies }
             let items = try ListFilter.items(workspace, list: list, matching: parsed?.resolvingDependencies(context.dependencies))
             let arranged = results.arrange(items, isManual: true, today: today)

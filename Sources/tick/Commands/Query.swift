@@ -43,7 +43,7 @@ extension Tick {
             // Without --sort, the config file's default sort.
             var results = self.results
             if results.sort == nil, let keys = try Configuration.settings(for: folder).sort { results.sort = SortKeys(keys) }
-            let workspace = try folder.workspace()
+            let workspace = try folder.workspace(readingEveryList: list == nil)
             let context = ItemContext(today: today) { workspace.dependencies }
             let query = parsed.resolvingDependencies(context.dependencies)
             if list == nil, results.keepsManualOrder, results.isFlatJSON(output: output) {

@@ -23,7 +23,7 @@ struct SmartGroupOptions: ParsableArguments {
 extension SmartGroupCommand {
     func execute() throws {
         let today = options.folder.todayDate
-        let workspace = try options.folder.workspace()
+        let workspace = try options.folder.workspace(readingEveryList: options.list == nil)
         let context = ItemContext(today: today) { workspace.dependencies }
         let listItems = try options.list.map { try ListFilter.items(workspace, list: $0) }
         let query =

@@ -9,10 +9,14 @@ extension FolderOptions {
     /// (`EncodedWorkspace`): unchanged files read in place from the parse
     /// cache (unless TICK_NO_CACHE is set), the others parsed in parallel;
     /// what had to be skipped is reported on standard error.
-    func workspace() throws -> EncodedWorkspace {
+    /// `readingEveryList`: the command reads every list's items (see
+    /// `ParseCache.readsEveryList`).
+    func workspace(readingEveryList: Bool = false) throws -> EncodedWorkspace {
         let root = try folder()
+        var cache = ParseCache(root: root.root)
+        cache?.readsEveryList = readingEveryList
         // The cache, when it changed, is saved while the answer is printed.
-        let workspace = EncodedWorkspace.load(root, cache: ParseCache(root: root.root), savingInBackground: true)
+        let workspace = EncodedWorkspace.load(root, cache: cache, savingInBackground: true)
         for warning in workspace.warnings { Terminal.warning(warning) }
         KeptUntilExit.keep(workspace)
         return workspace
