@@ -622,12 +622,12 @@ public struct NotesFolder: Sendable {
         var values: [Value] = []
         values.reserveCapacity(entries.count)
         var warnings = listWarnings
-        var payloads: [ListPayload?] = []
+        // The new encodings by the file's place, only those: an array of
+        // optionals (nil for every list a warm run reads from the cache)
+        // held 7 MB at 50,000 notes until the command ended.
+        var payloads: [Int: ListPayload] = [:]
         var fromCache: [Bool] = []
-        if cache != nil {
-            payloads.reserveCapacity(entries.count)
-            fromCache.reserveCapacity(entries.count)
-        }
+        if cache != nil { fromCache.reserveCapacity(entries.count) }
         var allFromCache = true
         var allAtTheirPlaces = true
         entries.withUnsafeBufferPointer { entries in
@@ -636,7 +636,7 @@ public struct NotesFolder: Sendable {
                     for position in results.indices {
                         let index = run * runLength + position
                         if cache != nil {
-                            payloads.append(results[position].payload)
+                            if let payload = results[position].payload { payloads[index] = payload }
                             fromCache.append(results[position].fromCache)
                         }
                         allFromCache = allFromCache && results[position].fromCache
