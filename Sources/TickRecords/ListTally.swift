@@ -49,10 +49,11 @@ package struct OpenDueDays: Sendable, Equatable {
 
     package init(encoded: [UInt8]) { self.encoded = encoded }
 
-    package init(_ items: [TaskItem]) {
+    /// The days (`TaskDate.packed.day`) of the open items' due dates, in any order.
+    package init(days: [UInt32]) {
         var writer = ByteWriter()
         var previous: UInt32 = 0
-        for day in items.compactMap({ $0.status.isOpen ? $0.metadata.due?.packed.day : nil }).sorted() {
+        for day in days.sorted() {
             writer.int(Int(day - previous))
             previous = day
         }
