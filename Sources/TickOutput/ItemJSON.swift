@@ -317,7 +317,8 @@ public enum ItemJSON {
         static let itemsDocument = KeyPrefixes(indent: 2)
         static let groupsDocument = KeyPrefixes(indent: 4)
 
-        /// The levels `newline` writes: the item's own, its fields', and their elements'.
+        /// The item's level in its document: `appendNewline` writes it, its
+        /// fields' level and their elements'.
         private let indent: Int
         private static let keyCount = Key.allCases.count * 2
         private static let moreCount = MetadataField.keptInMore.count * 2
