@@ -39,6 +39,7 @@ public final class EncodedDocument: @unchecked Sendable {
 
     /// The parts of a document read from its payload past the header.
     struct Body {
+        /// What keeps `buffer` alive; nil when the document's `unchecked` does.
         let owner: AnyObject?
         let buffer: UnsafeBufferPointer<UInt8>
         /// Where the front matter block starts.
@@ -178,8 +179,12 @@ public final class EncodedDocument: @unchecked Sendable {
             while state.load(ordering: .acquiring) != 2 { Posix.yieldProcessor() }
             return
         }
-        if let unchecked, ListPayload.checksum(unchecked.buffer) == unchecked.checksum,
-            let body = try? readBody(unchecked.buffer, owner: unchecked.owner)
+        // The payload's fields are read one by one, not the whole
+        // `Unchecked` copied (a retain and a release of its owner, which
+        // every list shares, on every core at once), and the body keeps no
+        // owner of its own: `unchecked` keeps the payload alive.
+        if let buffer = unchecked?.buffer, let checksum = unchecked?.checksum, ListPayload.checksum(buffer) == checksum,
+            let body = try? readBody(buffer, owner: nil)
         {
             self.body = body
         } else {
@@ -219,7 +224,7 @@ public final class EncodedDocument: @unchecked Sendable {
     /// The body of `buffer`, when its header is this document's. The path
     /// and name are compared as bytes, where they lie: no `String` is made
     /// for them for each list a query reads.
-    private func readBody(_ buffer: UnsafeBufferPointer<UInt8>, owner: AnyObject) throws -> Body {
+    private func readBody(_ buffer: UnsafeBufferPointer<UInt8>, owner: AnyObject?) throws -> Body {
         func same(_ slice: ByteSlice, _ text: String) -> Bool {
             var text = text
             return text.withUTF8 { ByteText.compare(slice.bytes(in: buffer), $0) == 0 }
@@ -255,7 +260,7 @@ public final class EncodedDocument: @unchecked Sendable {
 
     private static func readBody(
         _ reader: inout ByteReader, header: Header, buffer: UnsafeBufferPointer<UInt8>,
-        owner: AnyObject
+        owner: AnyObject?
     ) throws -> Body {
         let frontMatterOffset = reader.position
         try reader.skipBlock()
