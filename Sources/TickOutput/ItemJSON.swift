@@ -129,7 +129,9 @@ public enum ItemJSON {
         sink.strings(.dependsOn, record.dependsOn)
         sink.bool(.blocked, context.isBlocked(record))
         sink.number(.urgency, Urgency(priority: record.priority, due: due, scheduled: scheduled, start: start, today: context.today).total)
-        for (position, field) in MetadataField.keptInMore.enumerated() { sink.more(position, record.value(field)) }
+        // Indexed in place: enumerating the shared array copied it, a
+        // retain and a release of it for every item, on every core at once.
+        for position in MetadataField.keptInMore.indices { sink.more(position, record.value(MetadataField.keptInMore[position])) }
     }
 
     private struct ValueSink: FieldSink {
