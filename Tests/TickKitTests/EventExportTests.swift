@@ -141,6 +141,30 @@ import Testing
         #expect(try events()["dentist"]?.sequence == 2)
     }
 
+    @Test("an unchanged event whose lines are folded (a title past 75 octets) keeps its SEQUENCE when the calendar is written again")
+    func foldedEventKeepsItsSequence() throws {
+        let long = String(repeating: "a title that goes on and on ", count: 4)
+        let notes = try NotesFixture(["a.md": "- [ ] \(long)due:2026-11-25\n- [ ] short one due:2026-11-26\n"])
+        let file = notes.root.appendingPathComponent("feed.ics").path
+        /// Each event's SEQUENCE, by its SUMMARY, the lines unfolded.
+        func sequences() throws -> [String: Int] {
+            let text = try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(of: "\r\n ", with: "")
+            var result: [String: Int] = [:]
+            for block in text.components(separatedBy: "BEGIN:VEVENT").dropFirst() {
+                let lines = block.components(separatedBy: "\r\n")
+                let value = { (key: String) in lines.first { $0.hasPrefix(key + ":") }.map { String($0.dropFirst(key.count + 1)) } ?? "" }
+                result[value("SUMMARY")] = Int(value("SEQUENCE")) ?? -1
+            }
+            return result
+        }
+        #expect(try export(notes, ["--output", file]).status == 0)
+        #expect(try String(contentsOfFile: file, encoding: .utf8).contains("\r\n "), "the long title's line is folded")
+        _ = try TickProcess.run(["edit", "short one", "--due", "2026-11-27", "--dir", notes.root.path])
+        #expect(try export(notes, ["--output", file]).status == 0)
+        let title = long.trimmingCharacters(in: .whitespaces)
+        #expect(try sequences() == [title: 0, "short one": 1])
+    }
+
     @Test(
         "--events needs --format ics, and --alarm a duration",
         arguments: [
