@@ -86,6 +86,10 @@ public enum SmartGroup: String, Sendable, CaseIterable {
         return order.map { keyed[$0.index].item }
     }
 
+    /// True for the groups whose order is manual order (`orderKey` is the
+    /// same for every member): their members need no key to be sorted by.
+    var isInManualOrder: Bool { self == .all || self == .overdue }
+
     /// The group's own order for `item`, as a number (smaller first; manual
     /// order breaks ties), from its due date (its done date for
     /// `completed`); nil when the item is not a member.
@@ -99,7 +103,7 @@ public enum SmartGroup: String, Sendable, CaseIterable {
         case .scheduled:
             return SortKey.orderKey(of: due)
         case .all, .overdue:
-            return 0
+            return 0 // `isInManualOrder`
         case .completed:
             // Newest done day first; undated ones last.
             guard let done = item.date(.done) else { return .max }

@@ -400,11 +400,7 @@ public enum ICalendarWriter {
     /// X-TICK-ADDRESS (what says whether the item changed: lines added above
     /// it move its address, not it).
     public static func events(in previous: String) -> [String: (sequence: Int, content: [String])] {
-        // Unfold: a line that starts with a space continues the one before.
-        var lines: [String] = []
-        for line in previous.components(separatedBy: "\r\n") {
-            if line.hasPrefix(" "), !lines.isEmpty { lines[lines.count - 1] += line.dropFirst() } else { lines.append(line) }
-        }
+        let lines = unfolded(previous)
         var result: [String: (sequence: Int, content: [String])] = [:]
         var current: [String]? = nil
         var uid = ""
@@ -427,6 +423,18 @@ public enum ICalendarWriter {
             current!.append(line)
         }
         return result
+    }
+
+    /// The content lines of `text`, unfolded: a line that starts with a
+    /// space continues the one before (the empty text after the last CRLF
+    /// is no line).
+    static func unfolded(_ text: String) -> [String] {
+        var lines: [String] = []
+        for line in text.components(separatedBy: "\r\n") {
+            if line.hasPrefix(" "), !lines.isEmpty { lines[lines.count - 1] += line.dropFirst() } else { lines.append(line) }
+        }
+        if lines.last == "" { lines.removeLast() }
+        return lines
     }
 
     /// What says whether an event changed: its lines but BEGIN, END,
@@ -637,14 +645,7 @@ struct ContentLines: ~Copyable {
 
     /// The lines as strings, unfolded (for comparing an event with the one
     /// written before, which `ICalendarWriter.events(in:)` unfolds).
-    var strings: [String] {
-        var lines: [String] = []
-        let text = output.withBytes { String(decoding: $0, as: UTF8.self) }
-        for line in text.components(separatedBy: "\r\n").dropLast() {
-            if line.hasPrefix(" "), !lines.isEmpty { lines[lines.count - 1] += line.dropFirst() } else { lines.append(line) }
-        }
-        return lines
-    }
+    var strings: [String] { ICalendarWriter.unfolded(output.withBytes { String(decoding: $0, as: UTF8.self) }) }
 
     /// Appends the lines, folded, each with its CRLF.
     func copy(to output: inout ByteOutput) {

@@ -695,10 +695,11 @@ public struct NotesFolder: Sendable {
         }
         // The cache's list order holds when every file came from it, each at
         // its own place: the documents are then the cache's lists, in order.
-        // (A list at its own place is the cache's entry at the walk's
-        // index, under the same path: `trustedPlace` compared them.)
+        // (A list at its own place came from the cache: it is the cache's
+        // entry at the walk's index, under the same path, as `trustedPlace`
+        // compared them.)
         var storedListOrder: [Int]? = nil
-        if let base, allFromCache, allAtTheirPlaces, sameCount {
+        if let base, allAtTheirPlaces, sameCount {
             storedListOrder = base.listOrder
         }
         return (values, warnings, saveWithRepairs, storedListOrder)

@@ -141,9 +141,10 @@ public struct ParseCache: Sendable {
         /// whole cache.
         ///
         /// A cache file of at most `heldWhole` bytes is held whole (and
-        /// mapped at once when it is opened for `readsEveryList`): giving its pages back only maps them
-        /// again in the next pass over the same lists (a listing's filter,
-        /// then its rows), and a whole small file is little memory.
+        /// mapped at once when it is opened for `readsEveryList`): giving
+        /// its pages back only maps them again in the next pass over the
+        /// same lists (a listing's filter, then its rows), and a whole small
+        /// file is little memory.
         package func releasePages(holding bytes: UnsafeBufferPointer<UInt8>) {
             guard length > Self.heldWhole, let start = bytes.baseAddress, let mapped = buffer.baseAddress else { return }
             let lower = max(start, mapped)
