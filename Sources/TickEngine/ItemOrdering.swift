@@ -10,35 +10,54 @@ extension SortKey {
     /// into the key's column (`SortColumn`): comparing read the items'
     /// records, and made their strings, at every step of the sort.
     public static func sort(_ items: [EncodedListedItem], by keys: [SortKey], reverse: Bool = false, today: TaskDate) -> [EncodedListedItem] {
+        var order = sortedOrder(items, by: keys, today: today)
+        if reverse { order.reverse() }
+        return order.map { items[Int($0)] }
+    }
+
+    /// The places of `items` in the order of `keys`, then manual order. The
+    /// columns are let go before the items are put in this order.
+    private static func sortedOrder(_ items: [EncodedListedItem], by keys: [SortKey], today: TaskDate) -> [Int32] {
         var columns = (keys + [.manual]).map { SortColumn(key: $0, capacity: items.count) }
         items.forEachReleasingCachePages { item in
             for place in columns.indices { columns[place].append(item, today: today) }
         }
+        for place in columns.indices { columns[place].collate() }
         let filled = columns
         // Comparing texts in the locale's order is most of a sort by title or
         // list, worth a second core; comparing numbers is not.
         let cores = keys.contains { $0 == .title || $0 == .list } ? ProcessInfo.processInfo.activeProcessorCount : 1
-        var order = sortedIndices(items.count, onCores: cores) { lhs, rhs in
-            for column in filled {
-                let result = column.compare(lhs, rhs)
+        // The texts are compared first, through references not retained
+        // (`SortColumn.textsForComparing`): a column read for a call into
+        // another module was copied for each comparison, its arrays retained
+        // and released from both cores at once (a third of a sort by title).
+        let texts = filled.map(\.textsForComparing)
+        return sortedIndices(items.count, onCores: cores) { lhs, rhs in
+            for place in filled.indices {
+                var result = texts[place].map { texts in texts._withUnsafeGuaranteedRef { $0.compare(lhs, rhs) } } ?? 0
+                if result == 0 { result = filled[place].compare(lhs, rhs) }
                 if result != 0 { return result < 0 }
             }
             return false
         }
-        if reverse { order.reverse() }
-        return order.map { items[$0] }
     }
 
     /// `0..<count` sorted by `less` on `cores` cores: a part of the indices
     /// sorted on each, then the parts merged, the earlier part's index
     /// first on a tie, so the order is the one sorting them all on one
     /// core gives (Swift's sort keeps ties in order). `less` runs on
-    /// several threads at once.
-    private static func sortedIndices(_ count: Int, onCores cores: Int, by less: (Int, Int) -> Bool) -> [Int] {
+    /// several threads at once. (Indices of 32 bits: a million items
+    /// sorted hold several arrays of them at once.)
+    private static func sortedIndices(_ count: Int, onCores cores: Int, by less: (Int, Int) -> Bool) -> [Int32] {
         guard count > 0 else { return [] }
+        precondition(count <= Int(Int32.max), "more items than a sort can place")
         // Below this, a second core costs about what it saves.
         let parts = count < 20_000 ? 1 : max(1, cores)
-        var sorted = Parallel.map(chunksOf: (count + parts - 1) / parts, in: count) { range in Array(range).sorted(by: less) }
+        var sorted = Parallel.map(chunksOf: (count + parts - 1) / parts, in: count) { range in
+            var part = (Int32(range.lowerBound)..<Int32(range.upperBound)).map { $0 }
+            part.sort { less(Int($0), Int($1)) }
+            return part
+        }
         while sorted.count > 1 {
             sorted = Parallel.map((sorted.count + 1) / 2) { pair in
                 pair * 2 + 1 < sorted.count ? merged(sorted[pair * 2], sorted[pair * 2 + 1], by: less) : sorted[pair * 2]
@@ -48,12 +67,12 @@ extension SortKey {
     }
 
     /// Two sorted runs as one, `left`'s element first on a tie.
-    private static func merged(_ left: [Int], _ right: [Int], by less: (Int, Int) -> Bool) -> [Int] {
-        var result: [Int] = []
+    private static func merged(_ left: [Int32], _ right: [Int32], by less: (Int, Int) -> Bool) -> [Int32] {
+        var result: [Int32] = []
         result.reserveCapacity(left.count + right.count)
         var (l, r) = (0, 0)
         while l < left.count, r < right.count {
-            if less(right[r], left[l]) {
+            if less(Int(right[r]), Int(left[l])) {
                 result.append(right[r])
                 r += 1
             } else {
@@ -68,17 +87,23 @@ extension SortKey {
 }
 
 /// One sort key's values for a run of items, read once, in the form the
-/// key compares: two numbers compared in turn (manual order, priority,
-/// dates), a real number (urgency), or a text compared as people read it
-/// and then a path compared as bytes (title, list). Only the key's own
-/// form is filled, so a key ordered by numbers holds 16 bytes an item.
+/// key compares: a number (manual order, its list's rank and its place
+/// packed in one; priority; dates), a real number (urgency), or a text
+/// compared as people read it and then a path compared as bytes (title,
+/// list). Only the key's own form is filled, so a key ordered by numbers
+/// holds 8 bytes an item.
 private struct SortColumn {
     let key: SortKey
-    private var numbers: [(Int64, Int64)] = []
+    private var numbers: [Int64] = []
     private var reals: [Double] = []
-    /// The texts (titles, list names), made ready to compare once; nil for
-    /// a key that compares no text.
-    private let texts: CollatedTexts?
+    /// The texts (titles, list names) as they are gathered, then made
+    /// ready to compare (`collated`, once every item is in); nil for a key
+    /// that compares no text.
+    private var texts: CollatedTexts.Texts?
+    private var collated: CollatedTexts?
+    /// `collated`, unretained, for the comparisons, which compare the
+    /// texts with it before `compare` (`collated` keeps it alive).
+    private(set) var textsForComparing: Unmanaged<CollatedTexts>?
     /// The list paths that break ties between list names.
     private var paths: [String] = []
     /// The list whose name was appended last: the items of a list come
@@ -87,7 +112,7 @@ private struct SortColumn {
 
     init(key: SortKey, capacity: Int) {
         self.key = key
-        texts = key == .title || key == .list ? CollatedTexts(capacity: capacity) : nil
+        texts = key == .title || key == .list ? CollatedTexts.Texts(capacity: capacity) : nil
         switch key {
         case .urgency: reals.reserveCapacity(capacity)
         case .title: break
@@ -100,13 +125,14 @@ private struct SortColumn {
     mutating func append(_ item: EncodedListedItem, today: TaskDate) {
         switch key {
         case .urgency: reals.append(Urgency(item, today: today).total)
-        case .manual: numbers.append((Int64(item.listRank), Int64(item.fileOffset)))
+        // The list's rank, then the item's place in it (file order).
+        case .manual: numbers.append(Int64(item.listRank) << 32 | Int64(item.index))
         case .title: texts!.append(utf8: item.title.bytes)
         // Higher priority first.
-        case .priority: numbers.append((-Int64(item.priority.rawValue), 0))
-        case .due: numbers.append((Self.number(item.date(.due)), 0))
-        case .created: numbers.append((Self.number(item.date(.created)), 0))
-        case .done: numbers.append((Self.number(item.date(.done)), 0))
+        case .priority: numbers.append(-Int64(item.priority.rawValue))
+        case .due: numbers.append(Self.number(item.date(.due)))
+        case .created: numbers.append(Self.number(item.date(.created)))
+        case .done: numbers.append(Self.number(item.date(.done)))
         case .list:
             if lastList === item.document {
                 texts!.appendLastAgain()
@@ -121,8 +147,18 @@ private struct SortColumn {
     /// A date in `SortKey.orderKey(of:)`'s order (none last).
     private static func number(_ date: TaskDate?) -> Int64 { Int64(clamping: SortKey.orderKey(of: date)) }
 
+    /// Makes the texts ready to compare, once every item is in.
+    mutating func collate() {
+        guard let gathered = texts else { return }
+        texts = nil
+        let made = CollatedTexts(gathered)
+        collated = made
+        textsForComparing = Unmanaged.passUnretained(made)
+    }
+
     /// Negative, zero or positive as the item at `lhs` sorts before, with
-    /// or after the one at `rhs` for this key alone.
+    /// or after the one at `rhs` for this key alone, once their texts
+    /// (`textsForComparing`), when the key has some, compare the same.
     func compare(_ lhs: Int, _ rhs: Int) -> Int {
         switch key {
         case .urgency:
@@ -131,11 +167,9 @@ private struct SortColumn {
             return left > right ? -1 : (left == right ? 0 : 1)
         case .manual, .priority, .due, .created, .done:
             let (left, right) = (numbers[lhs], numbers[rhs])
-            if left.0 != right.0 { return left.0 < right.0 ? -1 : 1 }
-            return left.1 < right.1 ? -1 : (left.1 == right.1 ? 0 : 1)
-        case .title, .list:
-            let order = texts!.compare(lhs, rhs)
-            if order != 0 || key == .title { return order }
+            return left < right ? -1 : (left == right ? 0 : 1)
+        case .title: return 0
+        case .list:
             let (left, right) = (paths[lhs], paths[rhs])
             return left < right ? -1 : (left == right ? 0 : 1)
         }

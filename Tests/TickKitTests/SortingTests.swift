@@ -78,29 +78,85 @@ import TickSystem
         func text() -> String {
             (0..<Int.random(in: 0...4, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
         }
-        for identifier in [Locale.current.identifier, "en_US", "da_DK", "tr_TR", "lt_LT", "cs_CZ", "de_DE@collation=phonebook"] {
+        // Mostly printable ASCII, with a few other characters: the texts
+        // the in-place comparison answers, and the ones it must leave to
+        // Core Foundation.
+        let printable = (0x20..<0x7F).map { String(UnicodeScalar(UInt8($0))) }
+        func asciiText() -> String {
+            (0..<Int.random(in: 0...7, using: &generator)).map { _ in
+                Int.random(in: 0..<10, using: &generator) == 0
+                    ? pieces.randomElement(using: &generator)! : printable.randomElement(using: &generator)!
+            }.joined()
+        }
+        let identifiers = [
+            Locale.current.identifier, "", "en_US", "en_001", "de_DE", "fr_FR", "ja_JP", "zh_CN", "ru_RU", "da_DK", "tr_TR", "lt_LT", "cs_CZ",
+            "de_DE@collation=phonebook",
+        ]
+        for identifier in identifiers {
             let locale = Locale(identifier: identifier)
-            let texts = CollatedTexts(locale: locale)
+            var texts = CollatedTexts.Texts()
+            var pairs: [(String, String)] = []
+            for round in 0..<6_000 {
+                let (left, right) = round % 2 == 0 ? (text(), text()) : (asciiText(), asciiText())
+                // Half the time, texts that start the same.
+                let shared = round % 4 < 2 ? (left, right) : (left, left + right)
+                pairs.append(shared)
+                texts.append(shared.0)
+                texts.append(shared.1)
+            }
+            let collated = CollatedTexts(texts, locale: locale)
             var disagreements: [String] = []
-            for _ in 0..<5_000 {
-                let (left, right) = (text(), text())
+            for (place, (left, right)) in pairs.enumerated() {
                 let expected = left.compare(right, options: [.caseInsensitive], range: nil, locale: locale)
-                texts.append(left)
-                texts.append(right)
-                let found = texts.compare(texts.count - 2, texts.count - 1)
+                let found = collated.compare(2 * place, 2 * place + 1)
                 if found != expected.rawValue { disagreements.append("\(left.debugDescription) vs \(right.debugDescription)") }
             }
             #expect(disagreements.isEmpty, "\(identifier): \(disagreements.prefix(5))")
         }
         // Bytes that are not UTF-8 are read as String(decoding:) reads them;
         // a text appended again compares as the same text.
-        let texts = CollatedTexts()
-        let invalid: [UInt8] = [0x61, 0xFF, 0x62]
-        invalid.withUnsafeBufferPointer { texts.append(utf8: $0) }
-        texts.append(String(decoding: invalid, as: UTF8.self))
-        texts.append("a")
-        texts.appendLastAgain()
-        #expect(texts.compare(0, 1) == 0 && texts.compare(0, 2) > 0 && texts.compare(2, 0) < 0 && texts.compare(2, 3) == 0)
+        for locale in [Locale(identifier: "en_US"), Locale(identifier: "da_DK")] {
+            var texts = CollatedTexts.Texts()
+            let invalid: [UInt8] = [0x61, 0xFF, 0x62]
+            invalid.withUnsafeBufferPointer { texts.append(utf8: $0) }
+            texts.append(String(decoding: invalid, as: UTF8.self))
+            texts.append("a")
+            texts.appendLastAgain()
+            let collated = CollatedTexts(texts, locale: locale)
+            #expect(collated.compare(0, 1) == 0 && collated.compare(0, 2) > 0 && collated.compare(2, 0) < 0 && collated.compare(2, 3) == 0)
+        }
+    }
+
+    /// The in-place comparison of printable ASCII holds only in locales
+    /// whose collation orders it as the root collation does: in each
+    /// locale it is used in, Core Foundation orders the 95 characters so
+    /// (each letter's cases tied, no two others tied), and it is not used
+    /// in locales that tailor them, nor with a collation keyword.
+    @Test("printable ASCII is compared in place only in locales that order it as the root collation does")
+    func asciiIsComparedInPlaceOnlyWhereTheLocaleOrdersItAsRoot() {
+        let rootOrder = " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$0123456789abcdefghijklmnopqrstuvwxyz".map(String.init)
+        let printable = (0x20..<0x7F).map { String(UnicodeScalar(UInt8($0))) }
+        for identifier in ["", "en_US", "en_GB", "en_001", "de_DE", "fr_FR", "es_ES", "it_IT", "pt_BR", "nl_NL", "ja_JP", "zh_CN", "ru_RU", "ko_KR"] {
+            let locale = Locale(identifier: identifier)
+            #expect(CollatedTexts.ordersASCIIAsRoot(locale), "\(identifier)")
+            #expect(CollatedTexts(CollatedTexts.Texts(), locale: locale).comparesASCIIInPlace)
+            let sorted = printable.sorted { $0.compare($1, options: [.caseInsensitive], range: nil, locale: locale) == .orderedAscending }
+            var distinct: [String] = []
+            for character in sorted {
+                let previous = distinct.last
+                if let previous, previous.compare(character, options: [.caseInsensitive], range: nil, locale: locale) == .orderedSame {
+                    #expect(previous.lowercased() == character.lowercased(), "\(identifier): \(previous) ties \(character)")
+                } else {
+                    distinct.append(character.lowercased())
+                }
+            }
+            #expect(distinct == rootOrder, "\(identifier)")
+        }
+        for identifier in [
+            "da_DK", "nb_NO", "tr_TR", "lt_LT", "cs_CZ", "hu_HU", "et_EE", "cy_GB", "de_DE@collation=phonebook", "es_ES@collation=traditional",
+        ] {
+            #expect(!CollatedTexts.ordersASCIIAsRoot(Locale(identifier: identifier)), "\(identifier)")
+        }
     }
 
     /// Past 20,000 items a sort by title or list runs on every core (parts
