@@ -187,18 +187,24 @@ import TickSyntax
         let dependencies = DependencyIndex(items)
         let context = ItemContext(today: Fixture.today, dependencies: { dependencies })
         let arranged = Arranged(items: items, groups: nil, groupKey: nil, isManualOrder: true)
+        // The rows in the reverse of the cache's order (as by title): a
+        // listing too long to keep is written a window at a time.
+        let reversed = Arranged(items: items.reversed(), groups: nil, groupKey: nil, isManualOrder: false)
         for plain in [true, false] {
             let sources = [
                 ItemsView.source(arranged, context: context, showList: true, showNotes: true, plain: plain),
                 ListView.source(list, items: items, context: context, showNotes: true, plain: plain),
+                ItemsView.source(reversed, context: context, showList: true, showNotes: true, plain: plain),
             ]
             for source in sources {
                 #expect(source.writeRow != nil)
                 for depth in plain ? [ColorDepth.none] : [.none, .ansi256, .trueColor] {
                     for width in [nil, 80, 30] as [Int?] {
-                        func printed(cuttingEveryRow: Bool, keepingAtMost limit: Int = ItemTable.keptLinesLimit) -> [UInt8] {
+                        func printed(cuttingEveryRow: Bool, keepingAtMost limit: Int = ItemTable.keptLinesLimit, window: Int = 3) -> [UInt8] {
                             var bytes: [UInt8] = []
-                            ItemTable.write(source, width: width, depth: depth, cuttingEveryRow: cuttingEveryRow, keepingAtMost: limit) {
+                            ItemTable.write(
+                                source, width: width, depth: depth, cuttingEveryRow: cuttingEveryRow, keepingAtMost: limit, windowsOf: window
+                            ) {
                                 bytes.append(contentsOf: $0)
                             }
                             return bytes
@@ -207,6 +213,7 @@ import TickSyntax
                         let label = "\(fileLabel), plain \(plain), depth \(depth), width \(width.map(String.init) ?? "none")"
                         #expect(kept == printed(cuttingEveryRow: true), "\(label)")
                         #expect(kept == printed(cuttingEveryRow: false, keepingAtMost: 0), "measured first: \(label)")
+                        #expect(kept == printed(cuttingEveryRow: true, keepingAtMost: 0), "measured first, cut: \(label)")
                     }
                 }
             }
@@ -395,10 +402,13 @@ import TickSyntax
         var printed: [String] = []
         ItemTable.render(source, width: nil, depth: .none) { printed.append($0) }
         #expect(printed == (0..<count).reversed().map { "☐ item \($0)" })
-        // Too long to keep, in another order than the cache's: kept all the same.
-        var kept: [UInt8] = []
-        ItemTable.write(source, width: nil, depth: .none, keepingAtMost: count - 1) { kept.append(contentsOf: $0) }
-        #expect(String(decoding: kept, as: UTF8.self) == printed.map { $0 + "\n" }.joined())
+        // Too long to keep, in another order than the cache's: measured
+        // first, then written a window at a time (the last one shorter).
+        for window in [ItemTable.windowLines, 1000] {
+            var inWindows: [UInt8] = []
+            ItemTable.write(source, width: nil, depth: .none, keepingAtMost: count - 1, windowsOf: window) { inWindows.append(contentsOf: $0) }
+            #expect(String(decoding: inWindows, as: UTF8.self) == printed.map { $0 + "\n" }.joined())
+        }
         // Too long to keep, in the cache's order: measured first, each chunk built again and written in order.
         let inOrder = ListingSource(
             count: count, item: { items[$0] }, line: { .row(ItemRow(prefix: StyledText("☐ "), title: StyledText(items[$0].title.string))) })

@@ -131,18 +131,19 @@ enum ItemTable {
     /// out in the listing's order, a chunk of 4,096 lines on each core, and
     /// written in order as they are done.
     ///
-    /// A listing of more than `keepingAtMost` lines whose rows are (mostly)
-    /// in the cache's order, as a listing in manual order is, is not kept: it is measured first and
-    /// built again as it is written (`writeMeasuringFirst`), so that its
-    /// memory does not grow with it. A listing in another order keeps its
-    /// rows: building them again in its order would read the cache at
-    /// random, twice as slowly, and its sort holds more than its rows.
+    /// A listing of more than `keepingAtMost` lines is not kept: it is
+    /// measured first and built again as it is written, so that its memory
+    /// does not grow with it: a run of lines at a time when its rows are
+    /// (mostly) in the cache's order, as a listing in manual order is
+    /// (`writeMeasuringFirst`), a window of lines built in the cache's
+    /// order otherwise (`writeInWindows`).
     ///
     /// With `cuttingEveryRow` (for tests) every row is printed as one that
     /// must be cut is: the reference the kept bytes are checked against.
+    /// (`keepingAtMost` and `windowsOf` are small in tests.)
     static func write(
         _ source: ListingSource, width: Int?, depth: ColorDepth, cuttingEveryRow: Bool = false,
-        keepingAtMost limit: Int = keptLinesLimit, to write: (UnsafeBufferPointer<UInt8>) -> Void
+        keepingAtMost limit: Int = keptLinesLimit, windowsOf window: Int = windowLines, to write: (UnsafeBufferPointer<UInt8>) -> Void
     ) {
         // Taken out of the source once, not optional: an optional closure
         // unwrapped for each line was retained and released, on every core
@@ -158,8 +159,15 @@ enum ItemTable {
             }
             return RenderedLine(source.line(index), width: width, depth: depth, into: &bytes)
         }
-        guard source.count <= limit || !source.rowsMostlyInCacheOrder else {
-            writeMeasuringFirst(source, width: width, depth: depth, cuttingEveryRow: cuttingEveryRow, build: build, to: write)
+        if source.count > limit {
+            let widths = measure(source, width: width, build: build)
+            if source.rowsMostlyInCacheOrder {
+                writeMeasuringFirst(source, widths: widths, width: width, depth: depth, cuttingEveryRow: cuttingEveryRow, build: build, to: write)
+            } else {
+                writeInWindows(
+                    source, windowsOf: window, widths: widths, width: width, depth: depth, cuttingEveryRow: cuttingEveryRow, build: build,
+                    to: write)
+            }
             return
         }
         let listing = BuiltLines(of: source, build: build)
@@ -213,26 +221,18 @@ enum ItemTable {
 
     /// The most lines a listing keeps built: kept rows take about 290
     /// bytes each (their printed cells and widths), so about 95 MB. A
-    /// longer listing is measured first (`writeMeasuringFirst`), which
-    /// builds each line twice but holds a few chunks: at 50,000 notes,
-    /// `tick all` (700,000 rows) then peaks near 190 MB, where keeping its
-    /// rows took 290.
+    /// longer listing is measured first (`measure`), then built again as
+    /// it is written, a few runs or a window of lines at a time
+    /// (`writeMeasuringFirst`, `writeInWindows`): each line is built twice,
+    /// but at 50,000 notes `tick all` (700,000 rows) peaks near 190 MB,
+    /// where keeping its rows took 290, and `query open --sort title` (a
+    /// million rows) took 280.
     static let keptLinesLimit = 327_680
 
-    /// Writes a listing too long to keep: a first pass builds each line,
-    /// in the cache's order (`ListingSource.inCacheOrder`), and keeps only
-    /// the columns' widths; the second builds each line again, in the
-    /// listing's order, a run of lines on each core (`ListingSource.runs`:
-    /// short where the rows lie far apart in the cache), and writes the
-    /// runs in order as they are done (`Parallel.orderedChunks`), giving
-    /// each run's pages back once it is written. Each line is printed as
-    /// `write` prints it: from its cells, or cut from its styled text. The
-    /// lines are built twice, but only a few runs of them, and of the
-    /// cache's pages, are ever held.
-    private static func writeMeasuringFirst(
-        _ source: ListingSource, width: Int?, depth: ColorDepth, cuttingEveryRow: Bool,
-        build: (Int, inout [UInt8]) -> RenderedLine, to write: (UnsafeBufferPointer<UInt8>) -> Void
-    ) {
+    /// The columns' widths of a listing, every line built once, in the
+    /// cache's order (`ListingSource.inCacheOrder`), and only the widths
+    /// kept; fitted to `width`.
+    private static func measure(_ source: ListingSource, width: Int?, build: (Int, inout [UInt8]) -> RenderedLine) -> ColumnWidths {
         var widths = ColumnWidths()
         source.inCacheOrder { chunkLines in
             var chunkWidths = ColumnWidths()
@@ -247,7 +247,21 @@ enum ItemTable {
             for chunkWidths in measured { widths.include(chunkWidths) }
         }
         if let width { widths.fit(in: width) }
-        let fitted = widths
+        return widths
+    }
+
+    /// Writes a listing measured first whose rows lie close together in
+    /// the cache (in manual order): each line is built again in the
+    /// listing's order, a run of lines on each core
+    /// (`ListingSource.runs`: short where the rows lie far apart in the
+    /// cache), and the runs are written in order as they are done
+    /// (`Parallel.orderedChunks`), each run's pages given back once it is
+    /// written. Each line is printed as `write` prints it: from its cells,
+    /// or cut from its styled text.
+    private static func writeMeasuringFirst(
+        _ source: ListingSource, widths: ColumnWidths, width: Int?, depth: ColorDepth, cuttingEveryRow: Bool,
+        build: (Int, inout [UInt8]) -> RenderedLine, to write: (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
         // Each run's own pages are given back once it is written, not as
         // `WrittenCachePages` gives them back: the runs here are written
         // while four others are built, and giving back the span of several
@@ -258,11 +272,73 @@ enum ItemTable {
             index, bytes, printed in
             bytes.removeAll(keepingCapacity: true)
             let line = build(index, &bytes)
-            if line.isRow && (cuttingEveryRow || line.mustBeCut(widths: fitted, width: width)) {
-                appendCut(source.line(index), widths: fitted, width: width, depth: depth, to: &printed)
-            } else {
-                bytes.withUnsafeBufferPointer { line.write(from: $0, widths: fitted, to: &printed) }
+            bytes.withUnsafeBufferPointer { bytes in
+                printBuilt(
+                    index, line, from: bytes, source: source, widths: widths, width: width, depth: depth, cuttingEveryRow: cuttingEveryRow,
+                    to: &printed)
             }
+        }
+    }
+
+    /// Writes a listing measured first whose rows lie scattered over the
+    /// cache (sorted by title or by list), a window of `window` lines
+    /// (`windowLines`; tests make it small) at a time: each window's lines are built in the order their items
+    /// lie in the cache, in stretches that span at most 4 MB of it, on
+    /// every core, each stretch's pages given back once it is built; then
+    /// the window is printed in the listing's order. Built in the listing's
+    /// order, each row would map the cache's pages around it again (the
+    /// kernel maps up to 2 MB around a fault), and kept whole, a million
+    /// rows took 280 MB.
+    private static func writeInWindows(
+        _ source: ListingSource, windowsOf windowLines: Int, widths: ColumnWidths, width: Int?, depth: ColorDepth, cuttingEveryRow: Bool,
+        build: (Int, inout [UInt8]) -> RenderedLine, to write: (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        for start in stride(from: 0, to: source.count, by: windowLines) {
+            let window = start..<min(source.count, start + windowLines)
+            // The window's lines of no item first, then its rows in the cache's order.
+            let keyed = window.map { (line: $0, order: source.item($0)?.cacheOrder) }
+            let ordered = keyed.sorted { left, right in
+                guard let rightOrder = right.order else { return false }
+                guard let leftOrder = left.order else { return true }
+                return leftOrder < rightOrder
+            }.map(\.line)
+            let stretches = CachePages.runs(of: ordered.count, atMost: 1024, spanningAtMost: 4 << 20) { source.item(ordered[$0])?.document }
+            let built = Parallel.map(stretches.count) { stretch in
+                var bytes: [UInt8] = []
+                let lines = ordered[stretches[stretch]].map { build($0, &bytes) }
+                CachePages.release(ordered[stretches[stretch]].lazy.compactMap(source.item).map(\.document))
+                return (bytes: bytes, lines: lines)
+            }
+            // Where each line of the window was built: its stretch and its place in it.
+            var builtAt = [(stretch: Int32, place: Int32)](repeating: (0, 0), count: window.count)
+            for (stretch, range) in stretches.enumerated() {
+                for (place, line) in ordered[range].enumerated() { builtAt[line - start] = (Int32(stretch), Int32(place)) }
+            }
+            let chunks = stride(from: start, to: window.upperBound, by: 4096).map { $0..<min(window.upperBound, $0 + 4096) }
+            writeInOrder(chunks, to: write) { index, _, printed in
+                let (stretch, place) = (Int(builtAt[index - start].stretch), Int(builtAt[index - start].place))
+                built[stretch].bytes.withUnsafeBufferPointer { bytes in
+                    printBuilt(
+                        index, built[stretch].lines[place], from: bytes, source: source, widths: widths, width: width, depth: depth,
+                        cuttingEveryRow: cuttingEveryRow, to: &printed)
+                }
+            }
+        }
+    }
+
+    /// The lines `writeInWindows` builds and holds at once (about 10 MB).
+    static let windowLines = 32_768
+
+    /// Prints `line`, built into `bytes`, as `write` prints it: from its
+    /// cells, or cut from its styled text when it does not fit.
+    private static func printBuilt(
+        _ index: Int, _ line: RenderedLine, from bytes: UnsafeBufferPointer<UInt8>, source: ListingSource, widths: ColumnWidths,
+        width: Int?, depth: ColorDepth, cuttingEveryRow: Bool, to printed: inout [UInt8]
+    ) {
+        if line.isRow && (cuttingEveryRow || line.mustBeCut(widths: widths, width: width)) {
+            appendCut(source.line(index), widths: widths, width: width, depth: depth, to: &printed)
+        } else {
+            line.write(from: bytes, widths: widths, to: &printed)
         }
     }
 
