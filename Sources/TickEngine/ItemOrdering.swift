@@ -18,7 +18,10 @@ extension SortKey {
     /// The places of `items` in the order of `keys`, then manual order. The
     /// columns are let go before the items are put in this order.
     private static func sortedOrder(_ items: [EncodedListedItem], by keys: [SortKey], today: TaskDate) -> [Int32] {
-        var columns = (keys + [.manual]).map { SortColumn(key: $0, capacity: items.count) }
+        // Items already in manual order (results are) keep it on a tie
+        // without a column of it: the sort is stable.
+        let tieBreak: [SortKey] = isInManualOrder(items) ? [] : [.manual]
+        var columns = (keys + tieBreak).map { SortColumn(key: $0, capacity: items.count) }
         items.forEachReleasingCachePages { item in
             for place in columns.indices { columns[place].append(item, today: today) }
         }
@@ -40,6 +43,17 @@ extension SortKey {
             }
             return false
         }
+    }
+
+    /// True when each item comes after the one before in manual order (its
+    /// list's rank, then its place in the list), read from the items
+    /// themselves, not their records.
+    private static func isInManualOrder(_ items: [EncodedListedItem]) -> Bool {
+        for place in items.indices.dropFirst() {
+            let (previous, item) = (items[place - 1], items[place])
+            if (previous.listRank, previous.index) >= (item.listRank, item.index) { return false }
+        }
+        return true
     }
 
     /// `0..<count` sorted by `less` on `cores` cores: a part of the indices

@@ -191,7 +191,20 @@ import TickSystem
             return order == .orderedSame ? $0 < $1 : order == .orderedAscending
         }
         #expect(positions(SortKey.sort(items.shuffled(), by: [.title], today: Fixture.today)) == byTitle)
+        // Items given in manual order (as results are) keep it on a tie without a column of it.
+        #expect(positions(SortKey.sort(items, by: [.priority], today: Fixture.today)) == byPriority)
+        #expect(positions(SortKey.sort(items, by: [.title], today: Fixture.today)) == byTitle)
         #expect(positions(SortKey.sort(items, by: [.title], reverse: true, today: Fixture.today)) == byTitle.reversed())
+    }
+
+    /// Results come in manual order, and then the sort keeps it on a tie
+    /// without a column of it; given in any other order, it reads it.
+    @Test("items given in manual order sort as the same items shuffled, by every key")
+    func itemsInManualOrderSortAsShuffledItemsDo() {
+        for key in SortKey.allCases {
+            let inManualOrder = titles(SortKey.sort(items, by: [key], today: Fixture.today))
+            #expect(inManualOrder == sorted([key]), "\(key)")
+        }
     }
 
     @Test func keysApplyInTurn() {
