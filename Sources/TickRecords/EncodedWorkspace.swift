@@ -182,6 +182,7 @@ public struct EncodedWorkspace: Sendable {
             all.append(contentsOf: found[run])
             found[run] = []
         }
+        Posix.giveBackFreedMemory()
         return all
     }
 

@@ -80,3 +80,25 @@ extension Posix {
         }()
     }
 }
+
+extension Posix {
+    private typealias TrimFunction = @convention(c) (Int) -> Int32
+
+    /// `malloc_trim(3)`, found at run time (Glibc's Swift module does not
+    /// declare it); nil where the C library has none.
+    private static let trimFunction: TrimFunction? = {
+        #if canImport(Glibc)
+            guard let symbol = dlsym(nil, "malloc_trim") else { return nil }
+            return unsafeBitCast(symbol, to: TrimFunction.self)
+        #else
+            return nil
+        #endif
+    }()
+
+    /// Gives the memory the C library holds freed back to the system, in
+    /// every arena (`malloc_trim`): memory a worker thread allocated and
+    /// another thread freed stays in the worker's arena otherwise.
+    package static func giveBackFreedMemory() {
+        _ = trimFunction?(0)
+    }
+}
