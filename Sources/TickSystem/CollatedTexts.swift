@@ -32,24 +32,27 @@ import Foundation
 /// Guarantees: every string it makes is released, once.
 package final class CollatedTexts {
     /// Texts gathered to be compared: their UTF-8 bytes one after
-    /// another, and where each text's lie (a text appended again shares
-    /// the bytes before it). Bytes that are not UTF-8 are read as
-    /// `String(decoding:as:)` reads them.
+    /// another, each distinct text once, and where each one ends (it
+    /// starts where the one before ends). Bytes that are not UTF-8 are
+    /// read as `String(decoding:as:)` reads them.
     package struct Texts {
         fileprivate var bytes: [UInt8] = []
-        /// Where each text starts and ends in `bytes` (32 bits each: a
-        /// million titles are sorted with these in memory).
-        fileprivate var ranges: [(start: UInt32, end: UInt32)] = []
+        /// Where each distinct text ends in `bytes` (32 bits: a million
+        /// titles are sorted with these in memory).
+        fileprivate var ends: [UInt32] = []
+        /// For each text appended, the distinct text it is; empty until a
+        /// text is appended again (each text is its own until then).
+        fileprivate var distinct: [UInt32] = []
 
-        package init(capacity: Int = 0) { ranges.reserveCapacity(capacity) }
+        package init(capacity: Int = 0) { ends.reserveCapacity(capacity) }
 
-        package var count: Int { ranges.count }
+        package var count: Int { distinct.isEmpty ? ends.count : distinct.count }
 
         package mutating func append(utf8: UnsafeBufferPointer<UInt8>) {
-            let start = UInt32(bytes.count)
             bytes.append(contentsOf: utf8)
             precondition(bytes.count <= UInt32.max, "more than 4 GB of texts to sort")
-            ranges.append((start, UInt32(bytes.count)))
+            ends.append(UInt32(bytes.count))
+            if !distinct.isEmpty { distinct.append(UInt32(ends.count - 1)) }
         }
 
         package mutating func append(_ text: String) {
@@ -58,18 +61,25 @@ package final class CollatedTexts {
         }
 
         /// Appends the text appended last again (a list's name, for each of its items).
-        package mutating func appendLastAgain() { ranges.append(ranges.last!) }
+        package mutating func appendLastAgain() {
+            if distinct.isEmpty { distinct = (0..<UInt32(ends.count)).map { $0 } }
+            distinct.append(distinct.last!)
+        }
+
+        /// The distinct text that text `place` is.
+        fileprivate func distinctText(_ place: Int) -> Int { distinct.isEmpty ? place : Int(distinct[place]) }
+
+        /// Where distinct text `text` lies in `bytes`.
+        fileprivate func range(_ text: Int) -> Range<Int> { (text == 0 ? 0 : Int(ends[text - 1]))..<Int(ends[text]) }
     }
 
     private let locale: UnsafeRawPointer
     /// Whether pairs are answered from bytes where `asciiRank` can.
     package let comparesASCIIInPlace: Bool
-    /// The texts, when `comparesASCIIInPlace`.
-    private let bytes: [UInt8]
-    private let ranges: [(start: UInt32, end: UInt32)]
-    /// Each text's string, by its place in the column, each place holding
-    /// a reference of its own (a text appended again shares the string
-    /// before it, retained again), when not `comparesASCIIInPlace`.
+    /// The texts (when not `comparesASCIIInPlace`, only which distinct
+    /// text each one is).
+    private let texts: Texts
+    /// Each distinct text's string, when not `comparesASCIIInPlace`.
     private let strings: [UnsafeRawPointer]
     private static let options = UInt(TickCFCompareCaseInsensitive | TickCFCompareNonliteral)
 
@@ -110,21 +120,17 @@ package final class CollatedTexts {
         defer { CFRelease(identifier) }
         self.locale = CFLocaleCreate(nil, identifier)!
         comparesASCIIInPlace = Self.ordersASCIIAsRoot(locale)
+        count = texts.count
         if comparesASCIIInPlace {
-            (bytes, ranges, strings) = (texts.bytes, texts.ranges, [])
+            (self.texts, strings) = (texts, [])
         } else {
-            var strings: [UnsafeRawPointer] = []
-            strings.reserveCapacity(texts.count)
-            texts.bytes.withUnsafeBufferPointer { bytes in
-                for (place, range) in texts.ranges.enumerated() {
-                    let shared = place > 0 && texts.ranges[place - 1] == range
-                    strings.append(
-                        shared
-                            ? CFRetain(strings[place - 1])!
-                            : Self.string(utf8: UnsafeBufferPointer(rebasing: bytes[Int(range.start)..<Int(range.end)])))
-                }
+            strings = texts.bytes.withUnsafeBufferPointer { bytes in
+                texts.ends.indices.map { Self.string(utf8: UnsafeBufferPointer(rebasing: bytes[texts.range($0)])) }
             }
-            (bytes, ranges, self.strings) = ([], [], strings)
+            // Only which distinct text each one is, to compare their strings.
+            var kept = texts
+            (kept.bytes, kept.ends) = ([], [])
+            self.texts = kept
         }
     }
 
@@ -133,17 +139,19 @@ package final class CollatedTexts {
         CFRelease(locale)
     }
 
-    package var count: Int { comparesASCIIInPlace ? ranges.count : strings.count }
+    /// The number of texts.
+    package let count: Int
 
     /// Negative, zero or positive as the text at `left` sorts before, with
     /// or after the one at `right`. (Reads only what the column holds, and
     /// makes strings of its own: it may run on several threads at once.)
     package func compare(_ left: Int, _ right: Int) -> Int {
+        let (left, right) = (texts.distinctText(left), texts.distinctText(right))
+        if left == right { return 0 }
         guard comparesASCIIInPlace else { return Self.compare(strings[left], strings[right], locale: locale) }
-        let (leftRange, rightRange) = (ranges[left], ranges[right])
-        return bytes.withUnsafeBufferPointer { bytes in
-            let leftText = UnsafeBufferPointer(rebasing: bytes[Int(leftRange.start)..<Int(leftRange.end)])
-            let rightText = UnsafeBufferPointer(rebasing: bytes[Int(rightRange.start)..<Int(rightRange.end)])
+        return texts.bytes.withUnsafeBufferPointer { bytes in
+            let leftText = UnsafeBufferPointer(rebasing: bytes[texts.range(left)])
+            let rightText = UnsafeBufferPointer(rebasing: bytes[texts.range(right)])
             if let order = Self.asciiOrder(leftText, rightText) { return order }
             let (leftString, rightString) = (Self.string(utf8: leftText), Self.string(utf8: rightText))
             defer {
