@@ -34,14 +34,17 @@ extension SortKey {
         // (`SortColumn.textsForComparing`): a column read for a call into
         // another module was copied for each comparison, its arrays retained
         // and released from both cores at once (a third of a sort by title).
+        // (`filled` holds each column's texts for the whole sort.)
         let texts = filled.map(\.textsForComparing)
-        return sortedIndices(items.count, onCores: cores) { lhs, rhs in
-            for place in filled.indices {
-                var result = texts[place].map { texts in texts._withUnsafeGuaranteedRef { $0.compare(lhs, rhs) } } ?? 0
-                if result == 0 { result = filled[place].compare(lhs, rhs) }
-                if result != 0 { return result < 0 }
+        return withExtendedLifetime(filled) {
+            sortedIndices(items.count, onCores: cores) { lhs, rhs in
+                for place in filled.indices {
+                    var result = texts[place].map { texts in texts._withUnsafeGuaranteedRef { $0.compare(lhs, rhs) } } ?? 0
+                    if result == 0 { result = filled[place].compare(lhs, rhs) }
+                    if result != 0 { return result < 0 }
+                }
+                return false
             }
-            return false
         }
     }
 

@@ -22,12 +22,13 @@ import Foundation
 /// own there, letters the same in either case, in `asciiRank`'s order, so
 /// the first character that differs decides, and a text that ends first,
 /// where the other goes on with such a character, comes first. The column
-/// then keeps the texts' bytes, not a string for each: Core Foundation's
-/// strings of a million titles took more than 100 MB. Any other pair (equal
-/// so far but for case, or reaching another character) gets Core
-/// Foundation's answer, the two strings made for it. In the other locales
-/// each text's string is made once, as it is appended, and every pair is
-/// Core Foundation's.
+/// then keeps the texts' bytes, and a string only for each text with
+/// another character: Core Foundation's strings of a million titles took
+/// more than 100 MB. Two texts of the same bytes are equal. Any other pair
+/// (equal so far but for case, or reaching another character) gets Core
+/// Foundation's answer, a string made for the comparison for a text that
+/// has none. In the other locales (`en_US_POSIX` among them: code points)
+/// each text's string is made once, and every pair is Core Foundation's.
 ///
 /// Guarantees: every string it makes is released, once.
 package final class CollatedTexts {
@@ -43,8 +44,10 @@ package final class CollatedTexts {
         /// For each text appended, the distinct text it is; empty until a
         /// text is appended again (each text is its own until then).
         fileprivate var distinct: [UInt32] = []
+        /// How many texts the column expects.
+        private let capacity: Int
 
-        package init(capacity: Int = 0) { ends.reserveCapacity(capacity) }
+        package init(capacity: Int = 0) { self.capacity = capacity }
 
         package var count: Int { distinct.isEmpty ? ends.count : distinct.count }
 
@@ -62,7 +65,10 @@ package final class CollatedTexts {
 
         /// Appends the text appended last again (a list's name, for each of its items).
         package mutating func appendLastAgain() {
-            if distinct.isEmpty { distinct = (0..<UInt32(ends.count)).map { $0 } }
+            if distinct.isEmpty {
+                distinct.reserveCapacity(max(capacity, ends.count + 1))
+                distinct.append(contentsOf: 0..<UInt32(ends.count))
+            }
             distinct.append(distinct.last!)
         }
 
@@ -79,8 +85,10 @@ package final class CollatedTexts {
     /// The texts (when not `comparesASCIIInPlace`, only which distinct
     /// text each one is).
     private let texts: Texts
-    /// Each distinct text's string, when not `comparesASCIIInPlace`.
-    private let strings: [UnsafeRawPointer]
+    /// Each distinct text's string; when `comparesASCIIInPlace`, only
+    /// those of texts with a character that is not printable ASCII (none
+    /// at all when every text is printable ASCII).
+    private let strings: [UnsafeRawPointer?]
     private static let options = UInt(TickCFCompareCaseInsensitive | TickCFCompareNonliteral)
 
     /// The languages whose collation orders printable ASCII as the root
@@ -92,7 +100,9 @@ package final class CollatedTexts {
     /// Whether `locale` orders printable ASCII as the root collation does.
     package static func ordersASCIIAsRoot(_ locale: Locale) -> Bool {
         let identifier = locale.identifier
-        guard !identifier.contains("@") else { return false } // a collation keyword (phonebook, traditional)
+        // A collation keyword (`@collation=phonebook`, `-u-co-trad`), or
+        // POSIX's order (code points: `B` before `a`).
+        guard !identifier.contains("@"), !identifier.contains("-u-"), !identifier.uppercased().contains("POSIX") else { return false }
         let language = identifier.prefix { $0 != "_" && $0 != "-" }.lowercased()
         return language.isEmpty || language == "root" || asciiAsRootLanguages.contains(language)
     }
@@ -121,12 +131,19 @@ package final class CollatedTexts {
         self.locale = CFLocaleCreate(nil, identifier)!
         comparesASCIIInPlace = Self.ordersASCIIAsRoot(locale)
         count = texts.count
+        let inPlace = comparesASCIIInPlace
+        strings = texts.bytes.withUnsafeBufferPointer { bytes in
+            let distinct = texts.ends.indices.lazy.map { UnsafeBufferPointer(rebasing: bytes[texts.range($0)]) }
+            // In place, only a text with another character may reach Core
+            // Foundation but for a text equal to another but for case: those
+            // get their strings once (titles in Japanese or Russian would
+            // otherwise get two strings made for every comparison).
+            guard !inPlace || !distinct.allSatisfy(Self.isPrintableASCII) else { return [] }
+            return distinct.map { !inPlace || !Self.isPrintableASCII($0) ? Self.string(utf8: $0) : nil }
+        }
         if comparesASCIIInPlace {
-            (self.texts, strings) = (texts, [])
+            self.texts = texts
         } else {
-            strings = texts.bytes.withUnsafeBufferPointer { bytes in
-                texts.ends.indices.map { Self.string(utf8: UnsafeBufferPointer(rebasing: bytes[texts.range($0)])) }
-            }
             // Only which distinct text each one is, to compare their strings.
             var kept = texts
             (kept.bytes, kept.ends) = ([], [])
@@ -135,8 +152,12 @@ package final class CollatedTexts {
     }
 
     deinit {
-        for string in strings { CFRelease(string) }
+        for case let string? in strings { CFRelease(string) }
         CFRelease(locale)
+    }
+
+    private static func isPrintableASCII(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        asciiRank.withUnsafeBufferPointer { rank in text.allSatisfy { rank[Int($0)] != 0 } }
     }
 
     /// The number of texts.
@@ -148,15 +169,19 @@ package final class CollatedTexts {
     package func compare(_ left: Int, _ right: Int) -> Int {
         let (left, right) = (texts.distinctText(left), texts.distinctText(right))
         if left == right { return 0 }
-        guard comparesASCIIInPlace else { return Self.compare(strings[left], strings[right], locale: locale) }
+        guard comparesASCIIInPlace else { return Self.compare(strings[left]!, strings[right]!, locale: locale) }
         return texts.bytes.withUnsafeBufferPointer { bytes in
             let leftText = UnsafeBufferPointer(rebasing: bytes[texts.range(left)])
             let rightText = UnsafeBufferPointer(rebasing: bytes[texts.range(right)])
             if let order = Self.asciiOrder(leftText, rightText) { return order }
-            let (leftString, rightString) = (Self.string(utf8: leftText), Self.string(utf8: rightText))
+            // The same bytes are the same text (two items of one title).
+            if leftText.count == rightText.count, leftText.elementsEqual(rightText) { return 0 }
+            // A text of printable ASCII has no string made: one for this comparison.
+            let kept = (strings.isEmpty ? nil : strings[left], strings.isEmpty ? nil : strings[right])
+            let (leftString, rightString) = (kept.0 ?? Self.string(utf8: leftText), kept.1 ?? Self.string(utf8: rightText))
             defer {
-                CFRelease(leftString)
-                CFRelease(rightString)
+                if kept.0 == nil { CFRelease(leftString) }
+                if kept.1 == nil { CFRelease(rightString) }
             }
             return Self.compare(leftString, rightString, locale: locale)
         }

@@ -90,7 +90,7 @@ import TickSystem
         }
         let identifiers = [
             Locale.current.identifier, "", "en_US", "en_001", "de_DE", "fr_FR", "ja_JP", "zh_CN", "ru_RU", "da_DK", "tr_TR", "lt_LT", "cs_CZ",
-            "de_DE@collation=phonebook",
+            "de_DE@collation=phonebook", "en_US_POSIX",
         ]
         for identifier in identifiers {
             let locale = Locale(identifier: identifier)
@@ -154,6 +154,7 @@ import TickSystem
         }
         for identifier in [
             "da_DK", "nb_NO", "tr_TR", "lt_LT", "cs_CZ", "hu_HU", "et_EE", "cy_GB", "de_DE@collation=phonebook", "es_ES@collation=traditional",
+            "en_US_POSIX", "de-DE-u-co-phonebk", "C", "POSIX",
         ] {
             #expect(!CollatedTexts.ordersASCIIAsRoot(Locale(identifier: identifier)), "\(identifier)")
         }

@@ -303,9 +303,19 @@ enum ItemTable {
                 return leftOrder < rightOrder
             }.map(\.line)
             let stretches = CachePages.runs(of: ordered.count, atMost: 1024, spanningAtMost: 4 << 20) { source.item(ordered[$0])?.document }
+            // A row that must be cut is printed cut here, while its pages
+            // are mapped (kept as a printed line), not again in the
+            // listing's order.
             let built = Parallel.map(stretches.count) { stretch in
                 var bytes: [UInt8] = []
-                let lines = ordered[stretches[stretch]].map { build($0, &bytes) }
+                let lines = ordered[stretches[stretch]].map { index in
+                    let line = build(index, &bytes)
+                    guard line.isRow && (cuttingEveryRow || line.mustBeCut(widths: widths, width: width)) else { return line }
+                    bytes.removeSubrange(Int(line.start)...)
+                    let start = bytes.count
+                    appendCut(source.line(index), widths: widths, width: width, depth: depth, to: &bytes)
+                    return RenderedLine(printed: start..<bytes.count - 1)
+                }
                 CachePages.release(ordered[stretches[stretch]].lazy.compactMap(source.item).map(\.document))
                 return (bytes: bytes, lines: lines)
             }
@@ -466,6 +476,14 @@ private struct RenderedLine {
 
     /// An empty line, for `RowBytes` to fill in.
     fileprivate init() {}
+
+    /// Lines already printed, at `printed` in the bytes (their line feeds
+    /// but the last), written as they are.
+    fileprivate init(printed: Range<Int>) {
+        start = Int32(printed.lowerBound)
+        mainEnd = Int32(printed.upperBound)
+        (dueEnd, tagsEnd, listEnd, end) = (mainEnd, mainEnd, mainEnd, mainEnd)
+    }
 
     /// Appends the bytes of `line` to `bytes` and says where they lie.
     init(_ line: ListingLine, width: Int?, depth: ColorDepth, into bytes: inout [UInt8]) {
