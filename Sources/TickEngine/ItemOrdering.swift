@@ -30,12 +30,12 @@ extension SortKey {
         // Comparing texts in the locale's order is most of a sort by title or
         // list, worth a second core; comparing numbers is not.
         let cores = keys.contains { $0 == .title || $0 == .list } ? ProcessInfo.processInfo.activeProcessorCount : 1
-        // The texts are compared first, through references not retained
-        // (`SortColumn.textsForComparing`): a column read for a call into
-        // another module was copied for each comparison, its arrays retained
-        // and released from both cores at once (a third of a sort by title).
-        // (`filled` holds each column's texts for the whole sort.)
-        let texts = filled.map(\.textsForComparing)
+        // The texts are compared first, through references not retained: a
+        // column read for a call into another module was copied for each
+        // comparison, its arrays retained and released from both cores at
+        // once (a third of a sort by title). (`filled` holds each column's
+        // texts for the whole sort.)
+        let texts = filled.map { $0.collated.map(Unmanaged.passUnretained) }
         return withExtendedLifetime(filled) {
             sortedIndices(items.count, onCores: cores) { lhs, rhs in
                 for place in filled.indices {
@@ -117,10 +117,9 @@ private struct SortColumn {
     /// ready to compare (`collated`, once every item is in); nil for a key
     /// that compares no text.
     private var texts: CollatedTexts.Texts?
-    private var collated: CollatedTexts?
-    /// `collated`, unretained, for the comparisons, which compare the
-    /// texts with it before `compare` (`collated` keeps it alive).
-    private(set) var textsForComparing: Unmanaged<CollatedTexts>?
+    /// The texts ready to compare; the comparisons compare them before
+    /// `compare`.
+    private(set) var collated: CollatedTexts?
     /// The list paths that break ties between list names.
     private var paths: [String] = []
     /// The list whose name was appended last: the items of a list come
@@ -168,14 +167,12 @@ private struct SortColumn {
     mutating func collate() {
         guard let gathered = texts else { return }
         texts = nil
-        let made = CollatedTexts(gathered)
-        collated = made
-        textsForComparing = Unmanaged.passUnretained(made)
+        collated = CollatedTexts(gathered)
     }
 
     /// Negative, zero or positive as the item at `lhs` sorts before, with
     /// or after the one at `rhs` for this key alone, once their texts
-    /// (`textsForComparing`), when the key has some, compare the same.
+    /// (`collated`), when the key has some, compare the same.
     func compare(_ lhs: Int, _ rhs: Int) -> Int {
         switch key {
         case .urgency:

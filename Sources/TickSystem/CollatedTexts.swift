@@ -133,13 +133,19 @@ package final class CollatedTexts {
         count = texts.count
         let inPlace = comparesASCIIInPlace
         strings = texts.bytes.withUnsafeBufferPointer { bytes in
-            let distinct = texts.ends.indices.lazy.map { UnsafeBufferPointer(rebasing: bytes[texts.range($0)]) }
             // In place, only a text with another character may reach Core
             // Foundation but for a text equal to another but for case: those
             // get their strings once (titles in Japanese or Russian would
             // otherwise get two strings made for every comparison).
-            guard !inPlace || !distinct.allSatisfy(Self.isPrintableASCII) else { return [] }
-            return distinct.map { !inPlace || !Self.isPrintableASCII($0) ? Self.string(utf8: $0) : nil }
+            // (None at all while every text is printable ASCII.)
+            var strings: [UnsafeRawPointer?]? = nil
+            for text in texts.ends.indices {
+                let utf8 = UnsafeBufferPointer(rebasing: bytes[texts.range(text)])
+                let needsString = !inPlace || !Self.isPrintableASCII(utf8)
+                if needsString, strings == nil { strings = Array(repeating: nil, count: text) }
+                strings?.append(needsString ? Self.string(utf8: utf8) : nil)
+            }
+            return strings ?? []
         }
         if comparesASCIIInPlace {
             self.texts = texts

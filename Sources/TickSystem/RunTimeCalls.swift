@@ -5,19 +5,23 @@
 #endif
 
 extension Posix {
-    private typealias ExchangeFunction = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
-
-    /// `renameat2(2)`, found at run time (Glibc's Swift module does not
-    /// declare it); nil where the C library has none (Darwin among them).
-    /// Set once, then only read.
-    private static let exchangeFunction: ExchangeFunction? = {
+    /// The C library's function `name`, found at run time, as `Function`
+    /// (a `@convention(c)` type): for the functions Glibc's Swift module
+    /// does not declare. Nil where the C library has none (on Darwin, every
+    /// one of them).
+    private static func runTimeFunction<Function>(_ name: String, as _: Function.Type) -> Function? {
         #if canImport(Glibc)
-            guard let symbol = dlsym(nil, "renameat2") else { return nil }
-            return unsafeBitCast(symbol, to: ExchangeFunction.self)
+            guard let symbol = dlsym(nil, name) else { return nil }
+            return unsafeBitCast(symbol, to: Function.self)
         #else
             return nil
         #endif
-    }()
+    }
+
+    private typealias ExchangeFunction = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+
+    /// `renameat2(2)`, found at run time. Set once, then only read.
+    private static let exchangeFunction = runTimeFunction("renameat2", as: ExchangeFunction.self)
 
     /// True when the C library can swap two names atomically (`exchange`).
     package static var canExchange: Bool { exchangeFunction != nil }
@@ -69,14 +73,10 @@ extension Posix {
 
         /// Set once, then only read.
         static let shared: AttributeCalls? = {
-            #if canImport(Glibc)
-                guard let list = dlsym(nil, "flistxattr"), let get = dlsym(nil, "fgetxattr"), let set = dlsym(nil, "fsetxattr") else { return nil }
-                return AttributeCalls(
-                    list: unsafeBitCast(list, to: List.self), get: unsafeBitCast(get, to: Get.self),
-                    set: unsafeBitCast(set, to: Set.self))
-            #else
-                return nil
-            #endif
+            guard let list = runTimeFunction("flistxattr", as: List.self), let get = runTimeFunction("fgetxattr", as: Get.self),
+                let set = runTimeFunction("fsetxattr", as: Set.self)
+            else { return nil }
+            return AttributeCalls(list: list, get: get, set: set)
         }()
     }
 }
@@ -84,16 +84,8 @@ extension Posix {
 extension Posix {
     private typealias TrimFunction = @convention(c) (Int) -> Int32
 
-    /// `malloc_trim(3)`, found at run time (Glibc's Swift module does not
-    /// declare it); nil where the C library has none.
-    private static let trimFunction: TrimFunction? = {
-        #if canImport(Glibc)
-            guard let symbol = dlsym(nil, "malloc_trim") else { return nil }
-            return unsafeBitCast(symbol, to: TrimFunction.self)
-        #else
-            return nil
-        #endif
-    }()
+    /// `malloc_trim(3)`, found at run time.
+    private static let trimFunction = runTimeFunction("malloc_trim", as: TrimFunction.self)
 
     /// Gives the memory the C library holds freed back to the system, in
     /// every arena (`malloc_trim`): memory a worker thread allocated and

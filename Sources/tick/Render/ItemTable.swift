@@ -177,8 +177,7 @@ enum ItemTable {
         }
         if let width { widths.fit(in: width) }
         let mustBeCut = { (index: Int) -> Bool in
-            let line = listing.kept(index)!
-            return line.isRow && (cuttingEveryRow || line.mustBeCut(widths: widths, width: width))
+            listing.kept(index)!.mustBeCut(widths: widths, width: width, everyRow: cuttingEveryRow)
         }
         let cut = BuiltLines(of: source, where: mustBeCut) { index, bytes in
             let start = bytes.count
@@ -310,7 +309,7 @@ enum ItemTable {
                 var bytes: [UInt8] = []
                 let lines = ordered[stretches[stretch]].map { index in
                     let line = build(index, &bytes)
-                    guard line.isRow && (cuttingEveryRow || line.mustBeCut(widths: widths, width: width)) else { return line }
+                    guard line.mustBeCut(widths: widths, width: width, everyRow: cuttingEveryRow) else { return line }
                     bytes.removeSubrange(Int(line.start)...)
                     let start = bytes.count
                     appendCut(source.line(index), widths: widths, width: width, depth: depth, to: &bytes)
@@ -345,7 +344,7 @@ enum ItemTable {
         _ index: Int, _ line: RenderedLine, from bytes: UnsafeBufferPointer<UInt8>, source: ListingSource, widths: ColumnWidths,
         width: Int?, depth: ColorDepth, cuttingEveryRow: Bool, to printed: inout [UInt8]
     ) {
-        if line.isRow && (cuttingEveryRow || line.mustBeCut(widths: widths, width: width)) {
+        if line.mustBeCut(widths: widths, width: width, everyRow: cuttingEveryRow) {
             appendCut(source.line(index), widths: widths, width: width, depth: depth, to: &printed)
         } else {
             line.write(from: bytes, widths: widths, to: &printed)
@@ -506,9 +505,12 @@ private struct RenderedLine {
         end = mainEnd
     }
 
-    /// True when a cell is wider than its column, or a note than the
-    /// terminal: the row is then built again and cut (`renderStyled`).
-    func mustBeCut(widths: ItemTable.ColumnWidths, width: Int?) -> Bool {
+    /// True for a row with a cell wider than its column, or a note wider
+    /// than the terminal (or any row, with `everyRow`): the row is then
+    /// built again and cut (`renderStyled`).
+    func mustBeCut(widths: ItemTable.ColumnWidths, width: Int?, everyRow: Bool) -> Bool {
+        guard isRow else { return false }
+        if everyRow { return true }
         if Int(mainWidth) > widths.main { return true }
         if widths.due > 0, Int(dueWidth) > widths.due { return true }
         if widths.tags > 0, Int(tagsWidth) > widths.tags { return true }
