@@ -102,30 +102,47 @@ enum ItemStyle {
     /// space. The prefixes of rows up to `builtDepths` levels deep are built
     /// once per listing, not once per row.
     struct RowPrefixes: Sendable {
-        /// The prefix of each depth below `builtDepths`, status (in `statuses`' order) and priority.
-        private let built: [[[StyledText]]]
-        private static let statuses = TaskStatus.allCases
+        /// The prefix of each depth below `builtDepths`, status and
+        /// priority, in one array (`place`): a row's look-up reads one
+        /// array, where nested arrays were each retained on every row.
+        private let built: [StyledText]
         private static let builtDepths = 4
+        private static let priorityCount = Priority.allCases.count
+        private static let statusCount = TaskStatus.allCases.count
 
         /// The prefixes of a listing of `items`.
         init(for items: [EncodedListedItem]) {
             let markerWidth = ItemStyle.markerWidth(items)
-            let topLevel = Self.statuses.map { status in
-                Priority.allCases.map { priority in
+            var built = [StyledText](repeating: StyledText(), count: Self.builtDepths * Self.statusCount * Self.priorityCount)
+            for status in TaskStatus.allCases {
+                for priority in Priority.allCases {
                     var prefix = ItemStyle.box(status) + StyledText(" ")
                     if markerWidth > 0 { prefix = prefix + ItemStyle.priorityMarker(priority).padded(to: markerWidth) + StyledText(" ") }
-                    return prefix
+                    for depth in 0..<Self.builtDepths {
+                        built[Self.place(status: status, priority: priority, depth: depth)] = Self.indented(prefix, depth: depth)
+                    }
                 }
             }
-            built = (0..<Self.builtDepths).map { depth in topLevel.map { $0.map { Self.indented($0, depth: depth) } } }
+            self.built = built
         }
 
         /// The prefix of a row of an item with `status` and `priority`,
         /// indented two spaces per level of `depth`.
         func prefix(status: TaskStatus, priority: Priority, depth: Int) -> StyledText {
-            let statusIndex = Self.statuses.firstIndex(of: status)!
-            if depth < Self.builtDepths { return built[depth][statusIndex][priority.rawValue] }
-            return Self.indented(built[0][statusIndex][priority.rawValue], depth: depth)
+            if depth < Self.builtDepths { return built[Self.place(status: status, priority: priority, depth: depth)] }
+            return Self.indented(built[Self.place(status: status, priority: priority, depth: 0)], depth: depth)
+        }
+
+        /// Where the prefix of `depth` (below `builtDepths`), `status` and `priority` lies in `built`.
+        private static func place(status: TaskStatus, priority: Priority, depth: Int) -> Int {
+            let statusIndex: Int
+            switch status {
+            case .open: statusIndex = 0
+            case .done: statusIndex = 1
+            case .cancelled: statusIndex = 2
+            case .inProgress: statusIndex = 3
+            }
+            return (depth * statusCount + statusIndex) * priorityCount + priority.rawValue
         }
 
         private static func indented(_ prefix: StyledText, depth: Int) -> StyledText {

@@ -1,3 +1,4 @@
+import Synchronization
 import TickSyntax
 
 /// How many colors the terminal shows, or none at all.
@@ -65,12 +66,49 @@ struct TextStyle: Equatable, Sendable {
     var inverse = false
     var color: RGB? = nil
     /// Shown as an OSC 8 hyperlink.
-    var link: String? = nil
+    var link: String? {
+        get { linkNumber == 0 ? nil : Links.shared.url(numbered: linkNumber) }
+        set { linkNumber = newValue.map(Links.shared.number) ?? 0 }
+    }
+    /// The link's number in `Links` (0: none), so that a style is plain
+    /// data, copied and compared as bytes: with the link's string in it,
+    /// each copy of a style retained the string, several times a row.
+    private var linkNumber: Int32 = 0
+
+    init(
+        bold: Bool = false, dim: Bool = false, italic: Bool = false, underline: Bool = false, strikethrough: Bool = false,
+        inverse: Bool = false, color: RGB? = nil, link: String? = nil
+    ) {
+        (self.bold, self.dim, self.italic, self.underline, self.strikethrough, self.inverse) = (bold, dim, italic, underline, strikethrough, inverse)
+        self.color = color
+        self.link = link
+    }
 
     static let plain = TextStyle()
     static func colored(_ color: RGB?) -> TextStyle { TextStyle(color: color) }
     static let dimmed = TextStyle(dim: true)
     static let strong = TextStyle(bold: true)
+}
+
+/// The links of styled text, each numbered once for the process's life
+/// (a listing's titles hold a few distinct links): what lets `TextStyle`
+/// hold a number instead of a string.
+private final class Links: Sendable {
+    static let shared = Links()
+    private let table = Mutex<(urls: [String], numbers: [String: Int32])>(([], [:]))
+
+    /// The number of `url`, from 1.
+    func number(_ url: String) -> Int32 {
+        table.withLock { table in
+            if let number = table.numbers[url] { return number }
+            table.urls.append(url)
+            let number = Int32(table.urls.count)
+            table.numbers[url] = number
+            return number
+        }
+    }
+
+    func url(numbered number: Int32) -> String { table.withLock { $0.urls[Int(number) - 1] } }
 }
 
 /// Text made of styled spans: measured as plain text, printed with or
