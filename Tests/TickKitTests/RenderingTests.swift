@@ -286,6 +286,23 @@ import TickSyntax
         #expect(StyledText("x", every).rendered(.none) == "x")
     }
 
+    @Test("text in two links side by side stays two spans, each around its own URL; text in one link, appended twice, is one span")
+    func linksKeepTheirOwnURLs() {
+        var two = StyledText("a", TextStyle(underline: true, link: "https://one.test"))
+        two.append("b", TextStyle(underline: true, link: "https://two.test"))
+        #expect(two.spans.map(\.style.link) == ["https://one.test", "https://two.test"])
+        #expect(
+            two.rendered(.trueColor)
+                == "\u{1B}]8;;https://one.test\u{1B}\\\u{1B}[4ma\u{1B}[0m\u{1B}]8;;\u{1B}\\"
+                + "\u{1B}]8;;https://two.test\u{1B}\\\u{1B}[4mb\u{1B}[0m\u{1B}]8;;\u{1B}\\")
+        var one = StyledText("a", TextStyle(link: "https://same.test"))
+        one.append("b", TextStyle(link: "https://same.test"))
+        #expect(one.spans.count == 1)
+        #expect(one.spans.first?.style.link == "https://same.test")
+        #expect(TextStyle(link: "https://same.test") != TextStyle(link: "https://one.test"))
+        #expect(TextStyle(link: nil) == .plain)
+    }
+
     @Test func tableColumnsAlignAndNeverEndInSpaces() {
         let rows: [ListingLine] = [
             .row(ItemRow(prefix: StyledText("☐ "), title: StyledText("short"), due: StyledText("today"), list: StyledText("L"))),
