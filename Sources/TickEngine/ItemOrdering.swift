@@ -10,22 +10,44 @@ extension SortKey {
     /// into the key's column (`SortColumn`): comparing read the items'
     /// records, and made their strings, at every step of the sort.
     public static func sort(_ items: [EncodedListedItem], by keys: [SortKey], reverse: Bool = false, today: TaskDate) -> [EncodedListedItem] {
-        var order = sortedOrder(items, by: keys, today: today)
-        if reverse { order.reverse() }
-        return order.map { items[Int($0)] }
+        sort(items, by: keys, reverse: reverse, today: today, inPiecesOf: itemsSortedAtOnce)
     }
 
-    /// The places of `items` in the order of `keys`, then manual order. The
-    /// columns are let go before the items are put in this order.
-    private static func sortedOrder(_ items: [EncodedListedItem], by keys: [SortKey], today: TaskDate) -> [Int32] {
+    /// `sort(_:by:reverse:today:)`, a sort by title of more than
+    /// `pieceSize` items sorted in pieces of that many (`sortedInPieces`;
+    /// tests make the pieces small).
+    package static func sort(
+        _ items: [EncodedListedItem], by keys: [SortKey], reverse: Bool = false, today: TaskDate, inPiecesOf pieceSize: Int
+    ) -> [EncodedListedItem] {
         // Items already in manual order (results are) keep it on a tie
         // without a column of it: the sort is stable.
-        let tieBreak: [SortKey] = isInManualOrder(items) ? [] : [.manual]
-        var columns = (keys + tieBreak).map { SortColumn(key: $0, capacity: items.count) }
+        let columnKeys = keys + (isInManualOrder(items) ? [] : [.manual])
+        var order: [Int32]? = nil
+        if items.count > pieceSize, keys.contains(.title) {
+            order = sortedInPieces(items, by: columnKeys, today: today, pieceSize: pieceSize)
+        }
+        var sorted = order ?? sortedOrder(items, by: columnKeys, today: today).order
+        if reverse { sorted.reverse() }
+        return sorted.map { items[Int($0)] }
+    }
+
+    /// The most items a sort by title sorts at once: its titles' bytes
+    /// are held while it sorts (a million titles, 40 MB and more).
+    static let itemsSortedAtOnce = 262_144
+
+    /// The places of `items` in the order of the columns of `columnKeys`
+    /// (ties keep the items' order), and the columns, texts kept when
+    /// `keepingTexts`. The columns are let go before the items are put in
+    /// this order.
+    static func sortedOrder(
+        _ items: [EncodedListedItem], by columnKeys: [SortKey], today: TaskDate, keepingTexts: Bool = false
+    ) -> (order: [Int32], columns: [SortColumn]) {
+        let keys = columnKeys
+        var columns = columnKeys.map { SortColumn(key: $0, capacity: items.count) }
         items.forEachReleasingCachePages { item in
             for place in columns.indices { columns[place].append(item, today: today) }
         }
-        for place in columns.indices { columns[place].collate() }
+        for place in columns.indices { columns[place].collate(keepingTexts: keepingTexts) }
         let filled = columns
         // Comparing texts in the locale's order is most of a sort by title or
         // list, worth a second core; comparing numbers is not.
@@ -36,7 +58,7 @@ extension SortKey {
         // once (a third of a sort by title). (`filled` holds each column's
         // texts for the whole sort.)
         let texts = filled.map { $0.collated.map(Unmanaged.passUnretained) }
-        return withExtendedLifetime(filled) {
+        let order = withExtendedLifetime(filled) {
             sortedIndices(items.count, onCores: cores) { lhs, rhs in
                 for place in filled.indices {
                     var result = texts[place].map { texts in texts._withUnsafeGuaranteedRef { $0.compare(lhs, rhs) } } ?? 0
@@ -46,6 +68,7 @@ extension SortKey {
                 return false
             }
         }
+        return (order, filled)
     }
 
     /// True when each item comes after the one before in manual order (its
@@ -109,7 +132,7 @@ extension SortKey {
 /// compared as people read it and then a path compared as bytes (title,
 /// list). Only the key's own form is filled, so a key ordered by numbers
 /// holds 8 bytes an item.
-private struct SortColumn {
+struct SortColumn {
     let key: SortKey
     private var numbers: [Int64] = []
     private var reals: [Double] = []
@@ -163,11 +186,68 @@ private struct SortColumn {
     /// A date in `SortKey.orderKey(of:)`'s order (none last).
     private static func number(_ date: TaskDate?) -> Int64 { Int64(clamping: SortKey.orderKey(of: date)) }
 
-    /// Makes the texts ready to compare, once every item is in.
-    mutating func collate() {
+    /// Makes the texts ready to compare, once every item is in; with
+    /// `keepingTexts`, the texts are kept too (to be written out).
+    mutating func collate(keepingTexts: Bool = false) {
         guard let gathered = texts else { return }
-        texts = nil
+        if !keepingTexts { texts = nil }
         collated = CollatedTexts(gathered)
+    }
+
+    /// Appends this key's value of the item at `place` to `bytes`, as a
+    /// sort in pieces writes it out (`compareWritten` reads it): a number
+    /// in 8 bytes; a text (title, list name, then list path) as its length
+    /// in 4 bytes and its bytes. The texts must be kept (`collate`).
+    func appendValue(of place: Int, to bytes: inout [UInt8]) {
+        func appendText(_ text: UnsafeBufferPointer<UInt8>) {
+            withUnsafeBytes(of: UInt32(text.count).littleEndian) { bytes.append(contentsOf: $0) }
+            bytes.append(contentsOf: text)
+        }
+        switch key {
+        case .urgency: withUnsafeBytes(of: reals[place].bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+        case .manual, .priority, .due, .created, .done: withUnsafeBytes(of: numbers[place].littleEndian) { bytes.append(contentsOf: $0) }
+        case .title: texts!.withText(place, appendText)
+        case .list:
+            texts!.withText(place, appendText)
+            var path = paths[place]
+            path.withUTF8(appendText)
+        }
+    }
+
+    /// Compares the values of `key` that `appendValue` wrote of two items,
+    /// at `leftAt` in `left` and `rightAt` in `right`, as `compare` and the
+    /// column's texts compare them (`texts`: a column's, for its locale),
+    /// and moves both past them.
+    static func compareWritten(
+        _ key: SortKey, _ left: UnsafeRawBufferPointer, _ leftAt: inout Int, _ right: UnsafeRawBufferPointer, _ rightAt: inout Int,
+        texts: CollatedTexts
+    ) -> Int {
+        func number(_ bytes: UnsafeRawBufferPointer, _ at: inout Int) -> UInt64 {
+            defer { at += 8 }
+            return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+        }
+        func text(_ bytes: UnsafeRawBufferPointer, _ at: inout Int) -> UnsafeBufferPointer<UInt8> {
+            let count = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
+            defer { at += 4 + count }
+            return UnsafeBufferPointer(rebasing: bytes.assumingMemoryBound(to: UInt8.self)[at + 4..<at + 4 + count])
+        }
+        switch key {
+        case .urgency:
+            // Most urgent first.
+            let (left, right) = (Double(bitPattern: number(left, &leftAt)), Double(bitPattern: number(right, &rightAt)))
+            return left > right ? -1 : (left == right ? 0 : 1)
+        case .manual, .priority, .due, .created, .done:
+            let (left, right) = (Int64(bitPattern: number(left, &leftAt)), Int64(bitPattern: number(right, &rightAt)))
+            return left < right ? -1 : (left == right ? 0 : 1)
+        case .title:
+            return texts.compare(utf8: text(left, &leftAt), text(right, &rightAt))
+        case .list:
+            let names = texts.compare(utf8: text(left, &leftAt), text(right, &rightAt))
+            let (leftPath, rightPath) = (text(left, &leftAt), text(right, &rightAt))
+            if names != 0 { return names }
+            let (leftString, rightString) = (String(decoding: leftPath, as: UTF8.self), String(decoding: rightPath, as: UTF8.self))
+            return leftString < rightString ? -1 : (leftString == rightString ? 0 : 1)
+        }
     }
 
     /// Negative, zero or positive as the item at `lhs` sorts before, with

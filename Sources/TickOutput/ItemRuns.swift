@@ -21,9 +21,16 @@ struct ItemRuns {
     private let runs: [Range<Int>]
     private var pages = WrittenCachePages()
 
-    private init(_ items: [EncodedListedItem], ofAtMost length: Int, spanningAtMost span: Int) {
+    /// The runs of `items`; nil for items so scattered that the runs
+    /// would be of one item or two (more than a run for every eight items),
+    /// found before the runs of them all are made (a million runs took 33
+    /// MB while such items were written).
+    private init?(_ items: [EncodedListedItem], ofAtMost length: Int, spanningAtMost span: Int) {
+        let most = items.count > 4096 ? items.count / 8 : .max
+        let runs = CachePages.runs(of: items.count, atMost: length, spanningAtMost: span, stoppingAfter: most) { items[$0].document }
+        guard runs.count <= most else { return nil }
         self.items = items
-        runs = CachePages.runs(of: items.count, atMost: length, spanningAtMost: span) { items[$0].document }
+        self.runs = runs
     }
 
     /// Notes that the run at `count - 1` is written (`count` runs are, in
@@ -54,11 +61,10 @@ struct ItemRuns {
         _ items: [EncodedListedItem], runsOfAtMost length: Int, bytesPerItem: Int, spanningAtMost span: Int = 8 << 20,
         render: Render, deliver: (UnsafeBufferPointer<UInt8>) -> Void
     ) {
-        var runs = ItemRuns(items, ofAtMost: length, spanningAtMost: span)
-        let ranges = runs.runs
-        if ranges.count * 8 > items.count, items.count > 4096 {
+        guard var runs = ItemRuns(items, ofAtMost: length, spanningAtMost: span) else {
             return writeScattered(items, bytesPerItem: bytesPerItem, stretchSpan: span / 2, render: render, deliver: deliver)
         }
+        let ranges = runs.runs
         var delivered = 0
         Parallel.orderedChunks(ranges.count, inFlight: 8, capacity: length * bytesPerItem) { run, output in
             render(Array(ranges[run])[...], &output) { _ in }

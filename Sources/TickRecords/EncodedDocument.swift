@@ -449,13 +449,17 @@ public struct CachePages {
     /// that builds a few runs at a time and gives each run's pages back
     /// once it is written then holds a few runs' pages, whatever the order
     /// (items by due date lie far apart in the cache; in manual order, close).
+    /// It stops once it has cut more than `maximumRuns` runs (the runs
+    /// then cover only the first positions).
     public static func runs(
-        of count: Int, atMost length: Int, spanningAtMost bytes: Int, document: (Int) -> EncodedDocument?
+        of count: Int, atMost length: Int, spanningAtMost bytes: Int, stoppingAfter maximumRuns: Int = .max,
+        document: (Int) -> EncodedDocument?
     ) -> [Range<Int>] {
         var runs: [Range<Int>] = []
         var start = 0
         var pages = CachePages()
         for position in 0..<count {
+            if runs.count > maximumRuns { return runs }
             if position - start == length {
                 runs.append(start..<position)
                 (start, pages) = (position, CachePages())

@@ -75,6 +75,11 @@ package final class CollatedTexts {
         /// The distinct text that text `place` is.
         fileprivate func distinctText(_ place: Int) -> Int { distinct.isEmpty ? place : Int(distinct[place]) }
 
+        /// `body` given the bytes of text `place`.
+        package func withText<Result>(_ place: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+            bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range(distinctText(place))])) }
+        }
+
         /// Where distinct text `text` lies in `bytes`.
         fileprivate func range(_ text: Int) -> Range<Int> { (text == 0 ? 0 : Int(ends[text - 1]))..<Int(ends[text]) }
     }
@@ -177,20 +182,37 @@ package final class CollatedTexts {
         if left == right { return 0 }
         guard comparesASCIIInPlace else { return Self.compare(strings[left]!, strings[right]!, locale: locale) }
         return texts.bytes.withUnsafeBufferPointer { bytes in
-            let leftText = UnsafeBufferPointer(rebasing: bytes[texts.range(left)])
-            let rightText = UnsafeBufferPointer(rebasing: bytes[texts.range(right)])
-            if let order = Self.asciiOrder(leftText, rightText) { return order }
-            // The same bytes are the same text (two items of one title).
-            if leftText.count == rightText.count, leftText.elementsEqual(rightText) { return 0 }
-            // A text of printable ASCII has no string made: one for this comparison.
-            let kept = (strings.isEmpty ? nil : strings[left], strings.isEmpty ? nil : strings[right])
-            let (leftString, rightString) = (kept.0 ?? Self.string(utf8: leftText), kept.1 ?? Self.string(utf8: rightText))
-            defer {
-                if kept.0 == nil { CFRelease(leftString) }
-                if kept.1 == nil { CFRelease(rightString) }
-            }
-            return Self.compare(leftString, rightString, locale: locale)
+            compare(
+                UnsafeBufferPointer(rebasing: bytes[texts.range(left)]), UnsafeBufferPointer(rebasing: bytes[texts.range(right)]),
+                strings: strings.isEmpty ? (nil, nil) : (strings[left], strings[right]))
         }
+    }
+
+    /// Negative, zero or positive as the text `left` sorts before, with or
+    /// after the text `right`, as `compare(_:_:)` orders the column's own
+    /// texts (for texts outside it: a sort in pieces merges its pieces
+    /// with it).
+    package func compare(utf8 left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Int {
+        compare(left, right, strings: (nil, nil))
+    }
+
+    /// The order of `left` and `right`, whose strings are given when the
+    /// column keeps them.
+    private func compare(
+        _ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>, strings kept: (UnsafeRawPointer?, UnsafeRawPointer?)
+    ) -> Int {
+        if comparesASCIIInPlace {
+            if let order = Self.asciiOrder(left, right) { return order }
+            // The same bytes are the same text (two items of one title).
+            if left.count == right.count, left.elementsEqual(right) { return 0 }
+        }
+        // A text with no string kept gets one for this comparison.
+        let (leftString, rightString) = (kept.0 ?? Self.string(utf8: left), kept.1 ?? Self.string(utf8: right))
+        defer {
+            if kept.0 == nil { CFRelease(leftString) }
+            if kept.1 == nil { CFRelease(rightString) }
+        }
+        return Self.compare(leftString, rightString, locale: locale)
     }
 
     /// The order of two texts told apart by printable ASCII (see the

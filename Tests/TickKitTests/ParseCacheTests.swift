@@ -721,6 +721,14 @@ struct ParseCacheTests {
         }
     }
 
+    @Test("runs of positions stop once there are more than a given number: scattered items are found before all their runs are made")
+    func runsStopAfterTheMostAsked() {
+        let all = CachePages.runs(of: 100, atMost: 10, spanningAtMost: 64) { _ in nil }
+        #expect(all == stride(from: 0, to: 100, by: 10).map { $0..<$0 + 10 })
+        #expect(CachePages.runs(of: 100, atMost: 10, spanningAtMost: 64, stoppingAfter: 3) { _ in nil } == Array(all.prefix(4)))
+        #expect(CachePages.runs(of: 100, atMost: 10, spanningAtMost: 64, stoppingAfter: 10) { _ in nil } == all)
+    }
+
     @Test("a list read from the cache unchecked is checked when first read; a damaged payload is parsed again")
     func uncheckedPayloadIsCheckedBeforeUse() throws {
         let document = parse("---\ntitle: T\n---\n# T\n## S\n- [ ] a due:2026-11-24 #x k:v\n  note\n  - [x] b\n")

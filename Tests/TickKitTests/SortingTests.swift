@@ -198,6 +198,41 @@ import TickSystem
         #expect(positions(SortKey.sort(items, by: [.title], reverse: true, today: Fixture.today)) == byTitle.reversed())
     }
 
+    /// A sort by title of many items sorts them in pieces, writes each
+    /// piece out sorted and merges the pieces: the order must be the one
+    /// sorting them all at once gives, for every key beside the title, in
+    /// either direction, from items in manual order or not.
+    @Test("a sort by title in pieces gives the order of one sort of all the items, ties in manual order")
+    func aSortInPiecesGivesTheOrderOfOneSort() {
+        let words = ["beta", "Alpha", "alpha", "gamma", "Beta", "été", "Ete", "日本", "a b", "a-b", ""]
+        let fields = ["", " !", " !!! due:2026-11-25", " ↓ due:2026-11-20", " due:2026-11-25", " 🔼 📅 2026-11-22"]
+        var files: [String: String] = [:]
+        for list in 0..<4 {
+            let name = list == 3 ? "b/l1.md" : "l\(list).md" // two lists named l1
+            files[name] = (0..<60).map { index in
+                "- [\(index % 5 == 0 ? "x" : " ")] \(words[(index * 7 + list) % words.count])\(fields[(index / 2 + list) % fields.count])\n"
+            }.joined()
+        }
+        let items = workspace(files).items
+        #expect(items.count == 240)
+        let keySets: [[SortKey]] = [
+            [.title], [.title, .due], [.due, .title], [.list, .title], [.title, .list], [.priority, .title], [.urgency, .title],
+            [.title, .manual], [.created, .done, .title],
+        ]
+        var generator = SeededGenerator(seed: 7)
+        for keys in keySets {
+            for reverse in [false, true] {
+                for given in [items, items.shuffled(using: &generator)] {
+                    let whole = SortKey.sort(given, by: keys, reverse: reverse, today: Fixture.today)
+                    for pieceSize in [1, 7, 100] {
+                        let inPieces = SortKey.sort(given, by: keys, reverse: reverse, today: Fixture.today, inPiecesOf: pieceSize)
+                        #expect(inPieces.map(\.address) == whole.map(\.address), "\(keys), reverse \(reverse), pieces of \(pieceSize)")
+                    }
+                }
+            }
+        }
+    }
+
     /// Results come in manual order, and then the sort keeps it on a tie
     /// without a column of it; given in any other order, it reads it.
     @Test("items given in manual order sort as the same items shuffled, by every key")

@@ -80,7 +80,7 @@ extension Tick {
             let workspace = try folder.workspace(readingEveryList: list == nil)
             let context = ItemContext(today: today) { workspace.dependencies }
             let items = try ListFilter.items(workspace, list: list, matching: parsed?.resolvingDependencies(context.dependencies))
-            let arranged = results.arrange(items, isManual: true, today: today)
+            let arranged = results.arrange(consume items, isManual: true, today: today)
             switch format {
             case .json:
                 if output == nil {

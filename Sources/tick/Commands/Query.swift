@@ -63,7 +63,7 @@ extension Tick {
                             + tree.split(separator: "\n").map { "  " + $0 } + [""])
                 }
             }
-            let arranged = results.arrange(matches, isManual: true, today: today)
+            let arranged = results.arrange(consume matches, isManual: true, today: today)
             if explain, let lines = urgencyExplanation(arranged.items, today: today) {
                 if output.json {
                     Terminal.writeError(lines.joined(separator: "\n") + "\n")

@@ -37,7 +37,7 @@ extension SmartGroupCommand {
             members = Self.group.members(of: workspace, matching: query, today: today)
         }
         let arranged = options.results.arrange(
-            members, isManual: Self.group == .all || Self.group == .overdue,
+            consume members, isManual: Self.group == .all || Self.group == .overdue,
             defaultGrouping: Self.group.defaultGrouping, today: today)
         ResultPrinter.print(arranged, context: context, output: options.output, emptyMessage: Self.emptyMessage)
     }

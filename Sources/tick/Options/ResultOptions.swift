@@ -51,15 +51,17 @@ struct ResultOptions: ParsableArguments {
 
     /// Orders, limits and groups `items`. Without `--sort`, `items` keep
     /// their order (`isManual` says whether that is manual order); without
-    /// `--group-by`, `defaultGrouping` applies.
-    func arrange(_ items: [EncodedListedItem], isManual: Bool, defaultGrouping: GroupKey? = nil, today: TaskDate) -> Arranged {
+    /// `--group-by`, `defaultGrouping` applies. The items are taken, not
+    /// copied: sorted, they are not held in both orders while the results
+    /// are printed (23 MB for each 1.4 million items).
+    func arrange(_ items: consuming [EncodedListedItem], isManual: Bool, defaultGrouping: GroupKey? = nil, today: TaskDate) -> Arranged {
         grouped(order(items, today: today), isManual: isManual, defaultGrouping: defaultGrouping, today: today)
     }
 
     /// Orders and limits `items`, without grouping them.
-    func order(_ items: [EncodedListedItem], today: TaskDate) -> [EncodedListedItem] {
+    func order(_ items: consuming [EncodedListedItem], today: TaskDate) -> [EncodedListedItem] {
         var ordered = items
-        if let sort { ordered = SortKey.sort(items, by: sort.keys, today: today) }
+        if let sort { ordered = SortKey.sort(ordered, by: sort.keys, today: today) }
         if reverse { ordered.reverse() }
         if let limit { ordered = Array(ordered.prefix(limit)) }
         return ordered
