@@ -89,4 +89,15 @@ struct MetadataTokenTests {
     func tags() {
         #expect(item("x #area/sub #café #2026 #a-b_c").metadata.tags == ["area/sub", "café", "a-b_c"])
     }
+
+    @Test("the field table's description, the cache's fingerprint of it, names every part of every spelling")
+    func fieldTableDescriptionNamesEverySpelling() {
+        let lines = MetadataField.tableDescription.split(separator: "\n").map(String.init)
+        #expect(lines.count == MetadataField.described.count)
+        #expect(lines.contains("due due both - 📅,📆,🗓 date -"))
+        #expect(lines.contains("done done,completion both completion ✅ date -"))
+        #expect(lines.contains("priority priority dataview-only - - priority -"))
+        #expect(lines.contains("oncompletion oncompletion both onCompletion 🏁 choice(delete,keep; on-completion action) -"))
+        #expect(lines.contains("remind remind both - ⏰ date remind"))
+    }
 }
