@@ -145,7 +145,9 @@ public struct EncodedWorkspace: Sendable {
     package func itemsAccepted(byTestsFrom makeTest: () -> (EncodedListedItem) -> Bool) -> [EncodedListedItem] {
         gathered {
             let include = makeTest()
-            return { include($0) ? $0 : nil }
+            return { include($0) ? () : nil }
+        } making: { item, _ in
+            item
         }
     }
 
@@ -156,30 +158,45 @@ public struct EncodedWorkspace: Sendable {
     package func itemsKeyed(byFunctionsFrom makeKey: () -> (EncodedListedItem) -> UInt64?) -> [(item: EncodedListedItem, key: UInt64)] {
         gathered {
             let key = makeKey()
-            return { item in key(item).map { (item, $0) } }
+            return { key($0) }
+        } making: { item, key in
+            (item, key)
         }
     }
 
-    /// The non-nil results of the functions `makeTransform` makes (one
-    /// per task) on every item, in manual order, on every core.
-    private func gathered<Result>(_ makeTransform: () -> (EncodedListedItem) -> Result?) -> [Result] {
+    /// The results `make` makes of every item the functions
+    /// `makeTransform` make (one per task) give a value, in manual order,
+    /// tested on every core.
+    ///
+    /// The tasks keep where each item lies (its list's rank and its place)
+    /// with its value, not the item: plain numbers, joined with a copy of
+    /// their bytes. The items are made once, as the results are: gathering
+    /// items, then copying them into one array, retained each of them for
+    /// the copy and released each for the gathered one, on one core.
+    private func gathered<Value, Result>(
+        _ makeTransform: () -> (EncodedListedItem) -> Value?, making make: (EncodedListedItem, Value) -> Result
+    ) -> [Result] {
         let runs = listRuns(minimumSize: 1024)
         var found = Parallel.map(runs.count) { run in
             let transform = makeTransform()
-            var found: [Result] = []
+            var found: [(rank: Int32, index: Int32, value: Value)] = []
             forEachItem(in: runs[run]) { item in
-                if let result = transform(item) { found.append(result) }
+                if let value = transform(item) { found.append((Int32(item.listRank), Int32(item.index), value)) }
             }
             return found
         }
         saveRepairs()
-        // Appended run by run (copying through `joined()` walked the items
-        // one by one), each run let go once copied: the results are not
-        // held twice.
         var all: [Result] = []
         all.reserveCapacity(found.reduce(0) { $0 + $1.count })
         for run in found.indices {
-            all.append(contentsOf: found[run])
+            var item: EncodedListedItem? = nil
+            for place in found[run] {
+                if item?.listRank != Int(place.rank) {
+                    item = EncodedListedItem(document: ranked[Int(place.rank)].document, index: 0, listRank: Int(place.rank))
+                }
+                item!.index = Int(place.index)
+                all.append(make(item!, place.value))
+            }
             found[run] = []
         }
         Posix.giveBackFreedMemory()
