@@ -68,24 +68,6 @@ public enum SmartGroup: String, Sendable, CaseIterable {
         return keyed.map { items[$0.index] }
     }
 
-    /// The members of this group among `items`, which come in manual
-    /// order, each with its `orderKey`, in the group's own order.
-    func members(ofKeyedInManualOrder keyed: [(item: EncodedListedItem, key: UInt64)]) -> [EncodedListedItem] {
-        guard keyed.indices.dropFirst().contains(where: { keyed[$0].key < keyed[$0 - 1].key }) else { return keyed.map(\.item) }
-        // Keys and positions below 2^32 (`today`'s, `overdue`'s, `all`'s,
-        // and `completed`'s dated ones; `scheduled`'s hold a day and a time)
-        // sort as one number each, key then position: a sort of plain
-        // integers, where comparing pairs was most of the time.
-        if keyed.count <= 1 << 32, !keyed.contains(where: { $0.key >= 1 << 32 }) {
-            var order = keyed.indices.map { keyed[$0].key << 32 | UInt64($0) }
-            order.sort()
-            return order.map { keyed[Int(truncatingIfNeeded: $0 & 0xFFFF_FFFF)].item }
-        }
-        var order = keyed.indices.map { (key: keyed[$0].key, index: $0) }
-        order.sort { $0.key != $1.key ? $0.key < $1.key : $0.index < $1.index }
-        return order.map { keyed[$0.index].item }
-    }
-
     /// True for the groups whose order is manual order (`orderKey` is the
     /// same for every member): their members need no key to be sorted by.
     var isInManualOrder: Bool { self == .all || self == .overdue }

@@ -45,10 +45,9 @@ extension SmartGroup {
                 return { item in orderKey(item, today: today) != nil && matches?(item) != false }
             })
         }
-        let keyed = workspace.itemsKeyed(byFunctionsFrom: {
+        return workspace.itemsInKeyOrder(byFunctionsFrom: {
             let matches = expression.map { QueryEvaluator.test($0) }
             return { item in orderKey(item, today: today).flatMap { matches?(item) == false ? nil : $0 } }
         })
-        return members(ofKeyedInManualOrder: keyed)
     }
 }
