@@ -234,19 +234,16 @@ struct SortColumn {
         switch key {
         case .urgency:
             // Most urgent first.
-            let (left, right) = (Double(bitPattern: number(left, &leftAt)), Double(bitPattern: number(right, &rightAt)))
-            return left > right ? -1 : (left == right ? 0 : 1)
+            return order(Double(bitPattern: number(right, &rightAt)), Double(bitPattern: number(left, &leftAt)))
         case .manual, .priority, .due, .created, .done:
-            let (left, right) = (Int64(bitPattern: number(left, &leftAt)), Int64(bitPattern: number(right, &rightAt)))
-            return left < right ? -1 : (left == right ? 0 : 1)
+            return order(Int64(bitPattern: number(left, &leftAt)), Int64(bitPattern: number(right, &rightAt)))
         case .title:
             return texts.compare(utf8: text(left, &leftAt), text(right, &rightAt))
         case .list:
             let names = texts.compare(utf8: text(left, &leftAt), text(right, &rightAt))
             let (leftPath, rightPath) = (text(left, &leftAt), text(right, &rightAt))
             if names != 0 { return names }
-            let (leftString, rightString) = (String(decoding: leftPath, as: UTF8.self), String(decoding: rightPath, as: UTF8.self))
-            return leftString < rightString ? -1 : (leftString == rightString ? 0 : 1)
+            return order(String(decoding: leftPath, as: UTF8.self), String(decoding: rightPath, as: UTF8.self))
         }
     }
 
@@ -255,17 +252,16 @@ struct SortColumn {
     /// (`collated`), when the key has some, compare the same.
     func compare(_ lhs: Int, _ rhs: Int) -> Int {
         switch key {
-        case .urgency:
-            // Most urgent first.
-            let (left, right) = (reals[lhs], reals[rhs])
-            return left > right ? -1 : (left == right ? 0 : 1)
-        case .manual, .priority, .due, .created, .done:
-            let (left, right) = (numbers[lhs], numbers[rhs])
-            return left < right ? -1 : (left == right ? 0 : 1)
+        // Most urgent first.
+        case .urgency: return Self.order(reals[rhs], reals[lhs])
+        case .manual, .priority, .due, .created, .done: return Self.order(numbers[lhs], numbers[rhs])
         case .title: return 0
-        case .list:
-            let (left, right) = (paths[lhs], paths[rhs])
-            return left < right ? -1 : (left == right ? 0 : 1)
+        case .list: return Self.order(paths[lhs], paths[rhs])
         }
+    }
+
+    /// Negative, zero or positive as `left` is below, equal to or above `right`.
+    private static func order<Value: Comparable>(_ left: Value, _ right: Value) -> Int {
+        left < right ? -1 : (left == right ? 0 : 1)
     }
 }

@@ -61,31 +61,14 @@ extension SortKey {
             }
             return order != 0 ? order < 0 : left < right
         }
-        // A binary heap of the readers that have a record, the first in order on top.
-        var heap = readers.indices.filter { readers[$0].hasRecord }
-        func siftDown(_ start: Int) {
-            var parent = start
-            while true {
-                var first = parent
-                let left = 2 * parent + 1
-                if left < heap.count, before(heap[left], heap[first]) { first = left }
-                if left + 1 < heap.count, before(heap[left + 1], heap[first]) { first = left + 1 }
-                if first == parent { return }
-                heap.swapAt(parent, first)
-                parent = first
-            }
-        }
-        for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
+        // The readers that have a record, the first in order on top.
+        var merge = MergeHeap(readers.indices.filter { readers[$0].hasRecord }, by: before)
         var order: [Int32] = []
         order.reserveCapacity(items.count)
-        while let top = heap.first {
+        while let top = merge.first {
             order.append(readers[top].withRecord { Int32(littleEndian: $0.loadUnaligned(as: Int32.self)) })
             guard readers[top].advance() else { return nil }
-            if !readers[top].hasRecord {
-                heap[0] = heap[heap.count - 1]
-                heap.removeLast()
-            }
-            if !heap.isEmpty { siftDown(0) }
+            merge.firstRunMoved(ended: !readers[top].hasRecord, by: before)
         }
         return order.count == items.count ? order : nil
     }

@@ -147,7 +147,7 @@ public struct EncodedWorkspace: Sendable {
             let include = makeTest()
             return { include($0) ? () : nil }
         }
-        return items(at: places.lazy.map { ($0.rank, $0.index) }, count: places.count)
+        return items(at: places, inOrder: places.indices)
     }
 
     /// The items the functions `makeKey` make give a key, keyed on every
@@ -160,7 +160,7 @@ public struct EncodedWorkspace: Sendable {
             return { key($0) }
         }
         guard keyed.indices.dropFirst().contains(where: { keyed[$0].value < keyed[$0 - 1].value }) else {
-            return items(at: keyed.lazy.map { ($0.rank, $0.index) }, count: keyed.count)
+            return items(at: keyed, inOrder: keyed.indices)
         }
         // Keys and positions below 2^32 (`today`'s, `overdue`'s, `all`'s,
         // and `completed`'s dated ones; `scheduled`'s hold a day and a time)
@@ -169,11 +169,11 @@ public struct EncodedWorkspace: Sendable {
         if keyed.count <= 1 << 32, !keyed.contains(where: { $0.value >= 1 << 32 }) {
             var order = keyed.indices.map { keyed[$0].value << 32 | UInt64($0) }
             order.sort()
-            return items(at: order.lazy.map { keyed[Int(truncatingIfNeeded: $0 & 0xFFFF_FFFF)] }.map { ($0.rank, $0.index) }, count: order.count)
+            return items(at: keyed, inOrder: order.lazy.map { Int(truncatingIfNeeded: $0 & 0xFFFF_FFFF) })
         }
         var order = keyed.indices.map { (key: keyed[$0].value, position: $0) }
         order.sort { $0.key != $1.key ? $0.key < $1.key : $0.position < $1.position }
-        return items(at: order.lazy.map { keyed[$0.position] }.map { ($0.rank, $0.index) }, count: order.count)
+        return items(at: keyed, inOrder: order.lazy.map(\.position))
     }
 
     /// Where each item lies (its list's rank and its place in the list)
@@ -182,7 +182,7 @@ public struct EncodedWorkspace: Sendable {
     ///
     /// The tasks keep places, not items: plain numbers, joined with a copy
     /// of their bytes, and the items are made once, in the order they are
-    /// asked for (`items(at:count:)`). Gathering items, then copying them
+    /// asked for (`items(at:inOrder:)`). Gathering items, then copying them
     /// into one array, retained each for the copy and released each for
     /// the gathered one, on one core: at 50,000 notes, 4–10% of `today`'s
     /// time and 3–10% of the iCalendar export's.
@@ -207,17 +207,18 @@ public struct EncodedWorkspace: Sendable {
         return all
     }
 
-    /// The items at `places` (each a list's rank and a place in that list),
-    /// in that order; `count` is how many there are.
-    private func items(at places: some Sequence<(rank: Int32, index: Int32)>, count: Int) -> [EncodedListedItem] {
+    /// The items at `places` (each a list's rank and a place in that
+    /// list), taken in the order of `positions`, each place once.
+    private func items<Value>(at places: [(rank: Int32, index: Int32, value: Value)], inOrder positions: some Sequence<Int>) -> [EncodedListedItem] {
         var items: [EncodedListedItem] = []
-        items.reserveCapacity(count)
+        items.reserveCapacity(places.count)
         // One value, moved from place to place: a new one for each would
         // retain and release its list once more.
         var item: EncodedListedItem? = nil
-        for (rank, index) in places {
-            if item?.listRank != Int(rank) { item = EncodedListedItem(document: ranked[Int(rank)].document, index: 0, listRank: Int(rank)) }
-            item!.index = Int(index)
+        for position in positions {
+            let (rank, index) = (Int(places[position].rank), Int(places[position].index))
+            if item?.listRank != rank { item = EncodedListedItem(document: ranked[rank].document, index: 0, listRank: rank) }
+            item!.index = index
             items.append(item!)
         }
         Posix.giveBackFreedMemory()

@@ -882,33 +882,21 @@ struct ListingSource {
             if previous.map({ key < $0 }) ?? true { heads.append((key, index)) }
             previous = key
         }
-        // A binary heap of the runs' next rows, the first in the cache on top.
+        // The runs by their next rows, the first in the cache on top.
         func before(_ a: Int, _ b: Int) -> Bool {
             heads[a].key < heads[b].key || (heads[a].key == heads[b].key && heads[a].line < heads[b].line)
         }
-        func siftDown(_ start: Int) {
-            var parent = start
-            while true {
-                var first = parent
-                let left = 2 * parent + 1
-                if left < heads.count, before(left, first) { first = left }
-                if left + 1 < heads.count, before(left + 1, first) { first = left + 1 }
-                if first == parent { return }
-                heads.swapAt(parent, first)
-                parent = first
-            }
-        }
-        for index in stride(from: heads.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
-        while let top = heads.first {
+        var merge = MergeHeap(Array(heads.indices), by: before)
+        while let run = merge.first {
+            let top = heads[run]
             add(top.line)
             // A run goes on while its rows do not jump back in the cache.
             if let next = row(after: top.line), !(next.key < top.key) {
-                heads[0] = next
+                heads[run] = next
+                merge.firstRunMoved(ended: false, by: before)
             } else {
-                heads[0] = heads[heads.count - 1]
-                heads.removeLast()
+                merge.firstRunMoved(ended: true, by: before)
             }
-            siftDown(0)
         }
         if !batch.isEmpty { flush(isLast: true) }
     }
