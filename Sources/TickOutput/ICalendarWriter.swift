@@ -54,11 +54,14 @@ public enum ICalendarWriter {
         ItemRuns.write(items, runsOfAtMost: 256, bytesPerItem: 512) { positions, output, itemEnded in
             var lists = ListParts()
             var lines = ContentLines()
-            for position in positions {
-                lines.removeAll()
-                component(items[position], &lists, &lines)
-                lines.copy(to: &output)
-                itemEnded(output.count)
+            // Read in place: a copy of each item would retain and release its list.
+            items.withUnsafeBufferPointer { items in
+                for position in positions {
+                    lines.removeAll()
+                    component(items[position], &lists, &lines)
+                    lines.copy(to: &output)
+                    itemEnded(output.count)
+                }
             }
         } deliver: {
             emit($0)
@@ -82,7 +85,7 @@ public enum ICalendarWriter {
     public static func uid(_ listed: EncodedListedItem) -> String {
         var lists = ListParts()
         var bytes = ByteOutput(capacity: 64)
-        lists.appendUID(listed, to: &bytes)
+        lists.part(of: listed.document).appendUID(listed, to: &bytes)
         return String(decoding: bytes.bytes, as: UTF8.self)
     }
 
@@ -93,81 +96,76 @@ public enum ICalendarWriter {
     /// A UID is written as a content line holds it (an id's TEXT escaped;
     /// block ids have nothing to escape).
     struct ListParts {
-        /// A class: a value holding three arrays retained and released
-        /// each of them on every look-up, several times an item.
-        private final class ListPart {
+        /// What one list's components take from it. A class: a value
+        /// holding three arrays retained and released each of them on every
+        /// look-up; a component looks its list's part up once.
+        final class ListPart {
             /// The hash of the list's path and a NUL.
-            let afterPath: FNV1a.Hasher
+            private let afterPath: FNV1a.Hasher
             /// For each item, the count of earlier items with its title.
-            let earlier: [Int]
-            let escapedPath: [UInt8]
-            let escapedName: [UInt8]
+            private let earlier: [Int]
+            private let escapedPath: [UInt8]
+            private let escapedName: [UInt8]
 
-            init(afterPath: FNV1a.Hasher, earlier: [Int], escapedPath: [UInt8], escapedName: [UInt8]) {
+            fileprivate init(_ document: EncodedDocument) {
+                var afterPath = FNV1a.Hasher()
+                afterPath.combine(document.path)
+                afterPath.combine(0)
+                var escapedPath = ByteOutput()
+                var escapedName = ByteOutput()
+                document.path.withUTF8Bytes { ContentLines.appendEscaped($0, to: &escapedPath) }
+                document.name.withUTF8Bytes { ContentLines.appendEscaped($0, to: &escapedName) }
                 self.afterPath = afterPath
-                self.earlier = earlier
-                self.escapedPath = escapedPath
-                self.escapedName = escapedName
+                self.earlier = ListParts.earlierCounts(document)
+                self.escapedPath = escapedPath.bytes
+                self.escapedName = escapedName.bytes
+            }
+
+            /// Appends the UID of `item`, an item of this list (`uid(_:)`),
+            /// hashed from the bytes in place.
+            func appendUID(_ item: EncodedListedItem, to bytes: inout ByteOutput) {
+                if let id = item.id {
+                    ContentLines.appendEscaped(id.bytes, to: &bytes)
+                } else {
+                    var hasher = afterPath
+                    hasher.combine(item.title.bytes)
+                    hasher.combine(0)
+                    // The count in decimal: one digit for nearly every item.
+                    let earlier = earlier[item.index]
+                    if earlier < 10 { hasher.combine(UInt8(0x30 + earlier)) } else { hasher.combine(String(earlier)) }
+                    let hash = hasher.value
+                    for shift in stride(from: 60, through: 0, by: -4) {
+                        bytes.append(ListParts.hexDigits[Int(hash >> UInt64(shift) & 0xF)])
+                    }
+                }
+                bytes.append("@tick")
+            }
+
+            /// Appends the list's name, escaped.
+            func appendListName(to bytes: inout ByteOutput) {
+                bytes.append(escapedName)
+            }
+
+            /// Appends the address of `item`, an item of this list
+            /// (`path:line`), the path escaped.
+            func appendAddress(_ item: EncodedListedItem, to bytes: inout ByteOutput) {
+                bytes.append(escapedPath)
+                bytes.append(UInt8(ascii: ":"))
+                bytes.appendDecimal(item.line)
             }
         }
         private var byList: [ObjectIdentifier: ListPart] = [:]
         /// The list asked about last: an export's items come a list at a time.
         private var last: (list: ObjectIdentifier, part: ListPart)?
 
-        /// Appends the UID of `item` (`uid(_:)`), hashed from the bytes in
-        /// place.
-        mutating func appendUID(_ item: EncodedListedItem, to bytes: inout ByteOutput) {
-            if let id = item.id {
-                ContentLines.appendEscaped(id.bytes, to: &bytes)
-            } else {
-                let list = part(of: item.document)
-                var hasher = list.afterPath
-                hasher.combine(item.title.bytes)
-                hasher.combine(0)
-                // The count in decimal: one digit for nearly every item.
-                let earlier = list.earlier[item.index]
-                if earlier < 10 { hasher.combine(UInt8(0x30 + earlier)) } else { hasher.combine(String(earlier)) }
-                let hash = hasher.value
-                for shift in stride(from: 60, through: 0, by: -4) {
-                    bytes.append(hexDigits[Int(hash >> UInt64(shift) & 0xF)])
-                }
-            }
-            bytes.append("@tick")
-        }
+        fileprivate static let hexDigits = Array("0123456789abcdef".utf8)
 
-        /// Appends the name of `item`'s list, escaped.
-        mutating func appendListName(_ item: EncodedListedItem, to bytes: inout ByteOutput) {
-            bytes.append(part(of: item.document).escapedName)
-        }
-
-        /// Appends the address of `item` (`path:line`), the path escaped.
-        mutating func appendAddress(_ item: EncodedListedItem, to bytes: inout ByteOutput) {
-            bytes.append(part(of: item.document).escapedPath)
-            bytes.append(UInt8(ascii: ":"))
-            bytes.appendDecimal(item.line)
-        }
-
-        private let hexDigits = Array("0123456789abcdef".utf8)
-
-        private mutating func part(of document: EncodedDocument) -> ListPart {
+        /// The part of `document`, made the first time it is asked for.
+        mutating func part(of document: EncodedDocument) -> ListPart {
             let list = ObjectIdentifier(document)
             if let last, last.list == list { return last.part }
-            let part =
-                byList[list]
-                ?? {
-                    var afterPath = FNV1a.Hasher()
-                    afterPath.combine(document.path)
-                    afterPath.combine(0)
-                    var escapedPath = ByteOutput()
-                    var escapedName = ByteOutput()
-                    document.path.withUTF8Bytes { ContentLines.appendEscaped($0, to: &escapedPath) }
-                    document.name.withUTF8Bytes { ContentLines.appendEscaped($0, to: &escapedName) }
-                    let made = ListPart(
-                        afterPath: afterPath, earlier: Self.earlierCounts(document), escapedPath: escapedPath.bytes,
-                        escapedName: escapedName.bytes)
-                    byList[list] = made
-                    return made
-                }()
+            let part = byList[list] ?? ListPart(document)
+            byList[list] = part
             last = (list, part)
             return part
         }
@@ -177,7 +175,7 @@ public enum ICalendarWriter {
         /// `Café` written with `é` or with `e` and a combining accent is
         /// one title). When every title of the list is ASCII, bytes
         /// compare the same, and are compared in place.
-        private static func earlierCounts(_ document: EncodedDocument) -> [Int] {
+        fileprivate static func earlierCounts(_ document: EncodedDocument) -> [Int] {
             let titles = document.titles.map(\.bytes)
             return titles.allSatisfy({ ByteText.isASCII($0) })
                 ? earlierCounts(ofBytes: titles) : earlierCounts(ofStrings: titles.map { String(decoding: $0, as: UTF8.self) })
@@ -242,9 +240,10 @@ public enum ICalendarWriter {
     }
 
     private static func todo(_ item: EncodedListedItem, stamp: String, lists: inout ListParts, into lines: inout ContentLines) {
+        let list = lists.part(of: item.document)
         lines.line("BEGIN:VTODO")
         lines.start("UID:")
-        lists.appendUID(item, to: &lines.output)
+        list.appendUID(item, to: &lines.output)
         lines.end()
         lines.line("DTSTAMP:", stamp)
         lines.text("SUMMARY:", item.title.bytes)
@@ -271,7 +270,7 @@ public enum ICalendarWriter {
         if let parent = item.parentIndex {
             let parentItem = EncodedListedItem(document: item.document, index: parent, listRank: item.listRank)
             lines.start("RELATED-TO;RELTYPE=PARENT:")
-            lists.appendUID(parentItem, to: &lines.output)
+            list.appendUID(parentItem, to: &lines.output)
             lines.end()
         }
         if let every = item.every {
@@ -279,7 +278,7 @@ public enum ICalendarWriter {
             if hasStart, let rule = RecurrenceRule(every.string) { lines.line("RRULE:", rule.rrule) }
             lines.text("X-TICK-EVERY:", every.bytes)
         }
-        lines.list(item, parts: &lists)
+        lines.list(item, part: list)
         reminder(item, into: &lines)
         lines.line("END:VTODO")
     }
@@ -309,24 +308,25 @@ public enum ICalendarWriter {
         emitLines(header, to: emit)
         writeComponents(items, to: emit) { listed, lists, lines in
             guard listed.status.isOpen, listed.date(.due) != nil else { return }
+            let list = lists.part(of: listed.document)
             var uidBytes = ByteOutput(capacity: 64)
-            lists.appendUID(listed, to: &uidBytes)
+            list.appendUID(listed, to: &uidBytes)
             let uid = uidBytes.bytes
             var sequence = 0
             if let written = previous[String(decoding: uid, as: UTF8.self)] {
                 // The event's content, to compare with the one written before.
                 var event = ContentLines()
-                self.event(listed, uid: uid, stamp: stamp, sequence: nil, alarm: alarm, lists: &lists, into: &event)
+                self.event(listed, uid: uid, stamp: stamp, sequence: nil, alarm: alarm, list: list, into: &event)
                 sequence = written.content == changeContent(event.strings) ? written.sequence : written.sequence + 1
             }
-            event(listed, uid: uid, stamp: stamp, sequence: sequence, alarm: alarm, lists: &lists, into: &lines)
+            event(listed, uid: uid, stamp: stamp, sequence: sequence, alarm: alarm, list: list, into: &lines)
         }
         emitLines(["END:VCALENDAR"], to: emit)
     }
 
     /// An event's lines, with SEQUENCE after DTSTAMP when `sequence` is given.
     private static func event(
-        _ item: EncodedListedItem, uid: [UInt8], stamp: String, sequence: Int?, alarm: Int?, lists: inout ListParts,
+        _ item: EncodedListedItem, uid: [UInt8], stamp: String, sequence: Int?, alarm: Int?, list: ListParts.ListPart,
         into lines: inout ContentLines
     ) {
         guard let due = item.date(.due) else { return }
@@ -350,7 +350,7 @@ public enum ICalendarWriter {
         if item.hasTags { lines.categories(item) }
         // A rule that counts from the completion date (`when done`) has no fixed dates to list.
         if let every = item.every?.string, let rule = RecurrenceRule(every), !rule.whenDone { lines.line("RRULE:", rule.rrule) }
-        lines.list(item, parts: &lists)
+        lines.list(item, part: list)
         if let alarm {
             let trigger = alarm % 1440 == 0 ? "-P\(alarm / 1440)D" : alarm % 60 == 0 ? "-PT\(alarm / 60)H" : "-PT\(alarm)M"
             lines.line("BEGIN:VALARM")
@@ -509,22 +509,25 @@ public enum ICalendarWriter {
         if bytes.count <= 75 {
             output.append(bytes)
         } else {
-            // Cut before the character that would pass 75 octets; a
-            // continuation line's space counts as one.
+            // Cut before the character that would pass 75 octets (a
+            // continuation line's space counts as one): at the 75th octet's
+            // end, moved back to the start of the character it is in (a
+            // UTF-8 continuation byte, 10xxxxxx, never starts one; three at
+            // most follow a lead byte).
             var lineStart = 0
-            var count = 0
-            var index = 0
-            while index < bytes.count {
-                let lead = bytes[index]
-                let length = min(lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1, bytes.count - index)
-                if count + length > 75 {
-                    output.append(UnsafeBufferPointer(rebasing: bytes[lineStart..<index]))
-                    output.append(StaticString("\r\n "))
-                    lineStart = index
-                    count = 1
+            var limit = 75
+            while bytes.count - lineStart > limit {
+                var cut = lineStart + limit
+                var backed = 0
+                while backed < 3, bytes[cut] & 0xC0 == 0x80 {
+                    cut -= 1
+                    backed += 1
                 }
-                count += length
-                index += length
+                if bytes[cut] & 0xC0 == 0x80 { cut = lineStart + limit } // not UTF-8: cut at the limit
+                output.append(UnsafeBufferPointer(rebasing: bytes[lineStart..<cut]))
+                output.append(StaticString("\r\n "))
+                lineStart = cut
+                limit = 74
             }
             output.append(UnsafeBufferPointer(rebasing: bytes[lineStart...]))
         }
@@ -633,13 +636,13 @@ struct ContentLines: ~Copyable {
 
     /// `X-TICK-LIST:` and the name of the item's list, then
     /// `X-TICK-ADDRESS:` and its address (`path:line`), escaped once for
-    /// each list (`ListParts`).
-    mutating func list(_ item: EncodedListedItem, parts: inout ICalendarWriter.ListParts) {
+    /// each list (`part`, the item's list's).
+    mutating func list(_ item: EncodedListedItem, part: ICalendarWriter.ListParts.ListPart) {
         start("X-TICK-LIST:")
-        parts.appendListName(item, to: &output)
+        part.appendListName(to: &output)
         end()
         start("X-TICK-ADDRESS:")
-        parts.appendAddress(item, to: &output)
+        part.appendAddress(item, to: &output)
         end()
     }
 
@@ -652,10 +655,50 @@ struct ContentLines: ~Copyable {
         self.output.withBytes { output.append($0) }
     }
 
-    /// 1 for each byte `appendEscaped` may change: C0 controls, `\\`, `;`,
-    /// `,`, DEL and 0xC2.
-    private static let escapeTable: [UInt8] = (0...255).map { byte in
-        byte < 0x20 || byte == 0x5C || byte == 0x3B || byte == 0x2C || byte == 0x7F || byte == 0xC2 ? 1 : 0
+    /// True for each byte `appendEscaped` may change: C0 controls, `\\`,
+    /// `;`, `,`, DEL and 0xC2. A bit for each byte below 0x80, in two
+    /// constant words (a table in a `static let` cost a `swift_once` call
+    /// for every value written).
+    @inline(__always) private static func mayEscape(_ byte: UInt8) -> Bool {
+        // Bits 0x00–0x1F, 0x2C (`,`) and 0x3B (`;`); then 0x5C (`\\`) and 0x7F, less 0x40.
+        let below40: UInt64 = 0x0800_1000_FFFF_FFFF
+        let below80: UInt64 = 0x8000_0000_1000_0000
+        switch byte {
+        case 0..<0x40: return below40 >> UInt64(byte) & 1 != 0
+        case 0x40..<0x80: return below80 >> UInt64(byte - 0x40) & 1 != 0
+        default: return byte == 0xC2
+        }
+    }
+
+    /// True when no byte of `text` is one `appendEscaped` may change
+    /// (`mayEscape`), tested eight bytes at a time: a byte below 0x20 or
+    /// equal to one of the five others shows in a word's high bits
+    /// ("Bit Twiddling Hacks": `hasless`, `haszero`), exactly, as a yes or
+    /// no for the word. An export scans every title and note with it.
+    private static func isPlain(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        @inline(__always) func hasZeroByte(_ word: UInt64) -> Bool {
+            (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0
+        }
+        var index = 0
+        if let base = text.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while index + 8 <= text.count {
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                let belowSpace = (word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080 != 0
+                if belowSpace || hasZeroByte(word ^ 0x2C2C_2C2C_2C2C_2C2C) || hasZeroByte(word ^ 0x3B3B_3B3B_3B3B_3B3B)
+                    || hasZeroByte(word ^ 0x5C5C_5C5C_5C5C_5C5C) || hasZeroByte(word ^ 0x7F7F_7F7F_7F7F_7F7F)
+                    || hasZeroByte(word ^ 0xC2C2_C2C2_C2C2_C2C2)
+                {
+                    return false
+                }
+                index += 8
+            }
+        }
+        while index < text.count {
+            if mayEscape(text[index]) { return false }
+            index += 1
+        }
+        return true
     }
 
     /// Appends `text` escaped as a TEXT value (`ICalendarWriter.escaped`),
@@ -663,10 +706,9 @@ struct ContentLines: ~Copyable {
     /// as `\\n`, the tab kept, other C0 controls, DEL and the C1 controls
     /// (U+0080–U+009F, `C2 80`–`C2 9F` in UTF-8) dropped.
     static func appendEscaped(_ text: UnsafeBufferPointer<UInt8>, to bytes: inout ByteOutput) {
-        // Most text has nothing to escape: a scan says so, a table lookup
-        // a byte. (0xC2 leads every C1 control, and more.)
-        let isPlain = escapeTable.withUnsafeBufferPointer { table in text.allSatisfy { table[Int($0)] == 0 } }
-        if isPlain { return bytes.append(text) }
+        // Most text has nothing to escape: a scan says so, a bit test a
+        // byte. (0xC2 leads every C1 control, and more.)
+        if isPlain(text) { return bytes.append(text) }
         var index = 0
         while index < text.count {
             let byte = text[index]

@@ -37,7 +37,10 @@ struct ItemRuns {
     /// order), and gives pages back when enough are held.
     private mutating func runWritten(_ count: Int) {
         let run = runs[count - 1]
-        for item in items[run] { pages.include(item.document) }
+        // Read in place: a copy of each item would retain and release its list.
+        items.withUnsafeBufferPointer { items in
+            for position in run { pages.include(items[position].document) }
+        }
         pages.written(run.count, isLast: count == runs.count)
     }
 

@@ -115,6 +115,48 @@ import TickStore
         #expect(ICalendarWriter.fold(String(repeating: "x", count: 80)) == String(repeating: "x", count: 75) + "\r\n " + "xxxxx\r\n")
     }
 
+    @Test("every ASCII character, every C1 control and the no-break space are escaped, kept or dropped as TEXT requires")
+    func icsEscapingOfEachCharacter() {
+        for value in UInt32(0)...0xA0 {
+            let character = Character(Unicode.Scalar(value)!)
+            let expected: String
+            switch value {
+            case 0x5C, 0x3B, 0x2C: expected = "\\" + String(character)
+            case 0x0D, 0x0A: expected = "\\n"
+            case 0x09: expected = "\t"
+            case 0x00..<0x20, 0x7F, 0x80...0x9F: expected = ""
+            default: expected = String(character)
+            }
+            // At places of an eight-byte word, and in the bytes after the last whole word.
+            for (before, after) in [(0, 9), (1, 9), (3, 9), (7, 9), (8, 9), (0, 0), (8, 0), (9, 1), (17, 2)] {
+                let (head, tail) = (String(repeating: "a", count: before), String(repeating: "b", count: after))
+                #expect(
+                    ICalendarWriter.escaped(head + String(character) + tail) == head + expected + tail,
+                    "U+\(String(value, radix: 16)) after \(before) bytes")
+            }
+        }
+    }
+
+    @Test("folding fills each line as far as a whole character allows, and unfolding gives the line back")
+    func icsFoldingIsGreedyAndNeverSplitsACharacter() {
+        // One-, two-, three- and four-byte characters, so that cuts fall inside each kind.
+        for shift in 0..<4 {
+            let line = "SUMMARY:" + String(repeating: "a", count: shift) + String(repeating: "aé€😀", count: 40)
+            let folded = ICalendarWriter.fold(line)
+            #expect(folded.hasSuffix("\r\n"))
+            // "\r\n" is one Character.
+            let physical = folded.dropLast().components(separatedBy: "\r\n")
+            #expect(physical.dropFirst().allSatisfy { $0.hasPrefix(" ") })
+            #expect(physical.first! + physical.dropFirst().map { String($0.dropFirst()) }.joined() == line)
+            #expect(physical.allSatisfy { $0.utf8.count <= 75 })
+            // Greedy: the first character of the next line would not have fitted.
+            for (index, text) in physical.dropLast().enumerated() {
+                let next = physical[index + 1].dropFirst().first!
+                #expect(text.utf8.count + String(next).utf8.count > 75, "line \(index) could have held one more character")
+            }
+        }
+    }
+
     @Test func icsUIDsAreStable() {
         let first = ICalendarWriter.write(folder.items, stamp: "20261121T000000Z")
         let second = ICalendarWriter.write(
