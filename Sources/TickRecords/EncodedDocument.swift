@@ -225,9 +225,12 @@ public final class EncodedDocument: @unchecked Sendable {
     /// and name are compared as bytes, where they lie: no `String` is made
     /// for them for each list a query reads.
     private func readBody(_ buffer: UnsafeBufferPointer<UInt8>, owner: AnyObject?) throws -> Body {
+        // Compared where the string's bytes lie: a `var` copy to call
+        // `withUTF8` retained and released the string, for every list read.
         func same(_ slice: ByteSlice, _ text: String) -> Bool {
-            var text = text
-            return text.withUTF8 { ByteText.compare(slice.bytes(in: buffer), $0) == 0 }
+            let bytes = slice.bytes(in: buffer)
+            return text.utf8.withContiguousStorageIfAvailable { ByteText.compare(bytes, $0) == 0 }
+                ?? bytes.elementsEqual(text.utf8)
         }
         var reader = ByteReader(buffer, range: 0..<buffer.count)
         guard same(try reader.slice(), path), try reader.optionalString() == explicitColor,
