@@ -42,7 +42,6 @@ extension SortKey {
     static func sortedOrder(
         _ items: [EncodedListedItem], by columnKeys: [SortKey], today: TaskDate, keepingTexts: Bool = false
     ) -> (order: [Int32], columns: [SortColumn]) {
-        let keys = columnKeys
         var columns = columnKeys.map { SortColumn(key: $0, capacity: items.count) }
         items.forEachReleasingCachePages { item in
             for place in columns.indices { columns[place].append(item, today: today) }
@@ -51,7 +50,7 @@ extension SortKey {
         let filled = columns
         // Comparing texts in the locale's order is most of a sort by title or
         // list, worth a second core; comparing numbers is not.
-        let cores = keys.contains { $0 == .title || $0 == .list } ? ProcessInfo.processInfo.activeProcessorCount : 1
+        let cores = columnKeys.contains { $0 == .title || $0 == .list } ? ProcessInfo.processInfo.activeProcessorCount : 1
         // The texts are compared first, through references not retained: a
         // column read for a call into another module was copied for each
         // comparison, its arrays retained and released from both cores at

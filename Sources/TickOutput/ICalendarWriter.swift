@@ -164,8 +164,13 @@ public enum ICalendarWriter {
         mutating func part(of document: EncodedDocument) -> ListPart {
             let list = ObjectIdentifier(document)
             if let last, last.list == list { return last.part }
-            let part = byList[list] ?? ListPart(document)
-            byList[list] = part
+            let part: ListPart
+            if let made = byList[list] {
+                part = made
+            } else {
+                part = ListPart(document)
+                byList[list] = part
+            }
             last = (list, part)
             return part
         }

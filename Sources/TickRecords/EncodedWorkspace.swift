@@ -208,7 +208,9 @@ public struct EncodedWorkspace: Sendable {
     }
 
     /// The items at `places` (each a list's rank and a place in that
-    /// list), taken in the order of `positions`, each place once.
+    /// list), taken in the order of `positions`, each place once. Every
+    /// gathering ends here, so here the memory its tasks freed on the
+    /// worker threads is given back (`Posix.giveBackFreedMemory`).
     private func items<Value>(at places: [(rank: Int32, index: Int32, value: Value)], inOrder positions: some Sequence<Int>) -> [EncodedListedItem] {
         var items: [EncodedListedItem] = []
         items.reserveCapacity(places.count)

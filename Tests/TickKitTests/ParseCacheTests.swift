@@ -761,6 +761,27 @@ struct ParseCacheTests {
         }
     }
 
+    @Test("a payload whose checksum holds but whose path or name is not the one the index gives is refused and parsed again")
+    func payloadOfAnotherListIsRefused() throws {
+        let alpha = try #require(ListPayload(encoding: parse("# Alpha\n- [ ] a\n", path: "alpha.md")))
+        let alphaRenamed = try #require(ListPayload(encoding: parse("# Beta\n- [ ] a\n", path: "alpha.md")))
+        let beta = try #require(ListPayload(encoding: parse("# Alpha\n- [ ] a\n", path: "beta.md")))
+        // What the index says (path, name) against a payload of another path, or of another name.
+        let cases = [
+            (payload: alpha, path: "beta.md", summary: beta.summary, isOwn: false),
+            (payload: alphaRenamed, path: "alpha.md", summary: alpha.summary, isOwn: false),
+            (payload: alpha, path: "alpha.md", summary: alpha.summary, isOwn: true),
+        ]
+        for (payload, path, summary, isOwn) in cases {
+            let unchecked = EncodedDocument(
+                unchecked: UnsafeBufferPointer(payload.storage.buffer), owner: payload.storage, checksum: payload.checksum, path: path,
+                summary: summary)
+            var repaired = false
+            unchecked.complete { _ in repaired = true }
+            #expect(repaired == !isOwn, "\(path) named \(summary.name): \(isOwn ? "its own payload is kept" : "another list's is refused")")
+        }
+    }
+
     /// Runs `tick query open --json` in a bash pipeline, `tick … PIPE`, with
     /// its cache in `cache` and each cache save held back `delay` ms; the
     /// exit status bash saw for tick (141: SIGPIPE).
