@@ -38,6 +38,10 @@ public struct TaskItem: Sendable {
     public var title: String
     /// The title's source bytes, as written.
     public var text: String
+    /// True when `text` holds no inline markup (`TitleParser.isPlain`): its
+    /// runs are plain text and tokens. The parser learns it while reading
+    /// the title, so nothing scans the title again for it.
+    public package(set) var textIsPlain: Bool
     /// The notes, with the item's content indentation removed; nil when empty.
     public var notes: String?
     /// The lines (1-based) that hold the notes.
@@ -50,7 +54,7 @@ public struct TaskItem: Sendable {
     package init(
         index: Int, line: Int, lastLine: Int, status: TaskStatus, markerRange: Range<Int>, boxRange: Range<Int>, titleRange: Range<Int>,
         blockRange: Range<Int>, depth: Int, parent: Int? = nil, children: [Int], section: Int? = nil, quoteDepth: Int, metadata: ItemMetadata,
-        title: String, text: String, notes: String? = nil, noteLines: [Int], invalidTitleBytes: [UInt8]? = nil
+        title: String, text: String, textIsPlain: Bool, notes: String? = nil, noteLines: [Int], invalidTitleBytes: [UInt8]? = nil
     ) {
         self.index = index
         self.line = line
@@ -68,6 +72,7 @@ public struct TaskItem: Sendable {
         self.metadata = metadata
         self.title = title
         self.text = text
+        self.textIsPlain = textIsPlain
         self.notes = notes
         self.noteLines = noteLines
         self.invalidTitleBytes = invalidTitleBytes

@@ -113,8 +113,7 @@ package enum DocumentCoding {
         }
         let text = append(item.pointee.text)
         try set(.text, text)
-        let isPlain = writer.bytes.withUnsafeBufferPointer { TitleParser.isPlain($0, text.start..<text.start + text.count) }
-        if !isPlain { flags |= Int(ItemRecordLayout.markupBit) }
+        if !item.pointee.textIsPlain { flags |= Int(ItemRecordLayout.markupBit) }
         // The title is most often the start of the text (the text less its
         // trailing tokens): then its slice points into the text's bytes
         // instead of repeating them, a seventh of the cache.
@@ -384,7 +383,7 @@ package enum DocumentCoding {
                 boxRange: boxRange, titleRange: titleRange, blockRange: blockRange, depth: record[.depth],
                 parent: parent == 0 ? nil : parent - 1, children: children,
                 section: section == 0 ? nil : section - 1, quoteDepth: quoteDepth, metadata: metadata,
-                title: try required(.title), text: try required(.text), notes: try string(.notes),
+                title: try required(.title), text: try required(.text), textIsPlain: !record.hasMarkup, notes: try string(.notes),
                 noteLines: noteLines, invalidTitleBytes: invalidTitleBytes)
         }
         guard let item else { throw ByteReader.Damaged() }

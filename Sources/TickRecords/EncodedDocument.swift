@@ -688,7 +688,7 @@ public struct EncodedListedItem: @unchecked Sendable {
     }
 
     /// True when the item's text holds no inline markup (`TitleParser.isPlain`,
-    /// asked when the list was encoded): its runs are plain text and tokens,
+    /// learnt when the title was parsed): its runs are plain text and tokens,
     /// and its display title is `title` with no style of its own, so a
     /// renderer need not parse the runs.
     public var hasPlainTitle: Bool { !record.hasMarkup }

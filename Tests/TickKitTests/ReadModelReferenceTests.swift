@@ -87,6 +87,11 @@ struct ReadModelReferenceTests {
             #expect(item.onCompletion?.string == parsed.metadata.onCompletion)
             #expect(item.runs.map(\.text) == parsed.runs.map(\.text))
             #expect(item.runs.displayTitle == parsed.runs.displayTitle)
+            // Whether the text holds markup, asked of its bytes here; the
+            // parser learns it while reading the title, and the cache keeps it.
+            let textIsPlain = Array(parsed.text.utf8).withUnsafeBufferPointer { TitleParser.isPlain($0, 0..<$0.count) }
+            #expect(parsed.textIsPlain == textIsPlain, "\(document.path):\(parsed.line)")
+            #expect(item.hasPlainTitle == textIsPlain, "\(document.path):\(parsed.line)")
         }
     }
 

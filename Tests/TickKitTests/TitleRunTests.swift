@@ -118,6 +118,23 @@ struct PlainTitleShortcutTests {
         #expect(document.items[0].title == document.items[0].runs.displayTitle)
     }
 
+    @Test("a parsed item knows whether its text holds markup, in a file that is not valid UTF-8 too")
+    func parsedItemKnowsWhetherItsTextIsPlain() {
+        let lines = [
+            ("Buy milk due:2026-11-24 #errand", true), ("Buy *milk*", false), ("see www.example.com", false),
+            ("a `code` span", false), ("Café 🛒 ⏫", true),
+        ]
+        for (line, plain) in lines {
+            for validUTF8 in [true, false] {
+                // A byte that is never UTF-8 in the title makes the whole file invalid.
+                let bytes = Array("- [ ] \(line)".utf8) + (validUTF8 ? [] : [0x20, 0xFF, 0x7A]) + [0x0A]
+                let document = parse(bytes: bytes)
+                #expect(document.items.count == 1)
+                #expect(document.items.first?.textIsPlain == plain, "\(line), valid UTF-8: \(validUTF8)")
+            }
+        }
+    }
+
     @Test("the shortcut's display title, metadata and diagnostics are the full walk's, on generated titles")
     func shortcutSummaryAgreesWithWalk() {
         // Words that are, almost are, or are not tokens, in every dialect,
@@ -142,6 +159,10 @@ struct PlainTitleShortcutTests {
                 #expect(shortcut.metadata == walked.metadata, "\(title.debugDescription)")
                 #expect(shortcut.diagnostics.map(\.offset) == walked.diagnostics.map(\.offset), "\(title.debugDescription)")
                 #expect(shortcut.diagnostics.map(\.message) == walked.diagnostics.map(\.message), "\(title.debugDescription)")
+                // Both paths say whether the title is plain, as `isPlain` does.
+                let isPlain = TitleParser.isPlain(buffer, 0..<buffer.count)
+                #expect(shortcut.isPlain == isPlain, "\(title.debugDescription)")
+                #expect(walked.isPlain == isPlain, "\(title.debugDescription)")
             }
         }
     }

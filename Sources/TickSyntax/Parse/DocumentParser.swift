@@ -246,7 +246,7 @@ private struct Builder {
                     depth: parent.map { items[$0].depth + 1 } ?? 0, parent: parent, children: [],
                     section: section(forLine: paragraphLine), quoteDepth: listItem.quoteDepth,
                     metadata: summary.metadata, title: summary.title,
-                    text: source.string(title), notes: nil, noteLines: [],
+                    text: source.string(title), textIsPlain: summary.isPlain, notes: nil, noteLines: [],
                     invalidTitleBytes: isValidUTF8 || UTF8Check.isValid(Array(buffer[title])) ? nil : Array(buffer[title])))
             if let parent { items[parent].children.append(index) }
             taskIndex[outlineIndex] = index

@@ -18,6 +18,8 @@ package enum TitleParser {
         /// The title's tokens, folded.
         var metadata: ItemMetadata
         var diagnostics: [(offset: Int, message: String)]
+        /// The title holds no inline markup (`isPlain`).
+        var isPlain: Bool
     }
 
     package static func parse(_ bytes: UnsafeBufferPointer<UInt8>, title: Range<Int>) -> Result {
@@ -29,11 +31,15 @@ package enum TitleParser {
     /// `isValidUTF8`: the bytes around `title` are valid UTF-8 (the whole
     /// file is), which allows the fast path for titles without markup.
     static func summarize(_ bytes: UnsafeBufferPointer<UInt8>, title: Range<Int>, isValidUTF8: Bool = false) -> Summary {
-        if isValidUTF8, !title.isEmpty, let summary = summarizePlain(bytes, title: title) { return summary }
+        let triedPlain = isValidUTF8 && !title.isEmpty
+        if triedPlain, let summary = summarizePlain(bytes, title: title) { return summary }
         var sink = SummarySink(bytes: bytes)
         sink.display.reserveCapacity(title.count)
         let diagnostics = walk(bytes, title: title, into: &sink)
-        return Summary(title: String(decoding: sink.display, as: UTF8.self), metadata: sink.metadata, diagnostics: diagnostics)
+        // `summarizePlain` gives up exactly when a byte makes the title not plain.
+        return Summary(
+            title: String(decoding: sink.display, as: UTF8.self), metadata: sink.metadata, diagnostics: diagnostics,
+            isPlain: triedPlain ? false : isPlain(bytes, title))
     }
 
     /// `summarize` for a valid UTF-8 title without inline markup (most
@@ -127,7 +133,7 @@ package enum TitleParser {
             return String(decoding: UnsafeBufferPointer(rebasing: out[..<count]), as: UTF8.self)
         }
         guard plain else { return nil }
-        return Summary(title: display, metadata: metadata, diagnostics: scanner.diagnostics)
+        return Summary(title: display, metadata: metadata, diagnostics: scanner.diagnostics, isPlain: true)
     }
 
     /// Receives a title's content in order: styled pieces, plain text, tokens.
