@@ -63,6 +63,9 @@ extension ParseCache {
 
         private var finished = false
 
+        /// About how many bytes of payloads `ordered` copies in one piece.
+        static let pieceLength = 1 << 20
+
         /// Writes `payloads` one after another at the end of the spool; where
         /// the first one starts, or nil when they could not all be written
         /// (then no later batch is written either).
@@ -87,8 +90,8 @@ extension ParseCache {
         /// one, so that commands reading every list read it from start to
         /// end) with its index and trailer, renamed into place. The lists
         /// are then read from the mapping returned. The payloads are copied
-        /// through a buffer (a megabyte, or the largest list), never mapped,
-        /// so the copy holds no list's pages. When that file cannot be written (a full
+        /// through buffers (a megabyte each, or the largest list; one per
+        /// core), never mapped, so the copy holds no list's pages. When that file cannot be written (a full
         /// disk), the lists are read from a mapping of the spool itself. Nil
         /// when nothing can be mapped: the caller parses the spooled lists
         /// again. The spool file is removed either way (a mapping outlives
@@ -110,6 +113,13 @@ extension ParseCache {
         }
 
         /// The cache file made from the spool `spool`, mapped; nil when it cannot be written.
+        ///
+        /// Each payload's place in the new file is known before any is
+        /// copied (one after another, in write order, after the header), so
+        /// the copy is cut into pieces of about a megabyte, each read into a
+        /// buffer of its own and written at its place, on every core, while
+        /// the index is made: the other core would otherwise wait for this
+        /// one, between the parse and the query.
         private func ordered(
             _ entries: [Contents.Entry], listOrder: (places: [Int], entryIndices: [Int]), from spool: Int32, scanStarted: Int
         ) -> Contents? {
@@ -118,33 +128,54 @@ extension ParseCache {
             let file = Posix.openFile(temporary, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, permissions: 0o600)
             guard file >= 0 else { return nil }
             defer { Posix.closeFile(file) }
-            var moved = entries
-            var output = cache.header()
-            var flushed = 0 // bytes written to the file so far
-            var written = true
-            output.reserveCapacity(1 << 20)
-            for position in writeOrder where written {
-                let payload = entries[position].payload
-                let start = output.count
-                output.append(contentsOf: repeatElement(0, count: payload.count))
-                written = output.withUnsafeMutableBytes { bytes in
-                    Posix.read(spool, at: payload.lowerBound, into: UnsafeMutableRawBufferPointer(rebasing: bytes[start...]))
+            let header = cache.header()
+            var moved = entries // with their places in the new file
+            var pieces: [Range<Int>] = [] // of `writeOrder`
+            var pieceStart = 0 // in `writeOrder`
+            var pieceOffset = header.count // in the new file
+            var end = header.count
+            for (order, position) in writeOrder.enumerated() {
+                if end - pieceOffset >= Self.pieceLength, order > pieceStart {
+                    pieces.append(pieceStart..<order)
+                    (pieceStart, pieceOffset) = (order, end)
                 }
-                moved[position].payload = flushed + start..<flushed + output.count
-                if output.count >= 1 << 20 {
-                    written = written && output.withUnsafeBufferPointer { Posix.writeAll([$0], to: file) }
-                    flushed += output.count
-                    output.removeAll(keepingCapacity: true)
-                }
+                let length = entries[position].payload.count
+                moved[position].payload = end..<end + length
+                end += length
             }
-            let payloadsEnd = flushed + output.count
-            let tail = cache.indexAndTrailer(
-                moved.map { (path: $0.path, stamp: $0.stamp, source: Source.kept($0)) },
-                offsets: moved.map(\.payload.lowerBound), listOrder: listOrder.places, scanStarted: scanStarted, start: payloadsEnd)
-            output += tail
-            guard written, output.withUnsafeBufferPointer({ Posix.writeAll([$0], to: file) }),
+            if pieceStart < writeOrder.count { pieces.append(pieceStart..<writeOrder.count) }
+            let payloadsEnd = end
+            let placed = moved
+            var tail: [UInt8] = [] // written by the last task only, read once all are done
+            let copied = Parallel.map(pieces.count + 1) { task -> Bool in
+                guard task < pieces.count else {
+                    tail = cache.indexAndTrailer(
+                        placed.map { (path: $0.path, stamp: $0.stamp, source: Source.kept($0)) },
+                        offsets: placed.map(\.payload.lowerBound), listOrder: listOrder.places, scanStarted: scanStarted,
+                        start: payloadsEnd)
+                    return true
+                }
+                let piece = writeOrder[pieces[task]]
+                let start = placed[piece.first!].payload.lowerBound
+                let length = placed[piece.last!].payload.upperBound - start
+                let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: length, alignment: 16)
+                defer { buffer.deallocate() }
+                for position in piece {
+                    let source = entries[position].payload
+                    let target = placed[position].payload.lowerBound - start
+                    guard
+                        Posix.read(
+                            spool, at: source.lowerBound,
+                            into: UnsafeMutableRawBufferPointer(rebasing: buffer[target..<target + source.count]))
+                    else { return false }
+                }
+                return Posix.write(UnsafeRawBufferPointer(buffer), to: file, at: start)
+            }
+            guard !copied.contains(false),
+                header.withUnsafeBytes({ Posix.write($0, to: file, at: 0) }),
+                tail.withUnsafeBytes({ Posix.write($0, to: file, at: payloadsEnd) }),
                 let contents = Contents(
-                    mapping: file, length: payloadsEnd, entries: moved, listOrder: listOrder.places, scanStarted: scanStarted,
+                    mapping: file, length: payloadsEnd, entries: placed, listOrder: listOrder.places, scanStarted: scanStarted,
                     granularity: cache.granularity),
                 Posix.rename(temporary, to: cache.path)
             else {

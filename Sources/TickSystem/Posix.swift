@@ -178,6 +178,18 @@ public enum Posix {
         return nil
     }
 
+    /// Writes all of `buffer` into the file at `offset` (`pwrite(2)`,
+    /// retried on interrupts and short writes); false when a write fails.
+    package static func write(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32, at offset: Int) -> Bool {
+        var done = 0
+        while done < buffer.count {
+            let count = retryingInterrupts { pwrite(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done)) }
+            guard count > 0 else { return false }
+            done += count
+        }
+        return true
+    }
+
     /// Writes `buffers` one after another with `writev(2)`, up to 512 at a
     /// call (thousands of `write` calls cost more than the copying),
     /// retrying interrupted and partial writes; false when a write fails.

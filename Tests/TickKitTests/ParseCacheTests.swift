@@ -111,18 +111,23 @@ struct ParseCacheTests {
 
     /// Forty lists whose names sort the other way round from their paths,
     /// so that list order and the folder's walk order differ.
-    static func listsNamedAgainstTheirPaths() -> [String: String] {
+    static func listsNamedAgainstTheirPaths(itemsEach: Int = 20) -> [String: String] {
         var files: [String: String] = [:]
         for number in 0..<40 {
             files["n\(String(format: "%02d", number)).md"] =
-                "# Note \(String(format: "%02d", 99 - number))\n" + (0..<20).map { "- [ ] task \(number)-\($0) due:2026-11-2\($0 % 9)\n" }.joined()
+                "# Note \(String(format: "%02d", 99 - number))\n"
+                + (0..<itemsEach).map { "- [ ] task \(number)-\($0) due:2026-11-2\($0 % 9)\n" }.joined()
         }
         return files
     }
 
-    @Test("a cold run writes its cache once, the lists in list order, and answers from it as without a cache")
-    func coldRunWritesOnceInListOrder() throws {
-        let folder = try TemporaryFolder(Self.listsNamedAgainstTheirPaths())
+    /// With 1,500 items a list, the lists' encodings take several of the
+    /// pieces the spool is copied in, on every core, into the new file.
+    @Test(
+        "a cold run writes its cache once, the lists in list order, and answers from it as without a cache",
+        arguments: [20, 1500])
+    func coldRunWritesOnceInListOrder(itemsEach: Int) throws {
+        let folder = try TemporaryFolder(Self.listsNamedAgainstTheirPaths(itemsEach: itemsEach))
         let cache = CacheFolder()
         let cold = try run(["query", "open", "--json"], folder, cache: cache)
         let uncached = try TickRunner.run(
@@ -142,11 +147,15 @@ struct ParseCacheTests {
             #expect(entry.payload.lowerBound == next, "\(entry.path)")
             next = entry.payload.upperBound
         }
-        let fileSize = try Data(contentsOf: URL(fileURLWithPath: parseCache.path)).count
-        let indexLength = fileSize - next - ParseCache.trailerLength
-        #expect(indexLength > 0 && indexLength < 40 * 100, "\(indexLength) bytes after the lists")
+        let written = try Data(contentsOf: URL(fileURLWithPath: parseCache.path))
+        let indexLength = written.count - next - ParseCache.trailerLength
+        // About a hundred bytes a list, and a byte for each open item's due day.
+        #expect(indexLength > 0 && indexLength < 40 * (100 + itemsEach), "\(indexLength) bytes after the lists")
+        if itemsEach > 20 { #expect(next > 3 * ParseCache.Spool.pieceLength, "the lists fit one piece") }
         let warm = try run(["query", "open", "--json"], folder, cache: cache)
         #expect(warm.stdoutBytes == uncached.stdoutBytes)
+        // Every list passed its check: none was parsed again and appended.
+        #expect(try Data(contentsOf: URL(fileURLWithPath: parseCache.path)) == written, "the warm run changed the cache file")
     }
 
     @Test("when the new cache file cannot be written, the lists are read from the spool and no file is left behind")
