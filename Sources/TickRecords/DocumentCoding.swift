@@ -1,6 +1,5 @@
 import Foundation
 import TickModel
-import TickSyntax
 import TickSystem
 
 /// Writes a parsed document into the parse cache and reads it back.

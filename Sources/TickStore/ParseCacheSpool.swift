@@ -91,8 +91,9 @@ extension ParseCache {
         /// end) with its index and trailer, renamed into place. The lists
         /// are then read from the mapping returned. The payloads are copied
         /// through buffers (a megabyte each, or the largest list; one per
-        /// core), never mapped, so the copy holds no list's pages. When that file cannot be written (a full
-        /// disk), the lists are read from a mapping of the spool itself. Nil
+        /// core), never mapped, so the copy holds no list's pages. When that
+        /// file cannot be written (a full disk), the lists are read from a
+        /// mapping of the spool itself. Nil
         /// when nothing can be mapped: the caller parses the spooled lists
         /// again. The spool file is removed either way (a mapping outlives
         /// its file's name).

@@ -127,11 +127,19 @@ public enum Posix {
     /// retried on interrupts and short reads); false when the file ends
     /// first or a read fails.
     package static func read(_ descriptor: Int32, at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Bool {
+        transfersAll(buffer.count) { done in pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done)) }
+    }
+
+    /// True once `transfer(done)` (a `pread` or `pwrite` of what is left
+    /// after the first `done` bytes, returning how many it moved) has moved
+    /// all `count` bytes, retried on interrupts and short transfers; false
+    /// when a call fails or moves nothing.
+    private static func transfersAll(_ count: Int, _ transfer: (_ done: Int) -> Int) -> Bool {
         var done = 0
-        while done < buffer.count {
-            let count = retryingInterrupts { pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done)) }
-            guard count > 0 else { return false }
-            done += count
+        while done < count {
+            let moved = retryingInterrupts { transfer(done) }
+            guard moved > 0 else { return false }
+            done += moved
         }
         return true
     }
@@ -181,13 +189,7 @@ public enum Posix {
     /// Writes all of `buffer` into the file at `offset` (`pwrite(2)`,
     /// retried on interrupts and short writes); false when a write fails.
     package static func write(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32, at offset: Int) -> Bool {
-        var done = 0
-        while done < buffer.count {
-            let count = retryingInterrupts { pwrite(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done)) }
-            guard count > 0 else { return false }
-            done += count
-        }
-        return true
+        transfersAll(buffer.count) { done in pwrite(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done)) }
     }
 
     /// Writes `buffers` one after another with `writev(2)`, up to 512 at a

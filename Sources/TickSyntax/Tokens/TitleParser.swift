@@ -24,22 +24,20 @@ package enum TitleParser {
 
     package static func parse(_ bytes: UnsafeBufferPointer<UInt8>, title: Range<Int>) -> Result {
         var sink = RunSink(bytes: bytes)
-        let diagnostics = walk(bytes, title: title, into: &sink)
-        return Result(runs: sink.runs, diagnostics: diagnostics)
+        let walked = walk(bytes, title: title, into: &sink)
+        return Result(runs: sink.runs, diagnostics: walked.diagnostics)
     }
 
     /// `isValidUTF8`: the bytes around `title` are valid UTF-8 (the whole
     /// file is), which allows the fast path for titles without markup.
     static func summarize(_ bytes: UnsafeBufferPointer<UInt8>, title: Range<Int>, isValidUTF8: Bool = false) -> Summary {
-        let triedPlain = isValidUTF8 && !title.isEmpty
-        if triedPlain, let summary = summarizePlain(bytes, title: title) { return summary }
+        if isValidUTF8, !title.isEmpty, let summary = summarizePlain(bytes, title: title) { return summary }
         var sink = SummarySink(bytes: bytes)
         sink.display.reserveCapacity(title.count)
-        let diagnostics = walk(bytes, title: title, into: &sink)
-        // `summarizePlain` gives up exactly when a byte makes the title not plain.
+        let walked = walk(bytes, title: title, into: &sink)
         return Summary(
-            title: String(decoding: sink.display, as: UTF8.self), metadata: sink.metadata, diagnostics: diagnostics,
-            isPlain: triedPlain ? false : isPlain(bytes, title))
+            title: String(decoding: sink.display, as: UTF8.self), metadata: sink.metadata, diagnostics: walked.diagnostics,
+            isPlain: walked.isPlain)
     }
 
     /// `summarize` for a valid UTF-8 title without inline markup (most
@@ -145,10 +143,13 @@ package enum TitleParser {
         mutating func token(_ token: MetadataToken)
     }
 
-    /// Walks the pieces of the title, splitting plain stretches around tokens.
-    private static func walk<S: Sink>(_ bytes: UnsafeBufferPointer<UInt8>, title: Range<Int>, into sink: inout S) -> [(offset: Int, message: String)]
-    {
-        guard !title.isEmpty else { return [] }
+    /// Walks the pieces of the title, splitting plain stretches around
+    /// tokens; the tokens' diagnostics, and whether the title is plain
+    /// (`isPlain`, which decides how it is walked).
+    private static func walk<S: Sink>(
+        _ bytes: UnsafeBufferPointer<UInt8>, title: Range<Int>, into sink: inout S
+    ) -> (diagnostics: [(offset: Int, message: String)], isPlain: Bool) {
+        guard !title.isEmpty else { return ([], true) }
         var metadata = MetadataScanner(bytes: bytes, title: title)
 
         func emitPlain(_ segment: Range<Int>) {
@@ -165,7 +166,7 @@ package enum TitleParser {
         // find one stretch of plain text, so skip it.
         if isPlain(bytes, title) {
             emitPlain(title)
-            return metadata.diagnostics
+            return (metadata.diagnostics, true)
         }
         var inline = InlineScanner(bytes: bytes, range: title)
         let pieces = inline.scan()
@@ -198,7 +199,7 @@ package enum TitleParser {
             sink.content(piece.range, text: piece.text, styles: piece.styles, url: piece.url)
         }
         if let start = plainStart { emitPlain(start..<plainEnd) }
-        return metadata.diagnostics
+        return (metadata.diagnostics, false)
     }
 
     /// Bytes that can start inline markup (escapes, code, autolinks, HTML,
