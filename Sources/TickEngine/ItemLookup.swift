@@ -51,14 +51,14 @@ public enum ItemLookup {
         // ^id
         if spec.hasPrefix("^"), spec.count > 1 {
             let id = String(spec.dropFirst())
-            let matches = all(in: documents, opening: opening) { $0.id(of: $1) == id }
+            let matches = all(in: documents, opening: opening) { list in (0..<list.itemCount).filter { list.id(of: $0) == id } }
             if matches.count == 1 { return matches[0] }
             if matches.count > 1 { throw .ambiguous(spec, candidates: describe(matches, documents)) }
             throw .unknown(spec, candidates: [])
         }
         // Title text.
         let wanted = spec.lowercased()
-        let matches = all(in: documents, opening: opening) { $0.title(of: $1, lowercasedContains: wanted) }
+        let matches = all(in: documents, opening: opening) { $0.items(whoseTitleLowercasedContains: wanted) }
         let exact = matches.filter { documents[$0.document].title(of: $0.item).lowercased() == wanted }
         let preferred = { (location: Location) in documents[location.document].isOpen(location.item) != preferringCompleted }
         for group in [exact.filter(preferred), exact, matches.filter(preferred), matches] where !group.isEmpty {
@@ -68,10 +68,11 @@ public enum ItemLookup {
         throw .unknown(spec, candidates: [])
     }
 
-    /// The items `test` accepts, in order; the lists are searched on every
-    /// core, chunk by chunk in the order their bytes lie (`readingPosition`),
-    /// so that a search reads the parse cache from front to back.
-    private static func all<List: LookupList>(in documents: [List], opening: (List) -> Void, where test: (List, Int) -> Bool) -> [Location] {
+    /// The items `matching` finds in each list (their indices, in file
+    /// order), in order; the lists are searched on every core, chunk by
+    /// chunk in the order their bytes lie (`readingPosition`), so that a
+    /// search reads the parse cache from front to back.
+    private static func all<List: LookupList>(in documents: [List], opening: (List) -> Void, where matching: (List) -> [Int]) -> [Location] {
         let positions = documents.map(\.readingPosition)
         let readingOrder = documents.indices.sorted { (positions[$0], $0) < (positions[$1], $1) }
         let chunkSize = max(64, documents.count / 32)
@@ -83,9 +84,7 @@ public enum ItemLookup {
                 for documentIndex in chunkOrder {
                     let document = documents[documentIndex]
                     opening(document)
-                    for item in 0..<document.itemCount where test(document, item) {
-                        found.append(Location(document: documentIndex, item: item))
-                    }
+                    for item in matching(document) { found.append(Location(document: documentIndex, item: item)) }
                 }
                 List.finishedReading(chunkOrder.map { documents[$0] }[...])
                 return found
@@ -130,8 +129,9 @@ public protocol LookupList {
     func title(of item: Int) -> String
     func id(of item: Int) -> String?
     func isOpen(_ item: Int) -> Bool
-    /// Whether the item's title, lowercased, contains `wanted` (lowercased).
-    func title(of item: Int, lowercasedContains wanted: String) -> Bool
+    /// The items whose title, lowercased, contains `wanted` (lowercased),
+    /// by index, in file order.
+    func items(whoseTitleLowercasedContains wanted: String) -> [Int]
     /// Called when a search has read the items of `lists`: memory read in
     /// place can be let go.
     static func finishedReading(_ lists: ArraySlice<Self>)
@@ -144,8 +144,8 @@ extension LookupList {
     public static func finishedReading(_ lists: ArraySlice<Self>) {}
     public var readingPosition: Int { 0 }
 
-    public func title(of item: Int, lowercasedContains wanted: String) -> Bool {
-        title(of: item).lowercased().contains(wanted)
+    public func items(whoseTitleLowercasedContains wanted: String) -> [Int] {
+        (0..<itemCount).filter { title(of: $0).lowercased().contains(wanted) }
     }
 }
 
@@ -167,18 +167,23 @@ extension EncodedDocument: LookupList {
     }
     public var readingPosition: Int { mappedPosition }
 
-    /// Compares bytes in place when the title and `wanted` are ASCII (then
+    /// Compares bytes in place when a title and `wanted` are ASCII (then
     /// lowercasing is ASCII's and characters are bytes: the same answer as
-    /// the `String` comparison, without making a `String` per item).
-    public func title(of item: Int, lowercasedContains wanted: String) -> Bool {
-        let title = self.item(item).title.bytes
-        var wanted = wanted
-        let answer: Bool? = wanted.withUTF8 { needle in
+    /// the `String` comparison, without making a `String` per item). The
+    /// titles are read in place (`titles`): no item value, which retains
+    /// and releases the list, is made for each.
+    public func items(whoseTitleLowercasedContains wanted: String) -> [Int] {
+        let titles = self.titles
+        var needle = wanted
+        return needle.withUTF8 { needle in
             // (An empty needle is left to `String`, which finds it nowhere.)
-            guard !needle.isEmpty, ByteText.isASCII(needle), ByteText.isASCII(title) else { return nil }
-            return ByteText.containsASCIICaseFolded(title, needle)
+            let needleIsASCII = !needle.isEmpty && ByteText.isASCII(needle)
+            return titles.indices.filter { index in
+                let title = titles[index].bytes
+                if needleIsASCII, ByteText.isASCII(title) { return ByteText.containsASCIICaseFolded(title, needle) }
+                return titles[index].string.lowercased().contains(wanted)
+            }
         }
-        return answer ?? self.title(of: item).lowercased().contains(wanted)
     }
 
     private func item(_ index: Int) -> EncodedListedItem {

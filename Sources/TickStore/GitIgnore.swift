@@ -286,6 +286,10 @@ enum Wildmatch {
 struct IgnoreRules: Sendable {
     /// Each file's patterns, in rising precedence.
     private(set) var files: [[IgnorePattern]] = []
+    /// Whether every pattern matches an entry's name alone (`*.tmp`,
+    /// `drafts/`: most do), so that no path from the top need be made for
+    /// each entry the walk meets.
+    private(set) var matchesNamesOnly = true
     /// The folder the rules are for, relative to the work tree's top ("" at the top).
     private(set) var folder: String
 
@@ -294,7 +298,7 @@ struct IgnoreRules: Sendable {
     func adding(gitignoreIn realFolder: String) -> IgnoreRules {
         var rules = self
         if let patterns = Self.patterns(ofFile: realFolder + "/.gitignore", base: folder, followingLink: false) {
-            rules.files.append(patterns)
+            rules.add(patterns)
         }
         return rules
     }
@@ -308,8 +312,8 @@ struct IgnoreRules: Sendable {
 
     /// Whether the entry `name` of this folder is ignored.
     func isIgnored(_ name: String, isDirectory: Bool) -> Bool {
-        var path = folder.isEmpty ? name : folder + "/" + name
-        let nameStart = folder.isEmpty ? 0 : folder.utf8.count + 1
+        var path = folder.isEmpty || matchesNamesOnly ? name : folder + "/" + name
+        let nameStart = folder.isEmpty || matchesNamesOnly ? 0 : folder.utf8.count + 1
         return path.withUTF8 { path in
             for file in files.reversed() {
                 for pattern in file.reversed() where pattern.matches(path, nameStart: nameStart, isDirectory: isDirectory) {
@@ -325,11 +329,16 @@ struct IgnoreRules: Sendable {
     init(top: String, gitDirectory: String) {
         folder = ""
         if let global = Self.globalExcludesFile(), let patterns = Self.patterns(ofFile: global, base: "", followingLink: true) {
-            files.append(patterns)
+            add(patterns)
         }
         if let patterns = Self.patterns(ofFile: Self.commonDirectory(of: gitDirectory) + "/info/exclude", base: "", followingLink: true) {
-            files.append(patterns)
+            add(patterns)
         }
+    }
+
+    private mutating func add(_ patterns: [IgnorePattern]) {
+        files.append(patterns)
+        matchesNamesOnly = matchesNamesOnly && patterns.allSatisfy(\.basenameOnly)
     }
 
     /// The patterns of an ignore file, nil when it cannot be read. Only a

@@ -159,11 +159,9 @@ struct ReadModelTitleLookupTests {
         // A stretch of each title, as a user would type it.
         needles += document.items.prefix(20).map { String($0.title.lowercased().prefix(6)) }
         for needle in needles {
-            for item in document.items.indices {
-                #expect(
-                    list.title(of: item, lowercasedContains: needle) == document.title(of: item, lowercasedContains: needle),
-                    "\(document.path):\(document.items[item].line) '\(needle)'")
-            }
+            #expect(
+                list.items(whoseTitleLowercasedContains: needle) == document.items(whoseTitleLowercasedContains: needle),
+                "\(document.path) '\(needle)'")
         }
     }
 
