@@ -1,4 +1,5 @@
 import Foundation
+import TickSystem
 
 /// A JSON value whose objects keep their keys in the order they were built.
 ///
@@ -156,18 +157,11 @@ public enum JSONValue: Sendable, Hashable {
         var index = start
         if let base = utf8.baseAddress {
             let raw = UnsafeRawPointer(base)
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let highs: UInt64 = 0x8080_8080_8080_8080
             // A word holds such a byte when one of its bytes is below 0x20 or
-            // equals 0x22 or 0x5C (the classic "has zero byte" bit tricks).
+            // equals 0x22 or 0x5C.
             while index + 8 <= utf8.count {
                 let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                let below = (word &- ones &* 0x20) & ~word
-                let quote = word ^ (ones &* 0x22)
-                let backslash = word ^ (ones &* 0x5C)
-                let zeroQuote = (quote &- ones) & ~quote
-                let zeroBackslash = (backslash &- ones) & ~backslash
-                if (below | zeroQuote | zeroBackslash) & highs != 0 { break }
+                if WordBytes.below(0x20, word) | WordBytes.equal(0x22, word) | WordBytes.equal(0x5C, word) != 0 { break }
                 index += 8
             }
         }

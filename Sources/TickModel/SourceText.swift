@@ -152,9 +152,7 @@ package enum UTF8Check {
                 // Eight ASCII bytes without NUL at a time.
                 if index + 8 <= count {
                     let word = UnsafeRawPointer(buffer.baseAddress! + index).loadUnaligned(as: UInt64.self)
-                    let hasHighBit = word & 0x8080_8080_8080_8080 != 0
-                    let hasZero = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0
-                    if !hasHighBit && !hasZero {
+                    if WordBytes.highBit(word) | WordBytes.zero(word) == 0 {
                         index += 8
                         continue
                     }

@@ -676,26 +676,18 @@ struct ContentLines: ~Copyable {
     }
 
     /// True when no byte of `text` is one `appendEscaped` may change
-    /// (`mayEscape`), tested eight bytes at a time: a byte below 0x20 or
-    /// equal to one of the five others shows in a word's high bits
-    /// ("Bit Twiddling Hacks": `hasless`, `haszero`), exactly, as a yes or
-    /// no for the word. An export scans every title and note with it.
+    /// (`mayEscape`), tested eight bytes at a time (`WordBytes`). An
+    /// export scans every title and note with it.
     private static func isPlain(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        @inline(__always) func hasZeroByte(_ word: UInt64) -> Bool {
-            (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0
-        }
         var index = 0
         if let base = text.baseAddress {
             let raw = UnsafeRawPointer(base)
             while index + 8 <= text.count {
                 let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                let belowSpace = (word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080 != 0
-                if belowSpace || hasZeroByte(word ^ 0x2C2C_2C2C_2C2C_2C2C) || hasZeroByte(word ^ 0x3B3B_3B3B_3B3B_3B3B)
-                    || hasZeroByte(word ^ 0x5C5C_5C5C_5C5C_5C5C) || hasZeroByte(word ^ 0x7F7F_7F7F_7F7F_7F7F)
-                    || hasZeroByte(word ^ 0xC2C2_C2C2_C2C2_C2C2)
-                {
-                    return false
-                }
+                let escaped =
+                    WordBytes.below(0x20, word) | WordBytes.equal(0x2C, word) | WordBytes.equal(0x3B, word)
+                    | WordBytes.equal(0x5C, word) | WordBytes.equal(0x7F, word) | WordBytes.equal(0xC2, word)
+                if escaped != 0 { return false }
                 index += 8
             }
         }

@@ -312,8 +312,9 @@ struct IgnoreRules: Sendable {
 
     /// Whether the entry `name` of this folder is ignored.
     func isIgnored(_ name: String, isDirectory: Bool) -> Bool {
-        var path = folder.isEmpty || matchesNamesOnly ? name : folder + "/" + name
-        let nameStart = folder.isEmpty || matchesNamesOnly ? 0 : folder.utf8.count + 1
+        let byNameAlone = folder.isEmpty || matchesNamesOnly
+        var path = byNameAlone ? name : folder + "/" + name
+        let nameStart = byNameAlone ? 0 : folder.utf8.count + 1
         return path.withUTF8 { path in
             for file in files.reversed() {
                 for pattern in file.reversed() where pattern.matches(path, nameStart: nameStart, isDirectory: isDirectory) {

@@ -130,23 +130,7 @@ extension ParseCache {
             guard file >= 0 else { return nil }
             defer { Posix.closeFile(file) }
             let header = cache.header()
-            var moved = entries // with their places in the new file
-            var pieces: [Range<Int>] = [] // of `writeOrder`
-            var pieceStart = 0 // in `writeOrder`
-            var pieceOffset = header.count // in the new file
-            var end = header.count
-            for (order, position) in writeOrder.enumerated() {
-                if end - pieceOffset >= Self.pieceLength, order > pieceStart {
-                    pieces.append(pieceStart..<order)
-                    (pieceStart, pieceOffset) = (order, end)
-                }
-                let length = entries[position].payload.count
-                moved[position].payload = end..<end + length
-                end += length
-            }
-            if pieceStart < writeOrder.count { pieces.append(pieceStart..<writeOrder.count) }
-            let payloadsEnd = end
-            let placed = moved
+            let (placed, pieces, payloadsEnd) = Self.layout(entries, in: writeOrder, after: header.count)
             var tail: [UInt8] = [] // written by the last task only, read once all are done
             let copied = Parallel.map(pieces.count + 1) { task -> Bool in
                 guard task < pieces.count else {
@@ -185,6 +169,31 @@ extension ParseCache {
             }
             ParseCache.removeStaleTemporaries(in: (cache.path as NSString).deletingLastPathComponent)
             return contents
+        }
+
+        /// The entries with their payloads' places in the new file (one
+        /// after another in `writeOrder`, from `start`), the pieces of about
+        /// `pieceLength` bytes the copy is cut into (ranges of
+        /// `writeOrder`), and where the payloads end.
+        private static func layout(
+            _ entries: [Contents.Entry], in writeOrder: [Int], after start: Int
+        ) -> (placed: [Contents.Entry], pieces: [Range<Int>], end: Int) {
+            var placed = entries
+            var pieces: [Range<Int>] = []
+            var pieceStart = 0 // in `writeOrder`
+            var pieceOffset = start // in the new file
+            var end = start
+            for (order, position) in writeOrder.enumerated() {
+                if end - pieceOffset >= pieceLength, order > pieceStart {
+                    pieces.append(pieceStart..<order)
+                    (pieceStart, pieceOffset) = (order, end)
+                }
+                let length = entries[position].payload.count
+                placed[position].payload = end..<end + length
+                end += length
+            }
+            if pieceStart < writeOrder.count { pieces.append(pieceStart..<writeOrder.count) }
+            return (placed, pieces, end)
         }
     }
 }
