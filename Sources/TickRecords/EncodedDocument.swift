@@ -399,6 +399,10 @@ public final class EncodedDocument: @unchecked Sendable {
         return UnsafeBufferPointer(rebasing: body.listJSON[range])
     }
 
+    /// Where the list's bytes lie in memory: its items' places in the parse
+    /// cache (`EncodedListedItem.CacheOrder`) follow it.
+    public var cachePlace: Int { Int(bitPattern: body.buffer.baseAddress) }
+
     /// The number of items: before `complete`, as the cache's index says.
     public var itemCount: Int { isComplete ? body.records.count : unchecked?.itemCount ?? 0 }
 
@@ -440,6 +444,15 @@ public struct CachePages {
         if mapping == nil { mapping = document.mapping }
         lowest = min(lowest, UInt(bitPattern: base))
         highest = max(highest, UInt(bitPattern: base) + UInt(bytes.count))
+    }
+
+    /// Adds the pages `other` holds (a part of a pass, on another core, included them).
+    public mutating func include(_ other: CachePages) {
+        guard other.lowest < other.highest else { return }
+        if mapping == nil { mapping = other.mapping }
+        lowest = min(lowest, other.lowest)
+        highest = max(highest, other.highest)
+        last = nil
     }
 
     /// How many bytes of the cache the included payloads span, from the
@@ -517,6 +530,9 @@ public struct WrittenCachePages {
     /// generic over a sequence of lists: a generic call from another
     /// module runs unspecialized, an iterator call per item.
     public mutating func include(_ document: EncodedDocument) { pending.include(document) }
+
+    /// Adds the lists `pages` holds (`CachePages.include(_:)`).
+    public mutating func include(_ pages: CachePages) { pending.include(pages) }
 
     /// Notes that `items` more items are written (their lists included),
     /// and gives pages back when enough are held or `isLast`.
@@ -740,12 +756,16 @@ extension EncodedListedItem {
         let list: Int
         let index: Int
 
+        /// The place of the item at `index` of the list whose bytes lie at
+        /// `listPlace` (`EncodedDocument.cachePlace`).
+        public init(listPlace: Int, index: Int) { (list, self.index) = (listPlace, index) }
+
         public static func < (lhs: CacheOrder, rhs: CacheOrder) -> Bool {
             lhs.list != rhs.list ? lhs.list < rhs.list : lhs.index < rhs.index
         }
     }
 
-    public var cacheOrder: CacheOrder { CacheOrder(list: Int(bitPattern: document.body.buffer.baseAddress), index: index) }
+    public var cacheOrder: CacheOrder { CacheOrder(listPlace: document.cachePlace, index: index) }
 }
 
 extension Collection where Element == EncodedListedItem {

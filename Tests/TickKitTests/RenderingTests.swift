@@ -220,13 +220,36 @@ import TickSyntax
         }
     }
 
+    @Test("rows of several lists are built in the order their lists lie in the parse cache, whatever ranks their lists have")
+    func rowsOfSeveralListsAreBuiltInTheCachesOrder() throws {
+        func list(_ name: String) -> String { "# \(name)\n" + (0..<10).map { "- [ ] \(name) \($0)\n" }.joined() }
+        let (documents, _, ranges) = try ParseCacheTests.mappedLists(["a.md": list("a"), "b.md": list("b"), "c.md": list("c")])
+        #expect(ranges[0].upperBound <= ranges[1].lowerBound && ranges[1].upperBound <= ranges[2].lowerBound)
+        // The lists ranked as a folder ranks them (here c, a, b), or all of
+        // rank 0 (lists read on their own): the rank does not decide.
+        for ranks in [[1, 2, 0], [0, 0, 0]] {
+            let (a, b, c) = (documents[0].items(rank: ranks[0]), documents[1].items(rank: ranks[1]), documents[2].items(rank: ranks[2]))
+            // Listed c, b, a, c, b, a, ...: built a's rows first, then b's, then c's.
+            let listed = (0..<10).flatMap { [c[$0], b[$0], a[$0]] }
+            let source = ListingSource(count: listed.count, items: listed, itemPlace: { $0 }, line: { _ in .blank })
+            var order: [Int] = []
+            source.inCacheOrder {
+                Array($0)
+            } collect: {
+                order += $0.joined()
+            }
+            let expected = (0..<10).map { $0 * 3 + 2 } + (0..<10).map { $0 * 3 + 1 } + (0..<10).map { $0 * 3 }
+            #expect(order == expected, "ranks \(ranks)")
+        }
+    }
+
     @Test("a listing measured first is built in runs of lines that lie close together in the parse cache")
     func runsOfAListingStayWithinASpanOfTheCache() throws {
         func list(_ name: String) -> String { "# \(name)\n" + (0..<30).map { "- [ ] \(name) \($0)\n" }.joined() }
         let (documents, _, ranges) = try ParseCacheTests.mappedLists(["a.md": list("a"), "b.md": list("b"), "c.md": list("c")])
         let (a, b, c) = (documents[0].items(), documents[1].items(), documents[2].items())
         func runs(_ items: [EncodedListedItem], lines: Int, bytes: Int) -> [Range<Int>] {
-            ListingSource(count: items.count, item: { items[$0] }, line: { _ in .blank }).runs(ofAtMost: lines, spanningAtMost: bytes)
+            ListingSource(count: items.count, items: items, itemPlace: { $0 }, line: { _ in .blank }).runs(ofAtMost: lines, spanningAtMost: bytes)
         }
         // In the cache's order, lines alone cut the runs.
         let inOrder = a + b + c
@@ -414,7 +437,7 @@ import TickSyntax
         let list = readModel(DocumentParser.parse((0..<count).map { "- [ ] item \($0)" }.joined(separator: "\n") + "\n", path: "big.md"))
         let items = list.items()
         let source = ListingSource(
-            count: count, item: { items[count - 1 - $0] },
+            count: count, items: items, itemPlace: { count - 1 - $0 },
             line: { .row(ItemRow(prefix: StyledText("☐ "), title: StyledText(items[count - 1 - $0].title.string))) })
         var printed: [String] = []
         ItemTable.render(source, width: nil, depth: .none) { printed.append($0) }
@@ -428,7 +451,8 @@ import TickSyntax
         }
         // Too long to keep, in the cache's order: measured first, each chunk built again and written in order.
         let inOrder = ListingSource(
-            count: count, item: { items[$0] }, line: { .row(ItemRow(prefix: StyledText("☐ "), title: StyledText(items[$0].title.string))) })
+            count: count, items: items, itemPlace: { $0 },
+            line: { .row(ItemRow(prefix: StyledText("☐ "), title: StyledText(items[$0].title.string))) })
         #expect(inOrder.rowsMostlyInCacheOrder)
         #expect(!source.rowsMostlyInCacheOrder)
         // Built in order: the lines of no item first, in order, then the
@@ -446,18 +470,18 @@ import TickSyntax
         #expect(buildOrder(inOrder) == Array(0..<count))
         #expect(buildOrder(source) == Array((0..<count).reversed()))
         let withHeadings = ListingSource(
-            count: 8, item: { [nil, items[3], items[1], nil, items[2], items[0], nil, items[4]][$0] }, line: { _ in .blank })
+            count: 8, items: items, itemPlace: { [nil, 3, 1, nil, 2, 0, nil, 4][$0] }, line: { _ in .blank })
         #expect(buildOrder(withHeadings) == [0, 3, 6, 5, 2, 4, 1, 7])
         #expect(buildOrder(withHeadings, where: { $0 != 3 && $0 != 2 }) == [0, 6, 5, 4, 1, 7])
         // By day: each day's rows in the cache's order, the days interleaved.
         let byDay = (0..<count).filter { $0 % 3 == 0 } + (0..<count).filter { $0 % 3 == 1 } + [0] + (0..<count).filter { $0 % 3 == 2 }
-        let days = ListingSource(count: byDay.count, item: { items[byDay[$0]] }, line: { _ in .blank })
+        let days = ListingSource(count: byDay.count, items: items, itemPlace: { byDay[$0] }, line: { _ in .blank })
         let order = buildOrder(days)
         #expect(order.map { byDay[$0] } == [0, 0] + Array(1..<count))
         #expect(Set(order).count == byDay.count)
         // One item out of its place (a list written again elsewhere after an edit) still counts as in order.
         let oneMoved = ListingSource(
-            count: count, item: { items[($0 + 1) % count] },
+            count: count, items: items, itemPlace: { ($0 + 1) % count },
             line: { .row(ItemRow(prefix: StyledText("☐ "), title: StyledText(items[($0 + 1) % count].title.string))) })
         #expect(oneMoved.rowsMostlyInCacheOrder)
         var measuredFirst: [UInt8] = []

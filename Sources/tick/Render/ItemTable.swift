@@ -814,21 +814,57 @@ struct ListingSource {
     /// so): the rows a listing keeps are written straight into bytes, not
     /// built as styled text first. Nil when every line comes from `line`.
     let writeRow: ((Int, inout RowBytes) -> Bool)?
-    /// The item whose row a line is, nil for any other line: rows are
-    /// built in the order their items lie in the parse cache.
-    let item: (Int) -> EncodedListedItem?
+    /// The items the listing's rows show.
+    private let items: [EncodedListedItem]
+    /// Where the item whose row a line is lies in `items`, nil for any
+    /// other line: rows are built in the order their items lie in the
+    /// parse cache. (A place, not the item: the orderings below read each
+    /// item's place in the cache where it lies in `items`, with no copy,
+    /// which would retain and release its list, on one core.)
+    private let itemPlace: (Int) -> Int?
+    /// Where the bytes of each list the items are of lie
+    /// (`EncodedDocument.cachePlace`), by the list's rank, with the list
+    /// it was read from: each list is looked at once here, not once for
+    /// each of its rows as the rows are ordered (a cache miss each, the
+    /// lists lying far apart in memory). An item of another list of the
+    /// same rank (items of several folders) is looked at itself.
+    private let listPlaces: [(list: ObjectIdentifier?, place: Int)]
+
     init(
-        count: Int, item: @escaping (Int) -> EncodedListedItem? = { _ in nil },
+        count: Int, items: [EncodedListedItem] = [], itemPlace: @escaping (Int) -> Int? = { _ in nil },
         line: @escaping (Int) -> ListingLine, writeRow: ((Int, inout RowBytes) -> Bool)? = nil
     ) {
         self.count = count
-        self.item = item
+        self.items = items
+        self.itemPlace = itemPlace
         self.line = line
         self.writeRow = writeRow
+        var places = [(list: ObjectIdentifier?, place: Int)](repeating: (nil, 0), count: (items.lazy.map(\.listRank).max() ?? -1) + 1)
+        for place in items.indices where places[items[place].listRank].list == nil {
+            places[items[place].listRank] = (ObjectIdentifier(items[place].document), items[place].document.cachePlace)
+        }
+        listPlaces = places
     }
 
     init(_ lines: [ListingLine]) {
         self.init(count: lines.count) { lines[$0] }
+    }
+
+    /// The item whose row line `line` is, nil for any other line.
+    func item(_ line: Int) -> EncodedListedItem? { itemPlace(line).map { items[$0] } }
+
+    /// Where the record of line `line`'s item lies in the parse cache, nil
+    /// for a line of no item.
+    private func cacheOrder(_ line: Int) -> EncodedListedItem.CacheOrder? {
+        guard let place = itemPlace(line) else { return nil }
+        let list = listPlaces[items[place].listRank]
+        guard list.list == ObjectIdentifier(items[place].document) else { return items[place].cacheOrder }
+        return EncodedListedItem.CacheOrder(listPlace: list.place, index: items[place].index)
+    }
+
+    /// Adds the list of line `line`'s item, if it is a row, to `pages`.
+    private func includeList(_ line: Int, in pages: inout CachePages) {
+        if let place = itemPlace(line) { pages.include(items[place].document) }
     }
 
     /// Runs `build` on the lines `include` says (all by default) in the
@@ -852,12 +888,15 @@ struct ListingSource {
         var pages = WrittenCachePages()
         func flush(isLast: Bool = false) {
             let lines = batch
-            let results = Parallel.map(chunksOf: ItemTable.chunkSize, in: lines.count) { build(lines[$0]) }
-            for line in lines {
-                if let listed = item(line) { pages.include(listed.document) }
+            // Each chunk also says which lists it read, on its own core.
+            let built = Parallel.map(chunksOf: ItemTable.chunkSize, in: lines.count) { chunk in
+                var read = CachePages()
+                for line in lines[chunk] { includeList(line, in: &read) }
+                return (result: build(lines[chunk]), read: read)
             }
+            for chunk in built { pages.include(chunk.read) }
             pages.written(lines.count, isLast: isLast)
-            collect(results)
+            collect(built.map(\.result))
             batch.removeAll(keepingCapacity: true)
         }
         func add(_ line: Int) {
@@ -867,7 +906,7 @@ struct ListingSource {
         /// The next row `include` says after line `line`, with its place in the cache.
         func row(after line: Int) -> (key: EncodedListedItem.CacheOrder, line: Int)? {
             for index in line + 1..<count where include(index) {
-                if let key = item(index)?.cacheOrder { return (key, index) }
+                if let key = cacheOrder(index) { return (key, index) }
             }
             return nil
         }
@@ -875,7 +914,7 @@ struct ListingSource {
         var heads: [(key: EncodedListedItem.CacheOrder, line: Int)] = []
         var previous: EncodedListedItem.CacheOrder?
         for index in 0..<count where include(index) {
-            guard let key = item(index)?.cacheOrder else {
+            guard let key = cacheOrder(index) else {
                 add(index)
                 continue
             }
@@ -919,8 +958,7 @@ struct ListingSource {
     var rowsMostlyInCacheOrder: Bool {
         var (rows, jumps) = (0, 0)
         var previous: EncodedListedItem.CacheOrder?
-        for item in (0..<count).lazy.compactMap(item) {
-            let order = item.cacheOrder
+        for order in (0..<count).lazy.compactMap(cacheOrder) {
             if let previous, order < previous { jumps += 1 }
             previous = order
             rows += 1

@@ -56,10 +56,10 @@ enum ItemsView {
                 showList: showsList, showNotes: showNotes, plain: plain, into: &cells)
         }
         return ListingSource(
-            count: count,
-            item: { line in
+            count: count, items: groups.items,
+            itemPlace: { line in
                 guard case (let group, .item(let offset)) = locate(line) else { return nil }
-                return item(offset, of: group)
+                return groups.range(of: group).lowerBound + offset
             },
             line: { line in
                 switch locate(line) {
@@ -213,10 +213,10 @@ enum ListView {
                 into: &cells)
         }
         return ListingSource(
-            count: plan.count,
-            item: { index in
+            count: plan.count, items: items,
+            itemPlace: { index in
                 guard case .item(let position) = plan[index] else { return nil }
-                return items[position]
+                return position
             },
             line: { index in
                 switch plan[index] {
