@@ -352,9 +352,11 @@ enum ItemTable {
     }
 
     /// Lines built together by one task, and tasks run before the cache's
-    /// pages are given back.
-    static let chunkSize = 4096
-    static let chunksPerBatch = 4
+    /// pages are given back: a batch of 16,384 lines in small tasks, so
+    /// that neither core waits long for the other at the end of a batch
+    /// (four tasks of 4,096 kept the cores 1.65 busy of 2).
+    static let chunkSize = 1024
+    static let chunksPerBatch = 16
 
     /// The widths of the columns: the widest cell of each, then cut to fit
     /// the terminal.
