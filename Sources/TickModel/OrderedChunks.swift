@@ -51,10 +51,17 @@ extension Parallel {
                         lock.lock()
                         done[index] = rendered
                         // Whoever finishes the next chunk in order delivers it
-                        // and the finished ones after it.
+                        // and the finished ones after it, outside the lock, so
+                        // that the other cores go on rendering meanwhile. A
+                        // chunk is taken out of `done` before it is delivered
+                        // and the next one is looked for only after it: no
+                        // other thread can deliver until then, and a chunk
+                        // finished meanwhile is found by the one delivering.
                         while nextToDeliver < count, let ready = done[nextToDeliver] {
                             done[nextToDeliver] = nil
+                            lock.unlock()
                             deliver(ready.written)
+                            lock.lock()
                             free.append(ready)
                             nextToDeliver += 1
                             slots.signal()
