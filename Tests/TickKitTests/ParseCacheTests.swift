@@ -651,6 +651,27 @@ struct ParseCacheTests {
         return (documents, mapping, ranges)
     }
 
+    @Test("pages gathered apart (on two cores) and joined give back the span of both, and joining none changes nothing")
+    func pagesGatheredApartAndJoinedGiveBackTheirWholeSpan() throws {
+        let (documents, mapping, ranges) = try Self.mappedLists([
+            "a.md": "# a\n- [ ] one\n", "b.md": "# b\n- [ ] one\n", "c.md": "# c\n- [ ] one\n",
+        ])
+        var first = CachePages()
+        first.include(documents[2])
+        var second = CachePages()
+        second.include(documents[0])
+        first.include(second)
+        first.include(CachePages())
+        #expect(first.spannedBytes == ranges[2].upperBound - ranges[0].lowerBound)
+        first.release()
+        #expect(mapping.released == [ranges[0].lowerBound..<ranges[2].upperBound])
+        // Joined into pages that hold none, they bring their mapping with them.
+        var empty = CachePages()
+        empty.include(second)
+        empty.release()
+        #expect(mapping.released.last == ranges[0])
+    }
+
     @Test("a run of lists gives back the cache's pages from its first list's payload to its last's, and no others")
     func aRunOfListsReleasesOnlyItsOwnPages() throws {
         let (documents, mapping, ranges) = try Self.mappedLists([

@@ -223,7 +223,7 @@ import TickSyntax
     @Test("rows of several lists are built in the order their lists lie in the parse cache, whatever ranks their lists have")
     func rowsOfSeveralListsAreBuiltInTheCachesOrder() throws {
         func list(_ name: String) -> String { "# \(name)\n" + (0..<10).map { "- [ ] \(name) \($0)\n" }.joined() }
-        let (documents, _, ranges) = try ParseCacheTests.mappedLists(["a.md": list("a"), "b.md": list("b"), "c.md": list("c")])
+        let (documents, mapping, ranges) = try ParseCacheTests.mappedLists(["a.md": list("a"), "b.md": list("b"), "c.md": list("c")])
         #expect(ranges[0].upperBound <= ranges[1].lowerBound && ranges[1].upperBound <= ranges[2].lowerBound)
         // The lists ranked as a folder ranks them (here c, a, b), or all of
         // rank 0 (lists read on their own): the rank does not decide.
@@ -240,6 +240,10 @@ import TickSyntax
             }
             let expected = (0..<10).map { $0 * 3 + 2 } + (0..<10).map { $0 * 3 + 1 } + (0..<10).map { $0 * 3 }
             #expect(order == expected, "ranks \(ranks)")
+            // The pages the rows were read from are given back once built (the
+            // lists each task read, joined): all three lists' here.
+            #expect(mapping.released.last == ranges[0].lowerBound..<ranges[2].upperBound, "ranks \(ranks)")
+            mapping.released = []
         }
     }
 

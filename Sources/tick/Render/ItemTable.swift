@@ -266,7 +266,7 @@ enum ItemTable {
         // while four others are built, and giving back the span of several
         // runs made `scheduled` at 50,000 notes a fifth slower (its rows
         // run through the cache once per day).
-        let giveBackPages = { (run: Range<Int>) in CachePages.release(run.lazy.compactMap(source.item).map(\.document)) }
+        let giveBackPages = { (run: Range<Int>) in source.releasePages(of: run) }
         writeInOrder(source.runs(ofAtMost: 1024, spanningAtMost: 8 << 20), to: write, written: giveBackPages) {
             index, bytes, printed in
             bytes.removeAll(keepingCapacity: true)
@@ -295,7 +295,7 @@ enum ItemTable {
         for start in stride(from: 0, to: source.count, by: windowLines) {
             let window = start..<min(source.count, start + windowLines)
             // The window's lines of no item first, then its rows in the cache's order.
-            let keyed = window.map { (line: $0, order: source.item($0)?.cacheOrder) }
+            let keyed = window.map { (line: $0, order: source.cacheOrder($0)) }
             let ordered = keyed.sorted { left, right in
                 guard let rightOrder = right.order else { return false }
                 guard let leftOrder = left.order else { return true }
@@ -315,7 +315,7 @@ enum ItemTable {
                     appendCut(source.line(index), widths: widths, width: width, depth: depth, to: &bytes)
                     return RenderedLine(printed: start..<bytes.count - 1)
                 }
-                CachePages.release(ordered[stretches[stretch]].lazy.compactMap(source.item).map(\.document))
+                source.releasePages(of: ordered[stretches[stretch]])
                 return (bytes: bytes, lines: lines)
             }
             // Where each line of the window was built: its stretch and its place in it.
@@ -857,7 +857,7 @@ struct ListingSource {
 
     /// Where the record of line `line`'s item lies in the parse cache, nil
     /// for a line of no item.
-    private func cacheOrder(_ line: Int) -> EncodedListedItem.CacheOrder? {
+    func cacheOrder(_ line: Int) -> EncodedListedItem.CacheOrder? {
         guard let place = itemPlace(line) else { return nil }
         let list = listPlaces[items[place].listRank]
         guard list.list == ObjectIdentifier(items[place].document) else { return items[place].cacheOrder }
@@ -867,6 +867,13 @@ struct ListingSource {
     /// Adds the list of line `line`'s item, if it is a row, to `pages`.
     private func includeList(_ line: Int, in pages: inout CachePages) {
         if let place = itemPlace(line) { pages.include(items[place].document) }
+    }
+
+    /// Gives back the parse cache's pages of the lists of the rows among `lines`.
+    func releasePages(of lines: some Sequence<Int>) {
+        var pages = CachePages()
+        for line in lines { includeList(line, in: &pages) }
+        pages.release()
     }
 
     /// Runs `build` on the lines `include` says (all by default) in the

@@ -44,11 +44,10 @@ enum ItemsView {
             }
             return (low, .item(offset))
         }
-        /// The item at `offset` in the group at `group` (read from the groups'
-        /// one array: making the group would retain its name and its slice).
-        func item(_ offset: Int, of group: Int) -> EncodedListedItem {
-            groups.items[groups.range(of: group).lowerBound + offset]
-        }
+        /// Where the item at `offset` in the group at `group` lies in the
+        /// groups' one array (making the group would retain its name and its slice).
+        func place(_ offset: Int, of group: Int) -> Int { groups.range(of: group).lowerBound + offset }
+        func item(_ offset: Int, of group: Int) -> EncodedListedItem { groups.items[place(offset, of: group)] }
         /// The row of `item`, of the group at `group`.
         func build<Cells: RowCells>(_ item: EncodedListedItem, of group: Int, into cells: inout Cells) {
             row(
@@ -59,7 +58,7 @@ enum ItemsView {
             count: count, items: groups.items,
             itemPlace: { line in
                 guard case (let group, .item(let offset)) = locate(line) else { return nil }
-                return groups.range(of: group).lowerBound + offset
+                return place(offset, of: group)
             },
             line: { line in
                 switch locate(line) {
