@@ -135,7 +135,9 @@ public enum ICalendarWriter {
                     if earlier < 10 { hasher.combine(UInt8(0x30 + earlier)) } else { hasher.combine(String(earlier)) }
                     let hash = hasher.value
                     for shift in stride(from: 60, through: 0, by: -4) {
-                        bytes.append(ListParts.hexDigits[Int(hash >> UInt64(shift) & 0xF)])
+                        // A hex digit worked out, not looked up: a table in a `static let` cost a `swift_once` call a digit.
+                        let digit = UInt8(truncatingIfNeeded: hash >> UInt64(shift) & 0xF)
+                        bytes.append(digit < 10 ? 0x30 + digit : 0x57 + digit)
                     }
                 }
                 bytes.append("@tick")
@@ -157,8 +159,6 @@ public enum ICalendarWriter {
         private var byList: [ObjectIdentifier: ListPart] = [:]
         /// The list asked about last: an export's items come a list at a time.
         private var last: (list: ObjectIdentifier, part: ListPart)?
-
-        fileprivate static let hexDigits = Array("0123456789abcdef".utf8)
 
         /// The part of `document`, made the first time it is asked for.
         mutating func part(of document: EncodedDocument) -> ListPart {
@@ -261,7 +261,7 @@ public enum ICalendarWriter {
             hasStart = true
         }
         if let due { lines.date("DUE", due) }
-        if let priority = priority(item) { lines.line("PRIORITY:", String(priority)) }
+        if let priority = priority(item) { lines.number("PRIORITY:", priority) }
         switch item.status {
         case .open: lines.line("STATUS:NEEDS-ACTION")
         case .inProgress: lines.line("STATUS:IN-PROCESS")
@@ -341,7 +341,7 @@ public enum ICalendarWriter {
         lines.output.append(uid)
         lines.end()
         lines.line("DTSTAMP:", stamp)
-        if let sequence { lines.line("SEQUENCE:", String(sequence)) }
+        if let sequence { lines.number("SEQUENCE:", sequence) }
         lines.text("SUMMARY:", title)
         if let notes = item.notes { lines.text("DESCRIPTION:", notes.bytes) }
         lines.date("DTSTART", due)
@@ -351,7 +351,7 @@ public enum ICalendarWriter {
             lines.date("DTEND", due.adding(1, .day))
             lines.line("TRANSP:TRANSPARENT") // an all-day reminder, not a busy day
         }
-        if let priority = priority(item) { lines.line("PRIORITY:", String(priority)) }
+        if let priority = priority(item) { lines.number("PRIORITY:", priority) }
         if item.hasTags { lines.categories(item) }
         // A rule that counts from the completion date (`when done`) has no fixed dates to list.
         if let every = item.every?.string, let rule = RecurrenceRule(every), !rule.whenDone { lines.line("RRULE:", rule.rrule) }
@@ -578,14 +578,10 @@ struct ContentLines: ~Copyable {
         lineStart = output.count
     }
 
-    /// A line as it is: `BEGIN:VTODO`.
+    /// A line as it is: `BEGIN:VTODO`. (No overload takes a `String`: a
+    /// literal would pick it, and each line would go through a `String`.)
     mutating func line(_ text: StaticString) {
         start(text)
-        end()
-    }
-
-    mutating func line(_ text: String) {
-        text.withUTF8Bytes { output.append($0) }
         end()
     }
 
@@ -594,6 +590,13 @@ struct ContentLines: ~Copyable {
     mutating func line(_ name: StaticString, _ value: String) {
         start(name)
         value.withUTF8Bytes { output.append($0) }
+        end()
+    }
+
+    /// A line of a name and a number in decimal.
+    mutating func number(_ name: StaticString, _ value: Int) {
+        start(name)
+        output.appendDecimal(value)
         end()
     }
 

@@ -12,8 +12,9 @@
 /// stable merge) gives the heads in the order one stable sort of them all
 /// would. (Numbers, not the heads themselves: a generic heap used from
 /// other modules ran unspecialized, a call through a witness table for
-/// every step.)
-package struct MergeHeap {
+/// every step.) A public type with package members, so that its
+/// `@inlinable` members are inlined into other modules (`WordBytes`).
+public struct MergeHeap {
     @usableFromInline var runs: [Int]
 
     /// The heap of `runs`, each with a head (in any order).

@@ -4,7 +4,12 @@
 /// some byte of the word passes the test; which byte, a caller finds byte
 /// by byte (a borrow may also mark a byte after one that passes). Masks
 /// are combined with `|` so that one branch tests several values.
-package enum WordBytes {
+///
+/// A public type with package members: Swift 6.3 inlines the `@inlinable`
+/// members of a public type into other modules, but not those of a
+/// `package` type (they were a call per test, six per word in the
+/// iCalendar export's scan).
+public enum WordBytes {
     /// Nonzero when some byte of `word` is zero.
     @inlinable @inline(__always)
     package static func zero(_ word: UInt64) -> UInt64 {
