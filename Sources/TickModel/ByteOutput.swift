@@ -85,6 +85,17 @@ public struct ByteOutput: ~Copyable {
         count += bytes
     }
 
+    /// Appends the low `digits` hex digits of `value`, lowercase, the
+    /// first digit first (`String(value, radix: 16)` zero-padded, without
+    /// a `String`). Each digit is worked out, not looked up: a table in a
+    /// `static let` cost a `swift_once` call a digit.
+    package mutating func appendHex(_ value: UInt64, digits: Int) {
+        for shift in stride(from: 4 * (digits - 1), through: 0, by: -4) {
+            let digit = UInt8(truncatingIfNeeded: value >> UInt64(shift) & 0xF)
+            append(digit < 10 ? 0x30 + digit : 0x57 + digit)
+        }
+    }
+
     /// Appends a number in decimal, digit by digit (`String(value)` would
     /// allocate for every number printed).
     package mutating func appendDecimal(_ value: Int) {

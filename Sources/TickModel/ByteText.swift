@@ -13,7 +13,7 @@ package enum ByteText {
         let raw = UnsafeRawPointer(base)
         var index = 0
         while index + 8 <= bytes.count {
-            if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            if WordBytes.highBit(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) != 0 { return false }
             index += 8
         }
         while index < bytes.count {

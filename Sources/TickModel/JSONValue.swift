@@ -112,8 +112,6 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
     package static func appendString(_ text: String, to output: inout ByteOutput) {
         var text = text
         text.withUTF8 { appendString(utf8: $0, to: &output) }
@@ -141,8 +139,7 @@ public enum JSONValue: Sendable, Hashable {
             case 0x09: output.append(UInt8(ascii: "t"))
             default:
                 output.append("u00")
-                output.append(hexDigits[Int(byte >> 4)])
-                output.append(hexDigits[Int(byte & 0xF)])
+                output.appendHex(UInt64(byte), digits: 2)
             }
             index += 1
             start = index

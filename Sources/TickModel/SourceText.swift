@@ -138,14 +138,9 @@ package enum UTF8Check {
                     let b = base.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
                     let c = base.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
                     let d = base.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
-                    let ones: UInt64 = 0x0101_0101_0101_0101
-                    let highs: UInt64 = 0x8080_8080_8080_8080
-                    // A word's byte is zero or has its high bit set exactly when
-                    // `(w - ones) & ~w` or `w` has that high bit (the test below
-                    // may also flag a 0x01 byte after a zero one: then the byte
-                    // loop decides, as for any flagged word).
-                    let zeros = ((a &- ones) & ~a) | ((b &- ones) & ~b) | ((c &- ones) & ~c) | ((d &- ones) & ~d)
-                    if (zeros | a | b | c | d) & highs != 0 { break }
+                    // A flagged word is decided byte by byte below.
+                    let zeros = WordBytes.zero(a) | WordBytes.zero(b) | WordBytes.zero(c) | WordBytes.zero(d)
+                    if zeros | WordBytes.highBit(a | b | c | d) != 0 { break }
                     index += 32
                 }
                 if index == count { break }

@@ -133,12 +133,7 @@ public enum ICalendarWriter {
                     // The count in decimal: one digit for nearly every item.
                     let earlier = earlier[item.index]
                     if earlier < 10 { hasher.combine(UInt8(0x30 + earlier)) } else { hasher.combine(String(earlier)) }
-                    let hash = hasher.value
-                    for shift in stride(from: 60, through: 0, by: -4) {
-                        // A hex digit worked out, not looked up: a table in a `static let` cost a `swift_once` call a digit.
-                        let digit = UInt8(truncatingIfNeeded: hash >> UInt64(shift) & 0xF)
-                        bytes.append(digit < 10 ? 0x30 + digit : 0x57 + digit)
-                    }
+                    bytes.appendHex(hasher.value, digits: 16)
                 }
                 bytes.append("@tick")
             }

@@ -224,13 +224,11 @@ package final class CollatedTexts {
             var index = 0
             let shorter = min(left.count, right.count)
             if let leftBase = left.baseAddress, let rightBase = right.baseAddress {
-                let ones: UInt64 = 0x0101_0101_0101_0101
                 while index + 8 <= shorter {
                     let word = UnsafeRawPointer(leftBase + index).loadUnaligned(as: UInt64.self)
                     // Any byte below 0x20, or above 0x7E (high bit set too).
-                    let below = (word &- ones &* 0x20) & ~word & (ones &* 0x80)
-                    let above = ((word &+ ones &* (127 - 0x7E)) | word) & (ones &* 0x80)
-                    guard word == UnsafeRawPointer(rightBase + index).loadUnaligned(as: UInt64.self), below | above == 0 else { break }
+                    let unprintable = WordBytes.below(0x20, word) | WordBytes.above(0x7E, word)
+                    guard word == UnsafeRawPointer(rightBase + index).loadUnaligned(as: UInt64.self), unprintable == 0 else { break }
                     index += 8
                 }
             }

@@ -1,0 +1,58 @@
+import Testing
+
+@testable import TickModel
+@testable import TickSystem
+
+/// `WordBytes`: each test of eight bytes at once says "some byte passes"
+/// exactly when one does, byte by byte; and `ByteOutput.appendHex`
+/// writes what `String(_:radix:)` does.
+@Suite struct WordBytesTests {
+    /// Words whose bytes are the values each test turns on (and their
+    /// neighbours), at every place, and pseudo-random words.
+    static let words: [UInt64] = {
+        let edges: [UInt8] = [0x00, 0x01, 0x1F, 0x20, 0x21, 0x22, 0x2C, 0x3B, 0x5C, 0x7E, 0x7F, 0x80, 0xC2, 0xFF]
+        var words: [UInt64] = []
+        for edge in edges {
+            for place in 0..<8 {
+                for filler: UInt8 in [0x41, 0x00, 0xFF, 0x01] {
+                    var bytes = [UInt8](repeating: filler, count: 8)
+                    bytes[place] = edge
+                    words.append(bytes.enumerated().reduce(0) { $0 | UInt64($1.element) << UInt64(8 * $1.offset) })
+                }
+            }
+        }
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<20_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            words.append(state)
+        }
+        return words
+    }()
+
+    static func bytes(of word: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: word >> UInt64(8 * $0)) } }
+
+    @Test func eachTestIsNonzeroExactlyWhenSomeBytePassesIt() {
+        for word in Self.words {
+            let bytes = Self.bytes(of: word)
+            #expect((WordBytes.zero(word) != 0) == bytes.contains(0), "zero, \(word)")
+            #expect((WordBytes.highBit(word) != 0) == bytes.contains { $0 >= 0x80 }, "highBit, \(word)")
+            for value: UInt8 in [0x00, 0x22, 0x2C, 0x3B, 0x5C, 0x7F, 0xC2] {
+                #expect((WordBytes.equal(value, word) != 0) == bytes.contains(value), "equal \(value), \(word)")
+            }
+            for limit: UInt8 in [0x01, 0x20, 0x21, 0x80] {
+                #expect((WordBytes.below(limit, word) != 0) == bytes.contains { $0 < limit }, "below \(limit), \(word)")
+            }
+            for limit: UInt8 in [0x00, 0x20, 0x7E, 0x7F] {
+                #expect((WordBytes.above(limit, word) != 0) == bytes.contains { $0 > limit }, "above \(limit), \(word)")
+            }
+        }
+    }
+
+    @Test(arguments: [(0 as UInt64, 2), (0x0A, 2), (0x1F, 2), (0xFF, 2), (0xDEAD_BEEF, 16), (UInt64.max, 16), (0x0123_4567_89AB_CDEF, 16)])
+    func hexDigitsAreStringsRadix16ZeroPadded(value: UInt64, digits: Int) {
+        var output = ByteOutput()
+        output.appendHex(value, digits: digits)
+        let hex = String(value, radix: 16)
+        #expect(String(decoding: output.bytes, as: UTF8.self) == String(repeating: "0", count: digits - hex.count) + hex)
+    }
+}
