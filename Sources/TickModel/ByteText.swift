@@ -34,12 +34,16 @@ package enum ByteText {
         return left.count - right.count
     }
 
+    /// `byte` with A–Z lowercased.
+    @inline(__always)
+    package static func foldedASCII(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+
     /// True when `text`, its ASCII letters lowercased, contains `needle`
     /// (ASCII, lowercased already). An empty needle is always found.
     package static func containsASCIICaseFolded(_ text: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !needle.isEmpty else { return true }
         guard text.count >= needle.count else { return false }
-        @inline(__always) func folded(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+        let folded = foldedASCII
         let first = needle[0]
         for start in 0...(text.count - needle.count) where folded(text[start]) == first {
             var offset = 1
@@ -47,6 +51,14 @@ package enum ByteText {
             if offset == needle.count { return true }
         }
         return false
+    }
+
+    /// True when `text`, its ASCII letters lowercased, is `folded` (ASCII,
+    /// lowercased already).
+    package static func equalASCIICaseFolded(_ text: UnsafeBufferPointer<UInt8>, _ folded: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard text.count == folded.count else { return false }
+        for index in 0..<text.count where foldedASCII(text[index]) != folded[index] { return false }
+        return true
     }
 }
 

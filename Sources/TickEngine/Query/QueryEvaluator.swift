@@ -115,12 +115,17 @@ public enum QueryEvaluator {
     }
 
     /// `=` or `~` for a text field (the negations are handled by the caller).
+    /// The item's texts are tested where they lie in the parse cache.
     private static func textMatches(
         _ field: QueryTextField, _ comparison: QueryComparison,
         _ pattern: TextPattern, _ listed: EncodedListedItem
     ) -> Bool {
         let equal = comparison == .equal
         func test(_ text: String) -> Bool { equal ? pattern.isEqual(to: text) : pattern.isFound(in: text) }
+        func test(_ text: EncodedText?) -> Bool {
+            let bytes = text?.bytes ?? UnsafeBufferPointer(start: nil, count: 0)
+            return equal ? pattern.isEqual(toUTF8: bytes) : pattern.isFound(inUTF8: bytes)
+        }
         switch field {
         case .list:
             let path = listed.listPath
@@ -133,22 +138,23 @@ public enum QueryEvaluator {
             let path = listed.listPath
             return test(path) || (equal && test(Self.withoutExtension(path)))
         case .section:
-            return test(listed.sectionTitle?.string ?? "")
+            return test(listed.sectionTitle)
         case .title:
-            return test(listed.title.string)
+            return test(listed.title)
         case .text:
-            if test(listed.title.string) { return true }
-            guard let notes = listed.notes else { return false }
-            return equal ? false : pattern.isFound(in: notes.string)
+            if test(listed.title) { return true }
+            guard !equal, let notes = listed.notes else { return false }
+            return pattern.isFound(inUTF8: notes.bytes)
         case .id:
-            return test(listed.id?.string ?? "")
+            return test(listed.id)
         case .tag:
-            return listed.tags.map(\.string).contains { tag in
-                if test(tag) { return true }
+            guard listed.hasTags else { return false }
+            var found = false
+            listed.forEachTag { tag in
                 // `tag = work` also matches the sub-tags `work/…`.
-                guard equal, pattern.regex == nil else { return false }
-                return tag.lowercased().hasPrefix(pattern.written.lowercased() + "/")
+                if !found { found = test(tag) || (equal && pattern.isParentTag(ofUTF8: tag.bytes)) }
             }
+            return found
         }
     }
 

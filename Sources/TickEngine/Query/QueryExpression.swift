@@ -59,13 +59,23 @@ public enum QueryTextField: String, Sendable, CaseIterable {
     case tag
 }
 
-/// A value to match text against: a plain string (case-insensitive) or a
-/// regular expression written `/pattern/flags`.
+/// A value to match text against: a plain string (case- and
+/// diacritic-insensitive) or a regular expression written `/pattern/flags`.
+///
+/// Guarantees: a plain value of printable ASCII is matched against a text
+/// of ASCII bytes byte by byte, its letters folded, with the answer
+/// Foundation's case- and diacritic-insensitive search gives (ASCII has no
+/// combining marks, and no letters with another case but A–Z), and no
+/// `String` is made of the text; any other value or text is Foundation's.
 public struct TextPattern: @unchecked Sendable, Equatable {
     /// The value as the user wrote it (without quotes).
-    public var written: String
+    public let written: String
     /// Set when `written` is `/pattern/flags`.
     public let regex: NSRegularExpression?
+    /// `written`'s bytes with A–Z lowercased, when it is plain, not empty
+    /// and printable ASCII (so that no match can begin or end inside a
+    /// `\r\n`, one character to Foundation).
+    private let foldedASCII: [UInt8]?
 
     public static func == (lhs: TextPattern, rhs: TextPattern) -> Bool { lhs.written == rhs.written }
 
@@ -76,8 +86,11 @@ public struct TextPattern: @unchecked Sendable, Equatable {
         written = value
         guard value.count >= 2, value.hasPrefix("/"), let close = value.lastIndex(of: "/"), close != value.startIndex else {
             regex = nil
+            let bytes = Array(value.utf8)
+            foldedASCII = !bytes.isEmpty && bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? bytes.map(ByteText.foldedASCII) : nil
             return
         }
+        foldedASCII = nil
         let pattern = String(value[value.index(after: value.startIndex)..<close])
         let flags = value[value.index(after: close)...]
         var options: NSRegularExpression.Options = []
@@ -104,16 +117,56 @@ public struct TextPattern: @unchecked Sendable, Equatable {
 
     /// True when `text` contains the value (any case) or the regex matches.
     public func isFound(in text: String) -> Bool {
+        if let answer = text.withUTF8Bytes({ asciiFound(in: $0) }) {
+            return answer
+        }
         if let regex {
             return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
         }
         return text.range(of: written, options: [.caseInsensitive, .diacriticInsensitive]) != nil
     }
 
+    /// `isFound(in:)` of the text whose UTF-8 is `bytes`, read in place
+    /// when the value and the text are ASCII.
+    public func isFound(inUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        asciiFound(in: bytes) ?? isFound(in: String(decoding: bytes, as: UTF8.self))
+    }
+
     /// True when `text` equals the value, ignoring case (or the regex matches).
     public func isEqual(to text: String) -> Bool {
+        if let answer = text.withUTF8Bytes({ asciiEqual(to: $0) }) {
+            return answer
+        }
         if regex != nil { return isFound(in: text) }
         return text.compare(written, options: [.caseInsensitive, .diacriticInsensitive]) == .orderedSame
+    }
+
+    /// `isEqual(to:)` of the text whose UTF-8 is `bytes`, read in place
+    /// when the value and the text are ASCII.
+    public func isEqual(toUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        asciiEqual(to: bytes) ?? isEqual(to: String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// True when `bytes` (a tag) is the value followed by `/` and more,
+    /// ignoring case: a sub-tag of the tag the value names. Never for a regex.
+    public func isParentTag(ofUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard regex == nil else { return false }
+        if let foldedASCII, ByteText.isASCII(bytes) {
+            guard bytes.count > foldedASCII.count, bytes[foldedASCII.count] == UInt8(ascii: "/") else { return false }
+            return foldedASCII.withUnsafeBufferPointer { ByteText.equalASCIICaseFolded(UnsafeBufferPointer(rebasing: bytes[..<$0.count]), $0) }
+        }
+        return String(decoding: bytes, as: UTF8.self).lowercased().hasPrefix(written.lowercased() + "/")
+    }
+
+    /// The answer for an ASCII value and text; nil when either is not.
+    private func asciiFound(in bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard let foldedASCII, ByteText.isASCII(bytes) else { return nil }
+        return foldedASCII.withUnsafeBufferPointer { ByteText.containsASCIICaseFolded(bytes, $0) }
+    }
+
+    private func asciiEqual(to bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard let foldedASCII, ByteText.isASCII(bytes) else { return nil }
+        return foldedASCII.withUnsafeBufferPointer { ByteText.equalASCIICaseFolded(bytes, $0) }
     }
 }
 
