@@ -49,6 +49,8 @@ import time
 
 TODAY = "2026-11-21"
 QUERY = "open and due <= +7d"
+# A search by words, as `tick query milk` is typed: items whose titles hold both.
+WORD_QUERY = ["roadmap", "sprint"]
 TASK_PATTERN = r"\[[ xX]\]"
 
 class CommandFailed(Exception):
@@ -217,6 +219,7 @@ ROWS = (
     ("query_cold", "query --json, empty cache", True, False),
     ("query_json", "query --json", True, True),
     ("query_text", "query (text)", True, True),
+    ("query_words", "query roadmap sprint (words)", True, False),
     ("today", "today", True, True),
     ("today_color", "today, in color", True, False),
     ("home", "tick (home)", True, True),
@@ -317,6 +320,7 @@ class SizeBench:
     def reads(self, timed):
         self.tick_run("query_json", ["query", QUERY, "--json"], timed)
         self.tick_run("query_text", ["query", QUERY], timed)
+        self.tick_run("query_words", ["query"] + WORD_QUERY, timed)
         self.tick_run("today", ["today"], timed)
         self.tick_run("today_color", ["today", "--color", "always"], timed, color=True)
         self.tick_run("home", [], timed)
