@@ -18,9 +18,8 @@ public struct EncodedWorkspace: Sendable {
     public let documents: [EncodedDocument]
     /// What was skipped while loading (unreadable files, links out of the root, files not UTF-8).
     public let warnings: [String]
-    /// The lists skipped because they are not UTF-8: an edit that names
-    /// one is refused saying so, not told that nothing has that name.
-    public private(set) var listsNotUTF8: [String] = []
+    /// The same, by kind: the list files that are not among `documents`, and why.
+    public let skipped: SkippedLists
     /// The documents in list order, each with its rank.
     private let ranked: [(document: EncodedDocument, rank: Int)]
 
@@ -29,7 +28,7 @@ public struct EncodedWorkspace: Sendable {
     private let repairs: (any ListRepairing)?
 
     public init(documents: [EncodedDocument], warnings: [String] = []) {
-        self.init(documents: documents, warnings: warnings, repairs: nil, listOrder: nil)
+        self.init(documents: documents, warnings: warnings, repairs: nil, listOrder: nil, skipped: SkippedLists())
     }
 
     /// `listOrder`, when given, is the documents' list order as the parse
@@ -37,11 +36,11 @@ public struct EncodedWorkspace: Sendable {
     /// computed.
     package init(
         documents: [EncodedDocument], warnings: [String], repairs: (any ListRepairing)?, listOrder: [Int]?,
-        listsNotUTF8: [String] = []
+        skipped: SkippedLists
     ) {
         self.documents = documents
         self.warnings = warnings
-        self.listsNotUTF8 = listsNotUTF8
+        self.skipped = skipped
         self.repairs = repairs
         let order: [Int]
         if let listOrder, listOrder.count == documents.count {
@@ -80,6 +79,29 @@ public struct EncodedWorkspace: Sendable {
             releasePages(of: runs[run])
         }
         saveRepairs()
+    }
+
+    /// Each list whose parse found something wrong, with what it found
+    /// (`EncodedDocument.diagnostics`), the lists not UTF-8 among them
+    /// (`skipped.notUTF8`): read on every core, the cache's pages given
+    /// back as each run of lists is read. In no order.
+    public func diagnosedLists() -> [(path: String, diagnostics: [Diagnostic])] {
+        let runs = listRuns(minimumSize: 4096)
+        let perRun = Parallel.map(runs.count) { run in
+            defer { releasePages(of: runs[run]) }
+            return ranked[runs[run]].compactMap { document, _ in Self.diagnosed(document) { checkWithoutSaving($0) } }
+        }
+        let notUTF8 = skipped.notUTF8.compactMap { Self.diagnosed($0) { checkWithoutSaving($0) } }
+        saveRepairs()
+        return Array(perRun.joined()) + notUTF8
+    }
+
+    private static func diagnosed(_ document: EncodedDocument, checking check: (EncodedDocument) -> Void)
+        -> (path: String, diagnostics: [Diagnostic])?
+    {
+        check(document)
+        let diagnostics = document.diagnostics
+        return diagnostics.isEmpty ? nil : (document.path, diagnostics)
     }
 
     /// The lists in list order with only what the cache's index says of
@@ -287,4 +309,27 @@ package protocol ListRepairing: Sendable {
     func repair(_ document: EncodedDocument)
     /// Saves the cache again when lists were repaired since the last save.
     func saveIfRepaired()
+}
+
+/// The list files a load found and could not make lists of, by kind:
+/// `tick check` reports each where it falls among the lists; every other
+/// command prints the load's `warnings`, which say the same.
+public struct SkippedLists: Sendable {
+    /// What the walk of the folder met and skipped (a folder that cannot
+    /// be read, a link out of the notes folder), one sentence each.
+    public var walkWarnings: [String] = []
+    /// List files and folders whose names are not UTF-8, escaped
+    /// (`NotesFolder.escapedName`).
+    public var unnamable: [String] = []
+    /// List files that could not be read, each with why.
+    public var unreadable: [(path: String, reason: String)] = []
+    /// Lists whose bytes are not UTF-8, read and parsed but left out of
+    /// the workspace's lists: an edit that names one is refused saying so,
+    /// not told that nothing has that name.
+    public var notUTF8: [EncodedDocument] = []
+
+    public init(walkWarnings: [String] = [], unnamable: [String] = []) {
+        self.walkWarnings = walkWarnings
+        self.unnamable = unnamable
+    }
 }

@@ -468,7 +468,7 @@ public struct NotesFolder: Sendable {
     /// every document came from the cache in the cache's own order (nil
     /// otherwise: then it must be computed).
     public func loadEncoded(cache: ParseCache? = nil, savingInBackground: Bool = false)
-        -> (documents: [EncodedDocument], warnings: [String], repairs: CacheRepairs?, listOrder: [Int]?, notUTF8: [String])
+        -> (documents: [EncodedDocument], warnings: [String], repairs: CacheRepairs?, listOrder: [Int]?, skipped: SkippedLists)
     {
         let loaded = loadEvery(
             cache: cache, alwaysEncode: true, savingInBackground: savingInBackground,
@@ -479,12 +479,11 @@ public struct NotesFolder: Sendable {
         // Most folders hold no file that is not UTF-8: then the lists are
         // handed on as they are, not copied by a filter.
         guard !loaded.values.allSatisfy(\.isValidUTF8) else {
-            return (loaded.values, loaded.warnings, repairs, loaded.storedListOrder, [])
+            return (loaded.values, loaded.warnings, repairs, loaded.storedListOrder, loaded.skipped)
         }
-        return (
-            loaded.values.filter(\.isValidUTF8), loaded.warnings, repairs, loaded.storedListOrder,
-            loaded.values.filter { !$0.isValidUTF8 }.map(\.path)
-        )
+        var skipped = loaded.skipped
+        skipped.notUTF8 = loaded.values.filter { !$0.isValidUTF8 }
+        return (loaded.values.filter(\.isValidUTF8), loaded.warnings, repairs, loaded.storedListOrder, skipped)
     }
 
     /// The shared core of `loadAll` and `loadEncoded`: lists the folder, takes
@@ -507,7 +506,7 @@ public struct NotesFolder: Sendable {
         fromParse: (Document, ListPayload?) -> Value?,
         fromSpool: ((ParseCache.Contents, _ place: Int) -> Value)? = nil
     ) -> (
-        values: [Value], warnings: [String], saveWithRepairs: (@Sendable ([String: ListPayload?]) -> Void)?,
+        values: [Value], warnings: [String], skipped: SkippedLists, saveWithRepairs: (@Sendable ([String: ListPayload?]) -> Void)?,
         storedListOrder: [Int]?
     ) {
         // The cache file is mapped and its index read while the folder is
@@ -622,6 +621,7 @@ public struct NotesFolder: Sendable {
         var values: [Value] = []
         values.reserveCapacity(entries.count)
         var warnings = listWarnings
+        var skipped = SkippedLists(walkWarnings: walkWarnings, unnamable: unnamable)
         // The new encodings by the file's place, only those: an array of
         // optionals (nil for every list a warm run reads from the cache)
         // held 7 MB at 50,000 notes until the command ended.
@@ -654,6 +654,7 @@ public struct NotesFolder: Sendable {
                             values.append(value)
                         case .failure(let error):
                             warnings.append("cannot read \(entries[index].path): \(Posix.describe(error.code)); skipped")
+                            skipped.unreadable.append((entries[index].path, error.reason ?? Posix.describe(error.code)))
                         }
                     }
                 }
@@ -702,7 +703,7 @@ public struct NotesFolder: Sendable {
         if let base, allAtTheirPlaces, sameCount {
             storedListOrder = base.listOrder
         }
-        return (values, warnings, saveWithRepairs, storedListOrder)
+        return (values, warnings, skipped, saveWithRepairs, storedListOrder)
     }
 }
 
@@ -832,7 +833,7 @@ extension EncodedWorkspace {
     /// parsing the others in parallel; with `savingInBackground`, a new
     /// cache file is written while the caller goes on (see `BackgroundSaves`).
     public static func load(_ folder: NotesFolder, cache: ParseCache? = nil, savingInBackground: Bool = false) -> EncodedWorkspace {
-        let (documents, warnings, repairs, listOrder, notUTF8) = folder.loadEncoded(cache: cache, savingInBackground: savingInBackground)
-        return EncodedWorkspace(documents: documents, warnings: warnings, repairs: repairs, listOrder: listOrder, listsNotUTF8: notUTF8)
+        let (documents, warnings, repairs, listOrder, skipped) = folder.loadEncoded(cache: cache, savingInBackground: savingInBackground)
+        return EncodedWorkspace(documents: documents, warnings: warnings, repairs: repairs, listOrder: listOrder, skipped: skipped)
     }
 }

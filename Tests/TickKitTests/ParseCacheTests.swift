@@ -169,7 +169,8 @@ struct ParseCacheTests {
         try FileManager.default.createDirectory(atPath: blocked, withIntermediateDirectories: true)
         let loaded = notes.loadEncoded(cache: cache)
         #expect(loaded.documents.allSatisfy { $0.mapping != nil }, "parsed again instead of read from the spool")
-        let fromSpool = EncodedWorkspace(documents: loaded.documents, warnings: loaded.warnings, repairs: loaded.repairs, listOrder: loaded.listOrder)
+        let fromSpool = EncodedWorkspace(
+            documents: loaded.documents, warnings: loaded.warnings, repairs: loaded.repairs, listOrder: loaded.listOrder, skipped: loaded.skipped)
         let parsed = EncodedWorkspace(documents: notes.loadEncoded().documents)
         let context = ItemContext(today: Fixture.today, dependencies: .none)
         #expect(ItemJSON.itemsDocumentBytes(fromSpool.items, context: context) == ItemJSON.itemsDocumentBytes(parsed.items, context: context))

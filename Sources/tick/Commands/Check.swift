@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TickEngine
 import TickModel
+import TickRecords
 import TickStore
 import TickSyntax
 
@@ -50,25 +51,23 @@ extension Tick {
                     problems.append(.null)
                 }
             }
-            let checkedDocuments = try documents()
-            for (shownPath, checked) in checkedDocuments {
+            let workspace = paths.isEmpty || dependencies ? try folder.workspace(readingEveryList: true, printingWarnings: false) : nil
+            for (shownPath, checked) in try paths.isEmpty ? Self.checked(workspace!) : documents() {
                 switch checked {
-                case .success(let document):
-                    for diagnostic in document.diagnostics {
+                case .diagnosed(let diagnostics):
+                    for diagnostic in diagnostics {
                         report(shownPath, diagnostic.line, diagnostic.column, "warning", diagnostic.message)
                     }
-                case .failure(let error):
+                case .failure(let reason):
                     // A file of a folder that cannot be read is a problem to report, not the end of the check.
-                    report(shownPath, 1, 1, "error", "cannot read it: \(error.reason ?? String(cString: strerror(error.code))); not checked")
+                    report(shownPath, 1, 1, "error", "cannot read it: \(reason); not checked")
                 case .unnamable:
                     report(shownPath, 1, 1, "error", NotesFolder.unnamableProblem)
                 }
             }
             // Dependencies name ids anywhere in the folder: the whole folder is read for them.
-            if dependencies {
-                let checkedDocuments = paths.isEmpty ? checkedDocuments : try wholeFolder()
-                let parsed = checkedDocuments.compactMap { if case .success(let document) = $0.1 { document } else { nil } }
-                for problem in DependencyIndex.problems(in: parsed) {
+            if let workspace, dependencies {
+                for problem in DependencyIndex.problems(in: try listsWithDependencies(workspace)) {
                     report(problem.path, problem.line, problem.column, "warning", problem.message)
                 }
             }
@@ -82,45 +81,60 @@ extension Tick {
 
         /// What checking one path found.
         private enum Checked {
-            case success(Document)
-            /// The file could not be read.
-            case failure(FileIO.ReadError)
+            /// What the parse found wrong (nothing, for a clean list).
+            case diagnosed([Diagnostic])
+            /// The file could not be read, for this reason.
+            case failure(String)
             /// A list file or folder whose name is not UTF-8: tick cannot name it.
             case unnamable
         }
 
-        /// The documents to check, each with the path to print for it; a
-        /// file of a folder that cannot be read comes as its read error,
-        /// a name tick cannot use as `unnamable`.
+        /// Every list of the notes folder with what is wrong with it, in
+        /// path order, from the read model (clean lists are left out: they
+        /// print nothing); the walk's own warnings go to standard error.
+        private static func checked(_ workspace: EncodedWorkspace) -> [(String, Checked)] {
+            let skipped = workspace.skipped
+            for warning in skipped.walkWarnings { Terminal.warning(warning) }
+            let found: [(String, Checked)] =
+                workspace.diagnosedLists().map { ($0.path, .diagnosed($0.diagnostics)) }
+                + skipped.unreadable.map { ($0.path, .failure($0.reason)) } + skipped.unnamable.map { ($0, .unnamable) }
+            return found.sorted { $0.0 < $1.0 }
+        }
+
+        /// The lists whose items carry a block id or a dependency, parsed:
+        /// a dependency problem (a duplicate id, an unknown id, a cycle)
+        /// lies among them only, and is pointed at by the column of its
+        /// token, which only a parse knows.
+        private func listsWithDependencies(_ workspace: EncodedWorkspace) throws -> [Document] {
+            let paths = Set(workspace.items { $0.id != nil || $0.dependsOnText != nil }.map(\.listPath)).sorted()
+            guard !paths.isEmpty else { return [] }
+            return try folder.folder().loadEach(paths).compactMap { try? $0.get() }
+        }
+
+        /// The lists of a folder, and its names that are not UTF-8, with `prefix` before each path.
+        private func lists(of notes: NotesFolder, prefix: String) -> [(String, Checked)] {
+            let (entries, warnings, unnamable) = notes.listFileEntries()
+            for warning in warnings { Terminal.warning(warning) }
+            let files = entries.map(\.path)
+            let loaded: [(String, Checked)] = zip(files, notes.loadEach(files)).map { path, result in
+                switch result {
+                case .success(let document): (prefix + path, .diagnosed(document.diagnostics))
+                case .failure(let error): (prefix + path, .failure(error.reason ?? String(cString: strerror(error.code))))
+                }
+            }
+            return (loaded + unnamable.map { (prefix + $0, .unnamable) }).sorted { $0.0 < $1.0 }
+        }
+
+        /// The named files and folders' lists, each with the path to print
+        /// for it; a file of a folder that cannot be read comes as its read
+        /// error, a name tick cannot use as `unnamable`.
         ///
         /// A PATH is looked for in the notes folder first, then in the
         /// current folder (so `tick --dir n check work.md` checks n/work.md
         /// from anywhere, and a path typed from inside the folder still
         /// works). A named file that does not exist or cannot be read ends
         /// the check (66).
-        /// Every list of the notes folder, for the dependency check of named files.
-        private func wholeFolder() throws -> [(String, Checked)] {
-            lists(of: try folder.folder(), prefix: "", reportingWarnings: false)
-        }
-
-        /// The lists of a folder, and its names that are not UTF-8, with `prefix` before each path.
-        private func lists(of notes: NotesFolder, prefix: String, reportingWarnings: Bool = true) -> [(String, Checked)] {
-            let (entries, warnings, unnamable) = notes.listFileEntries()
-            if reportingWarnings { for warning in warnings { Terminal.warning(warning) } }
-            let files = entries.map(\.path)
-            let loaded: [(String, Checked)] = zip(files, notes.loadEach(files)).map { path, result in
-                switch result {
-                case .success(let document): (prefix + path, .success(document))
-                case .failure(let error): (prefix + path, .failure(error))
-                }
-            }
-            return (loaded + unnamable.map { (prefix + $0, .unnamable) }).sorted { $0.0 < $1.0 }
-        }
-
         private func documents() throws -> [(String, Checked)] {
-            if paths.isEmpty {
-                return lists(of: try folder.folder(), prefix: "")
-            }
             let root = try? folder.folder()
             var result: [(String, Checked)] = []
             for path in paths {
@@ -134,7 +148,7 @@ extension Tick {
                     result += lists(of: subfolder, prefix: path.hasSuffix("/") ? path : path + "/")
                 } else {
                     let bytes = try FileIO.read(found)
-                    result.append((path, .success(DocumentParser.parse(bytes, path: path))))
+                    result.append((path, .diagnosed(DocumentParser.parse(bytes, path: path).diagnostics)))
                 }
             }
             return result

@@ -102,7 +102,7 @@ struct EditSession {
 
     /// The lists skipped by `lists` because they are not UTF-8, parsed:
     /// naming one gets a clear refusal rather than "no such item".
-    private var listsNotUTF8: [Document] { lists.listsNotUTF8.compactMap { try? document(at: $0) } }
+    private var listsNotUTF8: [Document] { lists.skipped.notUTF8.compactMap { try? document(at: $0.path) } }
 
     /// The documents read so far, by path.
     private var loadedDocuments: [Document] { store.single.values.sorted { $0.path < $1.path } }

@@ -10,14 +10,15 @@ extension FolderOptions {
     /// cache (unless TICK_NO_CACHE is set), the others parsed in parallel;
     /// what had to be skipped is reported on standard error.
     /// `readingEveryList`: the command reads every list's items (see
-    /// `ParseCache.readsEveryList`).
-    func workspace(readingEveryList: Bool = false) throws -> EncodedWorkspace {
+    /// `ParseCache.readsEveryList`). `printingWarnings: false` leaves the
+    /// warnings to the caller (`tick check` reports them its own way).
+    func workspace(readingEveryList: Bool = false, printingWarnings: Bool = true) throws -> EncodedWorkspace {
         let root = try folder()
         var cache = ParseCache(root: root.root)
         cache?.readsEveryList = readingEveryList
         // The cache, when it changed, is saved while the answer is printed.
         let workspace = EncodedWorkspace.load(root, cache: cache, savingInBackground: true)
-        for warning in workspace.warnings { Terminal.warning(warning) }
+        if printingWarnings { for warning in workspace.warnings { Terminal.warning(warning) } }
         KeptUntilExit.keep(workspace)
         return workspace
     }
