@@ -33,38 +33,53 @@ public enum Agenda {
     }
 
     /// The overdue section (only when something is overdue) and `count` days from `today`.
+    ///
+    /// One pass over `items`, which gives the parse cache's pages back as
+    /// it goes (`forEachReleasingCachePages`): a folder's items lie all
+    /// over the cache, and reading them all kept all of it mapped.
     public static func days(
         _ items: [EncodedListedItem], today: TaskDate, count: Int,
         warningDays: Int = 14
     ) -> [Day] {
         let today = today.dayOnly
-        let open = items.filter { $0.status.isOpen }
         let dates = (0..<max(count, 1)).map { today.adding($0, .day) }
-        let overdue = open.filter { $0.date(.due).map { $0.compareDay(today) < 0 } ?? false }
-        var result: [Day] = []
-        if !overdue.isEmpty { result.append(Day(date: nil, entries: overdue.map { Entry(record: $0, reasons: [.overdue]) })) }
         let lastShown = dates.last!
+        var overdue: [Int] = []
         // Each item's reasons by day, from one pass over the items (in
         // manual order, which each day keeps).
         var byDay: [TaskDate: [(item: Int, reasons: [Reason])]] = [:]
         func add(_ index: Int, _ reason: Reason, on day: TaskDate) {
-            var entries = byDay[day, default: []]
-            if entries.last?.item == index { entries[entries.count - 1].reasons.append(reason) } else { entries.append((index, [reason])) }
-            byDay[day] = entries
+            // Changed where it lies in the dictionary: a copy taken out and
+            // put back copied the whole day's array on every append.
+            Self.add(index, reason, to: &byDay[day, default: []])
         }
-        for (index, item) in open.enumerated() {
+        var index = -1
+        items.forEachReleasingCachePages { item in
+            index += 1
+            guard item.status.isOpen else { return }
+            let due = item.date(.due)
+            let isOverdue = due.map { $0.compareDay(today) < 0 } ?? false
+            if isOverdue { overdue.append(index) }
             for (field, reason) in [(MetadataField.due, Reason.due), (.scheduled, .scheduled), (.start, .start)] {
                 if let date = item.date(field)?.dayOnly, date >= today, date <= lastShown { add(index, reason, on: date) }
             }
-            let isOverdue = item.date(.due).map { $0.compareDay(today) < 0 } ?? false
             if !isOverdue, let scheduled = item.date(.scheduled), scheduled.compareDay(today) < 0 { add(index, .scheduledEarlier, on: today) }
-            if let due = item.date(.due), due.compareDay(lastShown) > 0, today.days(until: due.dayOnly) <= warningDays {
+            if let due, due.compareDay(lastShown) > 0, today.days(until: due.dayOnly) <= warningDays {
                 add(index, .dueSoon, on: today)
             }
         }
+        var result: [Day] = []
+        if !overdue.isEmpty { result.append(Day(date: nil, entries: overdue.map { Entry(record: items[$0], reasons: [.overdue]) })) }
         for day in dates {
-            result.append(Day(date: day, entries: (byDay[day] ?? []).map { Entry(record: open[$0.item], reasons: $0.reasons) }))
+            result.append(Day(date: day, entries: (byDay[day] ?? []).map { Entry(record: items[$0.item], reasons: $0.reasons) }))
         }
         return result
+    }
+
+    /// Adds `reason` to the item at `index`: to its entry when it is the
+    /// last one (an item's reasons are added one after another), else as a
+    /// new entry.
+    private static func add(_ index: Int, _ reason: Reason, to entries: inout [(item: Int, reasons: [Reason])]) {
+        if entries.last?.item == index { entries[entries.count - 1].reasons.append(reason) } else { entries.append((index, [reason])) }
     }
 }

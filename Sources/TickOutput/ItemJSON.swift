@@ -11,13 +11,22 @@ public enum ItemJSON {
         return .object(sink.pairs)
     }
 
-    /// Appends one item as `item(_:in:)` pretty-printed in the items document
-    /// (two levels in), or in the groups document (`inGroup`: four levels
-    /// in), would, without building the value first (the same bytes, in a
+    /// Where in a document an item is written: the level of its braces.
+    enum Placement: Int {
+        /// `{"items": [{...}]}`
+        case itemsDocument = 2
+        /// `{"groups": [{"items": [{...}]}]}`
+        case groupsDocument = 4
+        /// `{"days": [{"entries": [{"item": {...}}]}]}`
+        case agendaEntry = 5
+    }
+
+    /// Appends one item as `item(_:in:)` pretty-printed at `placement`
+    /// would, without building the value first (the same bytes, in a
     /// fraction of the time: this runs for every item a query prints).
-    static func write(_ record: EncodedListedItem, context: ItemContext, inGroup: Bool = false, to output: inout ByteOutput) {
+    static func write(_ record: EncodedListedItem, context: ItemContext, at placement: Placement = .itemsDocument, to output: inout ByteOutput) {
         withUnsafeMutablePointer(to: &output) { output in
-            var sink = ByteSink(output: output, indent: inGroup ? 4 : 2)
+            var sink = ByteSink(output: output, placement: placement)
             emit(record, context: context, into: &sink)
             sink.finish()
         }
@@ -185,10 +194,14 @@ public enum ItemJSON {
             nonmutating unsafeMutableAddress { target }
         }
 
-        init(output: UnsafeMutablePointer<ByteOutput>, indent: Int) {
+        init(output: UnsafeMutablePointer<ByteOutput>, placement: Placement) {
             target = output
-            self.indent = indent
-            prefixes = indent == 4 ? KeyPrefixes.groupsDocument : KeyPrefixes.itemsDocument
+            indent = placement.rawValue
+            switch placement {
+            case .itemsDocument: prefixes = KeyPrefixes.itemsDocument
+            case .groupsDocument: prefixes = KeyPrefixes.groupsDocument
+            case .agendaEntry: prefixes = KeyPrefixes.agendaEntry
+            }
             self.output.append(UInt8(ascii: "{"))
         }
 
@@ -318,6 +331,7 @@ public enum ItemJSON {
 
         static let itemsDocument = KeyPrefixes(indent: 2)
         static let groupsDocument = KeyPrefixes(indent: 4)
+        static let agendaEntry = KeyPrefixes(indent: 5)
 
         /// The item's level in its document: `appendNewline` writes it, its
         /// fields' level and their elements'.

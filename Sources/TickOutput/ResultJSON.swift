@@ -71,7 +71,7 @@ extension ItemJSON {
                 } else {
                     output.append(",\n        ")
                 }
-                ItemJSON.write(items[position], context: context, inGroup: true, to: &output)
+                ItemJSON.write(items[position], context: context, at: .groupsDocument, to: &output)
                 if position == range.upperBound - 1 { output.append("\n      ]\n    }") }
                 itemEnded(output.count)
             }
@@ -79,6 +79,79 @@ extension ItemJSON {
             writeBuffer($0)
         }
         write("\n  ]\n}")
+    }
+
+    /// Writes the agenda document (`tick agenda --json`) pretty-printed,
+    /// piece by piece, in order: `{"today": "...", "days": [{"date": "...",
+    /// "name": "...", "entries": [{"reasons": [...], "item": {...}}]}]}`,
+    /// each day named by `names`. The entries' items are cut into runs
+    /// rendered on every core (`ItemRuns`), each day's opening and closing
+    /// written where its first and last entries fall (the days without
+    /// entries before it with a day's first entry, or at the end), so the
+    /// whole document is never in memory.
+    public static func writeAgendaDocument(
+        _ days: [Agenda.Day], names: [String], context: ItemContext, to writeBuffer: (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        func write(_ text: String) { Array(text.utf8).withUnsafeBufferPointer { writeBuffer($0) } }
+        /// A day up to its entries' array, after a comma unless it is the first.
+        func appendOpening(of day: Int, to output: inout ByteOutput) {
+            output.append(day == 0 ? "\n    {\n      \"date\": " : ",\n    {\n      \"date\": ")
+            if let date = days[day].date { JSONValue.appendString(date.isoString, to: &output) } else { output.append("null") }
+            output.append(",\n      \"name\": ")
+            JSONValue.appendString(names[day], to: &output)
+            output.append(",\n      \"entries\": ")
+        }
+        /// The days of `range`, none of which has entries, whole.
+        func appendEmptyDays(_ range: Range<Int>, to output: inout ByteOutput) {
+            for day in range {
+                appendOpening(of: day, to: &output)
+                output.append("[]\n    }")
+            }
+        }
+        write("{\n  \"today\": \"\(context.today.isoString)\",\n  \"days\": ")
+        guard !days.isEmpty else { return write("[]\n}") }
+        write("[")
+        // Each day's first entry's place among all the entries (a day
+        // without entries has the next day's).
+        var firstEntries: [Int] = []
+        var items: [EncodedListedItem] = []
+        var reasons: [[Agenda.Reason]] = []
+        for day in days {
+            firstEntries.append(items.count)
+            for entry in day.entries {
+                items.append(entry.record)
+                reasons.append(entry.reasons)
+            }
+        }
+        ItemRuns.write(items, runsOfAtMost: 64, bytesPerItem: 1024) { positions, output, itemEnded in
+            for position in positions {
+                let day = firstEntries.run(containing: position)
+                if position == firstEntries[day] {
+                    let previous = days[..<day].lastIndex { !$0.entries.isEmpty } ?? -1
+                    appendEmptyDays(previous + 1..<day, to: &output)
+                    appendOpening(of: day, to: &output)
+                    output.append("[\n        {\n          \"reasons\": [")
+                } else {
+                    output.append(",\n        {\n          \"reasons\": [")
+                }
+                for (index, reason) in reasons[position].enumerated() {
+                    output.append(index == 0 ? "\n            " : ",\n            ")
+                    JSONValue.appendString(reason.rawValue, to: &output)
+                }
+                output.append("\n          ],\n          \"item\": ")
+                ItemJSON.write(items[position], context: context, at: .agendaEntry, to: &output)
+                output.append("\n        }")
+                if position == firstEntries[day] + days[day].entries.count - 1 { output.append("\n      ]\n    }") }
+                itemEnded(output.count)
+            }
+        } deliver: {
+            writeBuffer($0)
+        }
+        var rest = ByteOutput()
+        let lastDayWithEntries = days.lastIndex { !$0.entries.isEmpty }
+        appendEmptyDays((lastDayWithEntries.map { $0 + 1 } ?? 0)..<days.count, to: &rest)
+        rest.append("\n  ]\n}")
+        rest.withBytes { writeBuffer($0) }
     }
 
     /// Appends one item of the items document, as the items given to

@@ -3,6 +3,7 @@ import Testing
 
 @testable import TickEngine
 @testable import TickModel
+@testable import TickOutput
 @testable import TickRecords
 @testable import TickSyntax
 
@@ -150,5 +151,46 @@ import Testing
         #expect((first["item"] as? [String: Any])?["title"] as? String == "due today")
         let bad = try notes.tick("agenda", "--days", "0")
         #expect(bad.status == 64 && bad.stderr.contains("--days 0 is out of range"))
+    }
+
+    /// The agenda document as a `JSONValue`, pretty-printed: what the
+    /// streamed writer must write, byte for byte.
+    static func agendaReference(_ days: [Agenda.Day], names: [String], context: ItemContext) -> [UInt8] {
+        JSONValue.object([
+            ("today", .string(context.today.isoString)),
+            (
+                "days",
+                .array(
+                    zip(days, names).map { day, name in
+                        .object([
+                            ("date", .string(day.date?.isoString)), ("name", .string(name)),
+                            (
+                                "entries",
+                                .array(
+                                    day.entries.map { entry in
+                                        .object([
+                                            ("reasons", .array(entry.reasons.map { .string($0.rawValue) })),
+                                            ("item", ItemJSON.item(entry.record, context: context)),
+                                        ])
+                                    })
+                            ),
+                        ])
+                    })
+            ),
+        ]).serializedBytes(pretty: true)
+    }
+
+    @Test(
+        "the agenda document is written piece by piece as the whole value prints it: days without entries first, between and last, several reasons, no overdue section",
+        arguments: [("2026-11-21", 3), ("2026-11-21", 12), ("2026-11-16", 9), ("2026-11-10", 2), ("2027-02-01", 4), ("2026-11-17", 1)])
+    func agendaDocumentIsTheValuePrinted(today: String, count: Int) throws {
+        let items = readModel(DocumentParser.parse(Self.agendaList, path: "a.md")).items()
+        let context = ItemContext(today: date(today), dependencies: .none)
+        let days = Agenda.days(items, today: context.today, count: count)
+        let names = days.map { $0.date?.isoString ?? "Overdue" }
+        var written: [UInt8] = []
+        ItemJSON.writeAgendaDocument(days, names: names, context: context) { written.append(contentsOf: $0) }
+        #expect(
+            String(decoding: written, as: UTF8.self) == String(decoding: Self.agendaReference(days, names: names, context: context), as: UTF8.self))
     }
 }

@@ -43,68 +43,14 @@ extension Tick {
                 items = QueryEvaluator.filter(items, try QueryInput.parse(expression, today: today).resolvingDependencies(context.dependencies))
             }
             let agenda = TickEngine.Agenda.days(items, today: today, count: days)
+            let names = agenda.map { AgendaView.name(of: $0, today: today) }
             if output.json {
-                Terminal.writeJSON(
-                    .object([
-                        ("today", .string(today.isoString)),
-                        (
-                            "days",
-                            .array(
-                                agenda.map { day in
-                                    .object([
-                                        ("date", .string(day.date?.isoString)),
-                                        ("name", .string(name(of: day, today: today))),
-                                        (
-                                            "entries",
-                                            .array(
-                                                day.entries.map { entry in
-                                                    .object([
-                                                        ("reasons", .array(entry.reasons.map { .string($0.rawValue) })),
-                                                        ("item", ItemJSON.item(entry.record, context: context)),
-                                                    ])
-                                                })
-                                        ),
-                                    ])
-                                })
-                        ),
-                    ]))
+                ItemJSON.writeAgendaDocument(agenda, names: names, context: context) { Terminal.writeRaw($0) }
+                Terminal.writeRaw([0x0A])
                 return
             }
-            let prefixes = ItemStyle.RowPrefixes(for: items)
-            var lines: [ListingLine] = []
-            for day in agenda {
-                if !lines.isEmpty { lines.append(.blank) }
-                lines.append(.heading(StyledText(name(of: day, today: today), TextStyle(bold: true, color: day.date == nil ? .red : nil))))
-                if day.entries.isEmpty { lines.append(.heading(StyledText("  nothing", .dimmed))) }
-                for entry in day.entries {
-                    var row = ItemsView.row(entry.record, context: context, depth: 0, prefixes: prefixes, showList: true, showNotes: false)
-                    row.due = StyledText(
-                        entry.reasons.map { why($0, entry.record, today: today) }.joined(separator: ", "),
-                        entry.reasons.contains(.overdue) ? TextStyle(color: .red) : .plain)
-                    lines.append(.row(row))
-                }
-            }
             let display = output.display
-            display.print(ItemTable.render(lines, width: display.width, depth: display.depth))
-        }
-
-        /// `Overdue`, or the day's heading (`Sat 2026-11-21 · today`).
-        func name(of day: TickEngine.Agenda.Day, today: TaskDate) -> String {
-            day.date.map { RelativeDate.heading($0, today: today) } ?? "Overdue"
-        }
-
-        /// Why an item is on its day, in words.
-        func why(_ reason: TickEngine.Agenda.Reason, _ item: EncodedListedItem, today: TaskDate) -> String {
-            switch reason {
-            case .overdue: return item.date(.due).map { RelativeDate.describe($0, today: today).text } ?? "overdue"
-            case .due: return "due"
-            case .scheduled: return "scheduled"
-            case .start: return "starts"
-            case .scheduledEarlier:
-                let days = item.date(.scheduled).map { $0.dayOnly.days(until: today) } ?? 0
-                return "scheduled \(days) day\(days == 1 ? "" : "s") ago"
-            case .dueSoon: return item.date(.due).map { "due " + RelativeDate.describe($0, today: today).text } ?? "due soon"
-            }
+            display.print(AgendaView.source(agenda, names: names, context: context, plain: display.depth == .none))
         }
     }
 }

@@ -123,10 +123,11 @@ enum ItemsView {
         return row
     }
 
-    /// Builds one item's row into `cells` (see `row(_:context:depth:prefixes:showList:showNotes:plain:)`).
+    /// Builds one item's row into `cells` (see `row(_:context:depth:prefixes:showList:showNotes:plain:)`);
+    /// `due`, when given, is shown in the due column instead of the item's date.
     static func row<Cells: RowCells>(
         _ item: EncodedListedItem, context: ItemContext, depth: Int, prefixes: ItemStyle.RowPrefixes, showList: Bool, showNotes: Bool,
-        plain: Bool, into cells: inout Cells
+        plain: Bool, due: (text: String, style: TextStyle)? = nil, into cells: inout Cells
     ) {
         let today = context.today
         let prefix = prefixes.prefix(status: item.status, priority: item.priority, depth: depth)
@@ -141,6 +142,23 @@ enum ItemsView {
         }
         // An open item that waits for an open item (Obsidian Tasks' "blocked").
         if context.isBlocked(item) { cells.append(" (blocked)", .dimmed, to: .title) }
+        if let due {
+            cells.append(due.text, due.style, to: .due)
+        } else {
+            dueCell(of: item, today: today, into: &cells)
+        }
+        if item.hasTags { cells.appendTags(of: item, .dimmed) }
+        // Without colors the name's style is not written: its color is not looked up.
+        if showList { cells.append(item.document.name, plain ? .plain : ItemStyle.listNameStyle(item.document), to: .list) }
+        if showNotes, let notes = item.notes?.string {
+            for note in notes.split(separator: "\n", omittingEmptySubsequences: false) {
+                cells.appendNote(StyledText(String(note), .dimmed), indent: prefix.width)
+            }
+        }
+    }
+
+    /// The due column of an item: when an open item is due, when a finished one was finished.
+    private static func dueCell<Cells: RowCells>(of item: EncodedListedItem, today: TaskDate, into cells: inout Cells) {
         switch item.status {
         case .open, .inProgress:
             if let due = item.date(.due) {
@@ -151,14 +169,6 @@ enum ItemsView {
             if let done = item.date(.done) { cells.append(finished("done", done, today: today), .dimmed, to: .due) }
         case .cancelled:
             if let cancelled = item.date(.cancelled) { cells.append(finished("cancelled", cancelled, today: today), .dimmed, to: .due) }
-        }
-        if item.hasTags { cells.appendTags(of: item, .dimmed) }
-        // Without colors the name's style is not written: its color is not looked up.
-        if showList { cells.append(item.document.name, plain ? .plain : ItemStyle.listNameStyle(item.document), to: .list) }
-        if showNotes, let notes = item.notes?.string {
-            for note in notes.split(separator: "\n", omittingEmptySubsequences: false) {
-                cells.appendNote(StyledText(String(note), .dimmed), indent: prefix.width)
-            }
         }
     }
 
@@ -365,5 +375,96 @@ enum ListsView {
         ]
         lines += self.lines(workspace, details: false, width: width, counts: listCounts)
         return lines
+    }
+}
+
+/// `tick agenda`: each day's heading, then its entries' rows, the due
+/// column saying why each item is on its day.
+enum AgendaView {
+    /// What each line of the listing is, cheap to hold for any number of entries.
+    private enum Plan {
+        case blank
+        case heading(day: Int)
+        /// "nothing", under a day without entries.
+        case nothing
+        /// The entry at this place among all the days' entries.
+        case entry(Int)
+    }
+
+    /// The listing's lines, each built when asked for; `names` names the days.
+    static func source(_ days: [Agenda.Day], names: [String], context: ItemContext, plain: Bool) -> ListingSource {
+        var planned: [Plan] = []
+        var items: [EncodedListedItem] = []
+        var entryReasons: [[Agenda.Reason]] = []
+        for (index, day) in days.enumerated() {
+            if index > 0 { planned.append(.blank) }
+            planned.append(.heading(day: index))
+            if day.entries.isEmpty { planned.append(.nothing) }
+            for entry in day.entries {
+                planned.append(.entry(items.count))
+                items.append(entry.record)
+                entryReasons.append(entry.reasons)
+            }
+        }
+        // Constants for the closures below (a captured variable is checked
+        // for exclusive access on every line).
+        let (plan, reasons) = (planned, entryReasons)
+        let prefixes = ItemStyle.RowPrefixes(for: items)
+        /// The row of the entry at `position`; its reasons' words (which
+        /// read the item's dates) are made as the row is built, when the
+        /// listing reads the item's record where its pages are mapped.
+        func build<Cells: RowCells>(_ position: Int, into cells: inout Cells) {
+            let item = items[position]
+            let why = reasons[position]
+            ItemsView.row(
+                item, context: context, depth: 0, prefixes: prefixes, showList: true, showNotes: false, plain: plain,
+                due: (
+                    why.map { describe($0, item, today: context.today) }.joined(separator: ", "),
+                    why.contains(.overdue) ? TextStyle(color: .red) : .plain
+                ),
+                into: &cells)
+        }
+        return ListingSource(
+            count: plan.count, items: items,
+            itemPlace: { line in
+                guard case .entry(let position) = plan[line] else { return nil }
+                return position
+            },
+            line: { line in
+                switch plan[line] {
+                case .blank: return .blank
+                case .heading(let day):
+                    return .heading(StyledText(names[day], TextStyle(bold: true, color: days[day].date == nil ? .red : nil)))
+                case .nothing: return .heading(StyledText("  nothing", .dimmed))
+                case .entry(let position):
+                    var row = ItemRow()
+                    build(position, into: &row)
+                    return .row(row)
+                }
+            },
+            writeRow: { line, cells in
+                guard case .entry(let position) = plan[line] else { return false }
+                build(position, into: &cells)
+                return true
+            })
+    }
+
+    /// `Overdue`, or the day's heading (`Sat 2026-11-21 · today`).
+    static func name(of day: Agenda.Day, today: TaskDate) -> String {
+        day.date.map { RelativeDate.heading($0, today: today) } ?? "Overdue"
+    }
+
+    /// Why an item is on its day, in words.
+    private static func describe(_ reason: Agenda.Reason, _ item: EncodedListedItem, today: TaskDate) -> String {
+        switch reason {
+        case .overdue: return item.date(.due).map { RelativeDate.describe($0, today: today).text } ?? "overdue"
+        case .due: return "due"
+        case .scheduled: return "scheduled"
+        case .start: return "starts"
+        case .scheduledEarlier:
+            let days = item.date(.scheduled).map { $0.dayOnly.days(until: today) } ?? 0
+            return "scheduled \(days) day\(days == 1 ? "" : "s") ago"
+        case .dueSoon: return item.date(.due).map { "due " + RelativeDate.describe($0, today: today).text } ?? "due soon"
+        }
     }
 }
