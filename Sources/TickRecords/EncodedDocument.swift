@@ -545,6 +545,44 @@ public struct WrittenCachePages {
     }
 }
 
+/// The parse cache's pages a pass over items reads, given back as it goes
+/// (`Collection.forEachReleasingCachePages`): every 65,536 items, and
+/// sooner, once 256 have come, while the items come mostly in the order
+/// their lists lie in the cache (jumping back before fewer than one item
+/// in 64: results in manual order, a few lists saved again at the cache's
+/// end after edits) and those lists span more than 8 MB of it. A result of
+/// a few items of each list (a query on tags, a sorted one's keys) spans
+/// the whole cache in 65,536 items and mapped all of it; items in any
+/// other order span it in a few, and giving their pages back then would
+/// unmap them every few items.
+public struct PassPages {
+    private var pages = CachePages()
+    private var count = 0
+    private var jumpsBack = 0
+    private var lastPlace = 0
+    private let span: Int
+
+    /// (`span` is how much of the cache the lists of items in its order
+    /// may span before their pages go back, 8 MB; tests make it small.)
+    public init(spanningAtMost span: Int = 8 << 20) { self.span = span }
+
+    /// Notes that an item of `document` was read; gives the pages back when it is time.
+    public mutating func read(_ document: EncodedDocument) {
+        let place = document.mappedPosition
+        if place < lastPlace { jumpsBack += 1 }
+        lastPlace = place
+        pages.include(document)
+        count += 1
+        if count >= 65_536 || (count >= 256 && jumpsBack * 64 < count && pages.spannedBytes > span) { release() }
+    }
+
+    /// Gives back the pages read since the last release.
+    public mutating func release() {
+        pages.release()
+        self = PassPages(spanningAtMost: span)
+    }
+}
+
 /// UTF-8 bytes of an encoded document, valid while the document lives.
 public struct EncodedText: ItemText {
     package let bytes: UnsafeBufferPointer<UInt8>
@@ -795,14 +833,12 @@ extension Collection where Element == EncodedListedItem {
     /// order, holds a run's pages, not the cache.
     @inlinable
     public func forEachReleasingCachePages(_ body: (EncodedListedItem) -> Void) {
-        var runStart = startIndex
-        while runStart != endIndex {
-            let runEnd = index(runStart, offsetBy: 65_536, limitedBy: endIndex) ?? endIndex
-            let run = self[runStart..<runEnd]
-            run.forEach(body)
-            run.releaseCachePages()
-            runStart = runEnd
+        var pages = PassPages()
+        for item in self {
+            body(item)
+            pages.read(item.document)
         }
+        pages.release()
     }
 
     /// The non-nil results of `transform` on the items, in order, read as

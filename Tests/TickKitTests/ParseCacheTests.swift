@@ -752,6 +752,33 @@ struct ParseCacheTests {
         }
     }
 
+    @Test(
+        "a pass over items in the cache's order gives their pages back once 256 have come and their lists span too much; items in another order, at the end"
+    )
+    func aPassGivesPagesBackAsItGoesOnlyInTheCachesOrder() throws {
+        func list(_ name: String) -> String { "# \(name)\n" + (0..<300).map { "- [ ] \(name) \($0)\n" }.joined() }
+        let (documents, mapping, ranges) = try Self.mappedLists(["a.md": list("a"), "b.md": list("b"), "c.md": list("c")])
+        let (a, b, c) = (documents[0].items(), documents[1].items(), documents[2].items())
+        var pages = PassPages(spanningAtMost: 64)
+        for item in a + b + c { pages.read(item.document) }
+        pages.release()
+        // After items 256 (of a), 512 (a's last, b's first), 768 (b's last, c's first), and at the end.
+        #expect(
+            mapping.released == [
+                ranges[0], ranges[0].lowerBound..<ranges[1].upperBound, ranges[1].lowerBound..<ranges[2].upperBound, ranges[2],
+            ])
+        // Jumping between the first list and the last: once, at the end (not every few items).
+        mapping.released = []
+        var jumping = PassPages(spanningAtMost: 64)
+        for item in zip(a, c).flatMap({ [$0, $1] }) { jumping.read(item.document) }
+        jumping.release()
+        #expect(mapping.released == [ranges[0].lowerBound..<ranges[2].upperBound])
+        // A whole pass at the default span, 8 MB: these lists span less, so once, at the end.
+        mapping.released = []
+        (a + b + c).forEachReleasingCachePages { _ in }
+        #expect(mapping.released == [ranges[0].lowerBound..<ranges[2].upperBound])
+    }
+
     @Test("runs of positions stop once there are more than a given number: scattered items are found before all their runs are made")
     func runsStopAfterTheMostAsked() {
         let all = CachePages.runs(of: 100, atMost: 10, spanningAtMost: 64) { _ in nil }

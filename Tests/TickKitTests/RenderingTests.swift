@@ -247,6 +247,24 @@ import TickSyntax
         }
     }
 
+    @Test("a listing's rows are built in batches cut where their lists span more of the parse cache than a batch may")
+    func batchesOfRowsKeepToASpanOfTheCache() throws {
+        func list(_ name: String) -> String { "# \(name)\n" + (0..<10).map { "- [ ] \(name) \($0)\n" }.joined() }
+        let (documents, _, ranges) = try ParseCacheTests.mappedLists(["a.md": list("a"), "b.md": list("b"), "c.md": list("c")])
+        let listed = documents.flatMap { $0.items() }
+        let source = ListingSource(count: listed.count, items: listed, itemPlace: { $0 }, line: { _ in .blank })
+        func batches(spanning span: Int) -> [[Int]] {
+            var batches: [[Int]] = []
+            source.inCacheOrder(spanningAtMost: span) { Array($0) } collect: { batches.append(Array($0.joined())) }
+            return batches
+        }
+        // A span that holds all three lists: one batch.
+        #expect(batches(spanning: ranges[2].upperBound) == [Array(0..<30)])
+        // A span smaller than any two lists' payloads apart: a batch for each list.
+        let oneList = ranges[1].lowerBound - ranges[0].lowerBound - 1
+        #expect(batches(spanning: oneList) == [Array(0..<10), Array(10..<20), Array(20..<30)])
+    }
+
     @Test("a listing measured first is built in runs of lines that lie close together in the parse cache")
     func runsOfAListingStayWithinASpanOfTheCache() throws {
         func list(_ name: String) -> String { "# \(name)\n" + (0..<30).map { "- [ ] \(name) \($0)\n" }.joined() }

@@ -357,6 +357,10 @@ enum ItemTable {
     /// (four tasks of 4,096 kept the cores 1.65 busy of 2).
     static let chunkSize = 1024
     static let chunksPerBatch = 16
+    /// How much of the parse cache a batch's rows may span: a batch of
+    /// rows scattered over the cache (a few rows of each list, or rows by
+    /// day) mapped most of it before its pages were given back.
+    static let batchSpan = 8 << 20
 
     /// The widths of the columns: the widest cell of each, then cut to fit
     /// the terminal.
@@ -830,7 +834,7 @@ struct ListingSource {
     /// each of its rows as the rows are ordered (a cache miss each, the
     /// lists lying far apart in memory). An item of another list of the
     /// same rank (items of several folders) is looked at itself.
-    private let listPlaces: [(list: ObjectIdentifier?, place: Int)]
+    private let listPlaces: [(list: ObjectIdentifier?, place: Int, mapped: Int)]
 
     init(
         count: Int, items: [EncodedListedItem] = [], itemPlace: @escaping (Int) -> Int? = { _ in nil },
@@ -841,9 +845,11 @@ struct ListingSource {
         self.itemPlace = itemPlace
         self.line = line
         self.writeRow = writeRow
-        var places = [(list: ObjectIdentifier?, place: Int)](repeating: (nil, 0), count: (items.lazy.map(\.listRank).max() ?? -1) + 1)
+        var places = [(list: ObjectIdentifier?, place: Int, mapped: Int)](
+            repeating: (nil, 0, 0), count: (items.lazy.map(\.listRank).max() ?? -1) + 1)
         for place in items.indices where places[items[place].listRank].list == nil {
-            places[items[place].listRank] = (ObjectIdentifier(items[place].document), items[place].document.cachePlace)
+            let document = items[place].document
+            places[items[place].listRank] = (ObjectIdentifier(document), document.cachePlace, document.mappedPosition)
         }
         listPlaces = places
     }
@@ -862,6 +868,15 @@ struct ListingSource {
         let list = listPlaces[items[place].listRank]
         guard list.list == ObjectIdentifier(items[place].document) else { return items[place].cacheOrder }
         return EncodedListedItem.CacheOrder(listPlace: list.place, index: items[place].index)
+    }
+
+    /// Where the list of line `line`'s item lies in the parse cache's
+    /// mapping; nil for a line of no item, or a list not read from the cache.
+    private func mappedPlace(_ line: Int) -> Int? {
+        guard let place = itemPlace(line) else { return nil }
+        let list = listPlaces[items[place].listRank]
+        let mapped = list.list == ObjectIdentifier(items[place].document) ? list.mapped : items[place].document.mappedPosition
+        return mapped == 0 ? nil : mapped
     }
 
     /// Adds the list of line `line`'s item, if it is a row, to `pages`.
@@ -884,18 +899,24 @@ struct ListingSource {
     /// one such run (a few after edits), by due date one a day, so no order
     /// of all the lines is made. The lines go to `build` in chunks of
     /// `ItemTable.chunkSize` on every core, `ItemTable.chunksPerBatch`
-    /// chunks at a time; each batch's results go to `collect` in order, and
-    /// the cache's pages are given back as `WrittenCachePages` gives them
-    /// back (a batch's lines, rows or not, are at least 4,096: after each
-    /// batch).
+    /// chunks at a time, or fewer when their rows' lists span more than
+    /// `ItemTable.batchSpan` of the cache; each batch's results go to
+    /// `collect` in order, and the cache's pages are given back as
+    /// `WrittenCachePages` gives them back (after each batch: a full one
+    /// holds more than 4,096 lines, one cut short spans 8 MB).
+    /// (`span` is `ItemTable.batchSpan`; tests make it small.)
     func inCacheOrder<Result>(
-        where include: (Int) -> Bool = { _ in true }, _ build: (ArraySlice<Int>) -> Result, collect: ([Result]) -> Void
+        where include: (Int) -> Bool = { _ in true }, spanningAtMost span: Int = ItemTable.batchSpan,
+        _ build: (ArraySlice<Int>) -> Result, collect: ([Result]) -> Void
     ) {
         let batchSize = ItemTable.chunkSize * ItemTable.chunksPerBatch
         var batch: [Int] = []
         batch.reserveCapacity(batchSize)
         var pages = WrittenCachePages()
+        /// Where the batch's first row's list lies in the cache's mapping (0: none yet).
+        var batchStart = 0
         func flush(isLast: Bool = false) {
+            batchStart = 0
             let lines = batch
             // Each chunk also says which lists it read, on its own core.
             let built = Parallel.map(chunksOf: ItemTable.chunkSize, in: lines.count) { chunk in
@@ -937,6 +958,15 @@ struct ListingSource {
         var merge = MergeHeap(Array(heads.indices), by: before)
         while let run = merge.first {
             let top = heads[run]
+            // Rows come in the cache's order: the batch spans from its first row's list to this one's.
+            if let place = mappedPlace(top.line) {
+                if batchStart == 0 {
+                    batchStart = place
+                } else if place - batchStart > span {
+                    flush()
+                    batchStart = place
+                }
+            }
             add(top.line)
             // A run goes on while its rows do not jump back in the cache.
             if let next = row(after: top.line), !(next.key < top.key) {
