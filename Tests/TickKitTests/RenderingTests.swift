@@ -255,7 +255,11 @@ import TickSyntax
         let source = ListingSource(count: listed.count, items: listed, itemPlace: { $0 }, line: { _ in .blank })
         func batches(spanning span: Int) -> [[Int]] {
             var batches: [[Int]] = []
-            source.inCacheOrder(spanningAtMost: span) { Array($0) } collect: { batches.append(Array($0.joined())) }
+            source.inCacheOrder(spanningAtMost: span) {
+                Array($0)
+            } collect: {
+                batches.append(Array($0.joined()))
+            }
             return batches
         }
         // A span that holds all three lists: one batch.
