@@ -227,6 +227,8 @@ ROWS = (
     ("show_name", "show LIST by name", True, True),
     ("done_title", "done ITEM by title", True, True),
     ("export_ics", "export --format ics open", True, True),
+    ("agenda", "agenda", True, False),
+    ("check", "check", True, False),
     ("after_edit", "query right after an edit", True, False),
 )
 
@@ -327,6 +329,8 @@ class SizeBench:
         self.tick_run("lists", ["lists"], timed)
         self.tick_run("show_name", ["show", self.list_name], timed)
         self.tick_run("export_ics", ["export", "--format", "ics", "open"], timed)
+        self.tick_run("agenda", ["agenda"], timed)
+        self.tick_run("check", ["check"], timed)
 
     def done_title(self, timed):
         title = self.done_item["title"]
