@@ -193,11 +193,14 @@ extension LanguageServer {
         func ids(typed: String, prefix: String, suffix: String) {
             var seen = Set<String>()
             var found: [(id: String, title: String, open: Bool)] = []
-            for (_, listed) in workspaceDocuments() {
-                for other in listed.items {
-                    guard let id = other.metadata.id, id != item.metadata.id, seen.insert(id).inserted else { continue }
-                    found.append((id, other.title, other.status.isOpen))
-                }
+            func offer(_ id: String, _ title: @autoclosure () -> String, open: Bool) {
+                guard id != item.metadata.id, seen.insert(id).inserted else { return }
+                found.append((id, title(), open))
+            }
+            forEachList { _, list in
+                for other in list.items() { if let id = other.id { offer(id.string, other.title.string, open: other.status.isOpen) } }
+            } open: { opened in
+                for other in opened.document.items { if let id = other.metadata.id { offer(id, other.title, open: other.status.isOpen) } }
             }
             for entry in found.sorted(by: { ($0.open ? 0 : 1, $0.id) < ($1.open ? 0 : 1, $1.id) }) {
                 add(label: entry.id, detail: entry.title, kind: 18, replacing: typed, with: prefix + entry.id + suffix)
@@ -295,13 +298,14 @@ extension LanguageServer {
         // Tags used in the folder.
         if lastWord.hasPrefix("#"), !lastWord.dropFirst().contains("#") {
             var counts: [String: (shown: String, count: Int)] = [:]
-            for (_, listed) in workspaceDocuments() {
-                for listedItem in listed.items {
-                    for tag in listedItem.metadata.tags {
-                        let key = tag.lowercased()
-                        counts[key] = (counts[key]?.shown ?? tag, (counts[key]?.count ?? 0) + 1)
-                    }
-                }
+            func count(_ tag: String) {
+                let key = tag.lowercased()
+                counts[key] = (counts[key]?.shown ?? tag, (counts[key]?.count ?? 0) + 1)
+            }
+            forEachList { _, list in
+                for listedItem in list.items() where listedItem.hasTags { listedItem.forEachTag { count($0.string) } }
+            } open: { opened in
+                for listedItem in opened.document.items { listedItem.metadata.tags.forEach(count) }
             }
             // The tag being typed is no tag of the folder yet.
             let typing = String(lastWord.dropFirst()).lowercased()
@@ -392,7 +396,7 @@ extension LanguageServer {
     func workspaceSymbols(_ params: JSONValue) throws -> JSONValue {
         let query = (params["query"]?.textValue ?? "").lowercased()
         var symbols: [JSONValue] = []
-        for (uri, document) in workspaceDocuments(fresh: true) {
+        func add(_ document: Document, uri: String) {
             for item in document.items where query.isEmpty || item.title.lowercased().contains(query) {
                 var container = document.name
                 if let section = item.section, section < document.sections.count { container += " › " + document.sections[section].title }
@@ -404,6 +408,14 @@ extension LanguageServer {
                         ("containerName", .string(container)),
                     ]))
             }
+        }
+        // A list of the folder is parsed, for its items' positions, only
+        // when one of its titles matches (the read model says which).
+        forEachList(fresh: true) { uri, list in
+            guard query.isEmpty || !list.items(whoseTitleLowercasedContains: query).isEmpty, let parsed = parsedList(list.path) else { return }
+            add(parsed, uri: uri)
+        } open: { opened in
+            add(opened.document, uri: opened.uri)
         }
         return .array(symbols)
     }
@@ -421,18 +433,28 @@ extension LanguageServer {
         } catch {
             throw LSPError(.invalidParams, "\(error)")
         }
-        // The query runs on the read model of the documents as they are
-        // (open ones with their unsaved text); locations need their bytes.
-        var opened: [String: (uri: String, document: Document)] = [:]
-        var encoded: [EncodedDocument] = []
-        for (uri, document) in workspaceDocuments(fresh: true) {
-            guard let list = EncodedDocument(encoding: document) else { continue }
-            opened[document.path] = (uri, document)
-            encoded.append(list)
+        // The query runs on the read model of the lists as they are (open
+        // ones with their unsaved text); locations need the bytes of the
+        // lists it finds items in, which are parsed then.
+        var uris: [String: String] = [:]
+        var opened: [String: Document] = [:]
+        var lists: [EncodedDocument] = []
+        forEachList(fresh: true) { uri, list in
+            uris[list.path] = uri
+            lists.append(list)
+        } open: { open in
+            guard let list = EncodedDocument(encoding: open.document) else { return }
+            uris[open.document.path] = open.uri
+            opened[open.document.path] = open.document
+            lists.append(list)
         }
+        var parsed: [String: Document] = [:]
         return .array(
-            QueryEvaluator.filter(EncodedWorkspace(documents: encoded), expression).compactMap { found in
-                opened[found.listPath].map { location($0.document.items[found.index], in: $0.document, uri: $0.uri) }
+            QueryEvaluator.filter(EncodedWorkspace(documents: lists), expression).compactMap { found in
+                let path = found.listPath
+                if opened[path] == nil, parsed[path] == nil { parsed[path] = parsedList(path) }
+                guard let document = opened[path] ?? parsed[path], let uri = uris[path], found.index < document.items.count else { return nil }
+                return location(document.items[found.index], in: document, uri: uri)
             })
     }
 }

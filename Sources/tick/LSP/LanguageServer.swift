@@ -1,6 +1,7 @@
 import Foundation
 import TickEngine
 import TickModel
+import TickRecords
 import TickStore
 import TickSyntax
 
@@ -45,8 +46,10 @@ final class LanguageServer {
     private var shutdownRequested = false
     /// Open documents by URI.
     private(set) var openDocuments: [String: OpenDocument] = [:]
-    /// The folder's lists as read from disk, until a save or a watched file says they changed.
-    private var diskDocuments: [Document]?
+    /// The folder's lists as the read model holds them (read from disk,
+    /// through the parse cache), until a save, a close or a watched file
+    /// says they changed.
+    private var diskLists: EncodedWorkspace?
 
     init(input: Int32, output: Int32, folderPath: String, today: TaskDate) {
         reader = JSONRPC.Reader(descriptor: input)
@@ -185,10 +188,10 @@ final class LanguageServer {
         case "textDocument/didClose":
             guard let uri = params["textDocument"]?["uri"]?.textValue else { return }
             openDocuments[uri] = nil
-            diskDocuments = nil
+            diskLists = nil
             notify("textDocument/publishDiagnostics", .object([("uri", .string(uri)), ("diagnostics", .array([]))]))
         case "textDocument/didSave", "workspace/didChangeWatchedFiles":
-            diskDocuments = nil
+            diskLists = nil
         default:
             break // initialized, $/cancelRequest, $/setTrace and the rest need nothing
         }
@@ -264,7 +267,7 @@ final class LanguageServer {
         let dependencyProblems =
             root == nil || !concernsDependencies
             ? []
-            : DependencyIndex.problems(in: workspaceDocuments().map(\.document))
+            : DependencyIndex.problems(in: listsWithDependencies())
                 .filter { $0.path == document.path }
                 .map { Diagnostic(line: $0.line, column: $0.column, message: $0.message) }
         let found = document.diagnostics.map { ($0, 2) } + dependencyProblems.map { ($0, 3) }
@@ -294,31 +297,59 @@ final class LanguageServer {
         return open
     }
 
-    /// Every list of the folder, the open ones as the editor has them, each
-    /// with the URI to name it by. `fresh` reads the folder again (symbols
-    /// and queries, which a user asks for now and then); completion takes the
-    /// lists read last, until a save, a close or a watched file changes.
-    func workspaceDocuments(fresh: Bool = false) -> [(uri: String, document: Document)] {
-        if fresh { diskDocuments = nil }
-        var result: [(uri: String, document: Document)] = []
+    /// Each list of the folder in path order, the open ones as the editor
+    /// has them (`open`), the others as the read model holds them (`disk`,
+    /// with the URI to name the list by, its items ready to read; the
+    /// cache's pages are given back a run of lists at a time), then the
+    /// open documents outside the folder. `fresh` reads the folder again
+    /// (symbols and queries, which a user asks for now and then);
+    /// completion takes the lists read last, until a save, a close or a
+    /// watched file changes.
+    func forEachList(fresh: Bool = false, disk: (String, EncodedDocument) -> Void, open: (OpenDocument) -> Void) {
+        if fresh { diskLists = nil }
         var openPaths: [String: OpenDocument] = [:]
         for open in openDocuments.values { openPaths[open.document.path] = open }
         if let root {
-            if diskDocuments == nil {
-                let paths = root.listFiles().paths
-                diskDocuments = zip(paths, root.loadEach(paths)).compactMap { _, loaded in try? loaded.get() }
+            if diskLists == nil {
+                var cache = ParseCache(root: root.root)
+                cache?.readsEveryList = true
+                diskLists = EncodedWorkspace.load(root, cache: cache)
             }
-            for document in diskDocuments ?? [] {
-                if let open = openPaths.removeValue(forKey: document.path) {
-                    result.append((open.uri, open.document))
-                } else {
-                    result.append((Self.uri(ofPath: root.absolute(document.path)), document))
+            let workspace = diskLists!
+            let lists = workspace.documents + workspace.skipped.notUTF8
+            for start in stride(from: 0, to: lists.count, by: 1024) {
+                let run = lists[start..<min(lists.count, start + 1024)]
+                for list in run {
+                    if let opened = openPaths.removeValue(forKey: list.path) {
+                        open(opened)
+                    } else {
+                        disk(Self.uri(ofPath: root.absolute(list.path)), workspace.checked(list))
+                    }
                 }
+                CachePages.release(run)
             }
         }
-        for open in openPaths.values.sorted(by: { $0.document.path < $1.document.path }) {
-            result.append((open.uri, open.document))
+        for opened in openPaths.values.sorted(by: { $0.document.path < $1.document.path }) { open(opened) }
+    }
+
+    /// The list at `path` of the folder, parsed from its file (for the
+    /// positions of its items, which only a parse knows); nil when it
+    /// cannot be read.
+    func parsedList(_ path: String) -> Document? {
+        try? root?.load(path)
+    }
+
+    /// The lists whose items carry a block id or a dependency, parsed (the
+    /// open ones as the editor has them): a dependency problem lies among
+    /// them only.
+    func listsWithDependencies() -> [Document] {
+        var lists: [Document] = []
+        forEachList { _, list in
+            let concerned = list.items().contains { $0.id != nil || $0.dependsOnText != nil }
+            if concerned, let parsed = parsedList(list.path) { lists.append(parsed) }
+        } open: { opened in
+            lists.append(opened.document)
         }
-        return result
+        return lists
     }
 }
