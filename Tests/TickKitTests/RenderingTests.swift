@@ -247,6 +247,38 @@ import TickSyntax
         }
     }
 
+    @Test("a listing of many groups (each line's group read from a table) places every heading, blank line and row as one of few does")
+    func manyGroupsPlaceTheirLinesAsFewDo() throws {
+        // 300 sections of 1 to 3 items: more groups than a search serves.
+        var text = "# Many\n"
+        for section in 0..<300 {
+            text += "## S\(section)\n" + (0...(section % 3)).map { "- [ ] item \(section).\($0)\n" }.joined()
+        }
+        let list = try #require(EncodedDocument(encoding: DocumentParser.parse(Array(text.utf8), path: "many.md")))
+        let items = list.items()
+        let context = ItemContext(today: Fixture.today, dependencies: .none)
+        let groups = Grouping.group(items, by: .section, today: Fixture.today)
+        #expect(groups.count == 300)
+        let source = ItemsView.source(
+            Arranged(items: items, groups: groups, groupKey: .section, isManualOrder: true), context: context, plain: true)
+        // What each line must be: the first group's heading, then its rows;
+        // each later group a blank line, its heading, its rows.
+        var expected: [String] = []
+        for (index, group) in groups.enumerated() {
+            if index > 0 { expected.append("blank") }
+            expected.append("heading \(group.name)  \(group.items.count)") // the name, then the count
+            expected += group.items.map { "row " + $0.title.string }
+        }
+        let lines = (0..<source.count).map { line -> String in
+            switch source.line(line) {
+            case .blank: return "blank"
+            case .heading(let heading): return "heading " + heading.plain
+            case .row: return "row " + (source.item(line)?.title.string ?? "none")
+            }
+        }
+        #expect(lines == expected)
+    }
+
     @Test("a listing's rows are built in batches cut where their lists span more of the parse cache than a batch may")
     func batchesOfRowsKeepToASpanOfTheCache() throws {
         func list(_ name: String) -> String { "# \(name)\n" + (0..<10).map { "- [ ] \(name) \($0)\n" }.joined() }
