@@ -399,6 +399,16 @@ public final class EncodedDocument: @unchecked Sendable {
         return UnsafeBufferPointer(rebasing: body.listJSON[range])
     }
 
+    /// True when an item carries a block id or a dependency: only such a
+    /// list can hold a dependency problem (`DependencyIndex.problems`).
+    /// The list must be ready for its items to be read.
+    public var carriesDependencies: Bool {
+        (0..<itemCount).contains { index in
+            let item = EncodedListedItem(document: self, index: index, listRank: 0)
+            return item.id != nil || item.dependsOnText != nil
+        }
+    }
+
     /// Where the list's bytes lie in memory: its items' places in the parse
     /// cache (`EncodedListedItem.CacheOrder`) follow it.
     public var cachePlace: Int { Int(bitPattern: body.buffer.baseAddress) }

@@ -86,22 +86,38 @@ public struct EncodedWorkspace: Sendable {
     /// (`skipped.notUTF8`): read on every core, the cache's pages given
     /// back as each run of lists is read. In no order.
     public func diagnosedLists() -> [(path: String, diagnostics: [Diagnostic])] {
+        everyList { document in
+            let diagnostics = document.diagnostics
+            return diagnostics.isEmpty ? nil : (document.path, diagnostics)
+        }
+    }
+
+    /// The paths of the lists (those not UTF-8 too) whose items carry a
+    /// block id or a dependency: the only lists a dependency problem (a
+    /// duplicate id, an unknown id, a cycle) can lie in.
+    public func pathsOfListsWithDependencies() -> Set<String> {
+        Set(everyList { document in document.carriesDependencies ? document.path : nil })
+    }
+
+    /// What `read` answers of each list, the lists not UTF-8
+    /// (`skipped.notUTF8`) among them, each checked first, read on every
+    /// core, the cache's pages given back as each run of lists is read:
+    /// the non-nil answers, in no order.
+    private func everyList<Answer>(_ read: (EncodedDocument) -> Answer?) -> [Answer] {
         let runs = listRuns(minimumSize: 4096)
         let perRun = Parallel.map(runs.count) { run in
             defer { releasePages(of: runs[run]) }
-            return ranked[runs[run]].compactMap { document, _ in Self.diagnosed(document) { checkWithoutSaving($0) } }
+            return ranked[runs[run]].compactMap { document, _ in
+                checkWithoutSaving(document)
+                return read(document)
+            }
         }
-        let notUTF8 = skipped.notUTF8.compactMap { Self.diagnosed($0) { checkWithoutSaving($0) } }
+        let notUTF8 = skipped.notUTF8.compactMap { document in
+            checkWithoutSaving(document)
+            return read(document)
+        }
         saveRepairs()
         return Array(perRun.joined()) + notUTF8
-    }
-
-    private static func diagnosed(_ document: EncodedDocument, checking check: (EncodedDocument) -> Void)
-        -> (path: String, diagnostics: [Diagnostic])?
-    {
-        check(document)
-        let diagnostics = document.diagnostics
-        return diagnostics.isEmpty ? nil : (document.path, diagnostics)
     }
 
     /// The lists in list order with only what the cache's index says of

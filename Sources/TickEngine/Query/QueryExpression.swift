@@ -117,34 +117,38 @@ public struct TextPattern: @unchecked Sendable, Equatable {
 
     /// True when `text` contains the value (any case) or the regex matches.
     public func isFound(in text: String) -> Bool {
-        if let answer = text.withUTF8Bytes({ asciiFound(in: $0) }) {
-            return answer
-        }
+        text.withUTF8Bytes { asciiFound(in: $0) } ?? foundationFinds(in: text)
+    }
+
+    /// `isFound(in:)` of the text whose UTF-8 is `bytes`, read in place
+    /// when the value and the text are ASCII.
+    public func isFound(inUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        asciiFound(in: bytes) ?? foundationFinds(in: String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// True when `text` equals the value, ignoring case (or the regex matches).
+    public func isEqual(to text: String) -> Bool {
+        text.withUTF8Bytes { asciiEqual(to: $0) } ?? foundationEquals(text)
+    }
+
+    /// `isEqual(to:)` of the text whose UTF-8 is `bytes`, read in place
+    /// when the value and the text are ASCII.
+    public func isEqual(toUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        asciiEqual(to: bytes) ?? foundationEquals(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// `isFound(in:)` as the regex or Foundation answers it.
+    private func foundationFinds(in text: String) -> Bool {
         if let regex {
             return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
         }
         return text.range(of: written, options: [.caseInsensitive, .diacriticInsensitive]) != nil
     }
 
-    /// `isFound(in:)` of the text whose UTF-8 is `bytes`, read in place
-    /// when the value and the text are ASCII.
-    public func isFound(inUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        asciiFound(in: bytes) ?? isFound(in: String(decoding: bytes, as: UTF8.self))
-    }
-
-    /// True when `text` equals the value, ignoring case (or the regex matches).
-    public func isEqual(to text: String) -> Bool {
-        if let answer = text.withUTF8Bytes({ asciiEqual(to: $0) }) {
-            return answer
-        }
-        if regex != nil { return isFound(in: text) }
+    /// `isEqual(to:)` as the regex or Foundation answers it.
+    private func foundationEquals(_ text: String) -> Bool {
+        if regex != nil { return foundationFinds(in: text) }
         return text.compare(written, options: [.caseInsensitive, .diacriticInsensitive]) == .orderedSame
-    }
-
-    /// `isEqual(to:)` of the text whose UTF-8 is `bytes`, read in place
-    /// when the value and the text are ASCII.
-    public func isEqual(toUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        asciiEqual(to: bytes) ?? isEqual(to: String(decoding: bytes, as: UTF8.self))
     }
 
     /// True when `bytes` (a tag) is the value followed by `/` and more,

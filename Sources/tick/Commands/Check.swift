@@ -106,7 +106,7 @@ extension Tick {
         /// lies among them only, and is pointed at by the column of its
         /// token, which only a parse knows.
         private func listsWithDependencies(_ workspace: EncodedWorkspace) throws -> [Document] {
-            let paths = Set(workspace.items { $0.id != nil || $0.dependsOnText != nil }.map(\.listPath)).sorted()
+            let paths = workspace.pathsOfListsWithDependencies().sorted()
             guard !paths.isEmpty else { return [] }
             return try folder.folder().loadEach(paths).compactMap { try? $0.get() }
         }

@@ -306,16 +306,9 @@ final class LanguageServer {
     /// completion takes the lists read last, until a save, a close or a
     /// watched file changes.
     func forEachList(fresh: Bool = false, disk: (String, EncodedDocument) -> Void, open: (OpenDocument) -> Void) {
-        if fresh { diskLists = nil }
         var openPaths: [String: OpenDocument] = [:]
         for open in openDocuments.values { openPaths[open.document.path] = open }
-        if let root {
-            if diskLists == nil {
-                var cache = ParseCache(root: root.root)
-                cache?.readsEveryList = true
-                diskLists = EncodedWorkspace.load(root, cache: cache)
-            }
-            let workspace = diskLists!
+        if let root, let workspace = diskWorkspace(fresh: fresh) {
             let lists = workspace.documents + workspace.skipped.notUTF8
             for start in stride(from: 0, to: lists.count, by: 1024) {
                 let run = lists[start..<min(lists.count, start + 1024)]
@@ -332,6 +325,19 @@ final class LanguageServer {
         for opened in openPaths.values.sorted(by: { $0.document.path < $1.document.path }) { open(opened) }
     }
 
+    /// The folder's lists as last read (`diskLists`), read again when
+    /// `fresh` or after a change; nil without a notes folder.
+    private func diskWorkspace(fresh: Bool = false) -> EncodedWorkspace? {
+        guard let root else { return nil }
+        if fresh { diskLists = nil } // let go before the new read, not held beside it
+        if diskLists == nil {
+            var cache = ParseCache(root: root.root)
+            cache?.readsEveryList = true
+            diskLists = EncodedWorkspace.load(root, cache: cache)
+        }
+        return diskLists
+    }
+
     /// The list at `path` of the folder, parsed from its file (for the
     /// positions of its items, which only a parse knows); nil when it
     /// cannot be read.
@@ -345,8 +351,7 @@ final class LanguageServer {
     func listsWithDependencies() -> [Document] {
         var lists: [Document] = []
         forEachList { _, list in
-            let concerned = list.items().contains { $0.id != nil || $0.dependsOnText != nil }
-            if concerned, let parsed = parsedList(list.path) { lists.append(parsed) }
+            if list.carriesDependencies, let parsed = parsedList(list.path) { lists.append(parsed) }
         } open: { opened in
             lists.append(opened.document)
         }

@@ -863,20 +863,17 @@ struct ListingSource {
 
     /// Where the record of line `line`'s item lies in the parse cache, nil
     /// for a line of no item.
-    func cacheOrder(_ line: Int) -> EncodedListedItem.CacheOrder? {
-        guard let place = itemPlace(line) else { return nil }
-        let list = listPlaces[items[place].listRank]
-        guard list.list == ObjectIdentifier(items[place].document) else { return items[place].cacheOrder }
-        return EncodedListedItem.CacheOrder(listPlace: list.place, index: items[place].index)
-    }
+    func cacheOrder(_ line: Int) -> EncodedListedItem.CacheOrder? { rowPlace(line)?.order }
 
-    /// Where the list of line `line`'s item lies in the parse cache's
-    /// mapping; nil for a line of no item, or a list not read from the cache.
-    private func mappedPlace(_ line: Int) -> Int? {
+    /// Where line `line`'s item lies: its record's place in the cache, and
+    /// where its list lies in the cache's mapping (0 for a list not read
+    /// from the cache); nil for a line of no item.
+    private func rowPlace(_ line: Int) -> (order: EncodedListedItem.CacheOrder, mapped: Int)? {
         guard let place = itemPlace(line) else { return nil }
-        let list = listPlaces[items[place].listRank]
-        let mapped = list.list == ObjectIdentifier(items[place].document) ? list.mapped : items[place].document.mappedPosition
-        return mapped == 0 ? nil : mapped
+        let item = items[place]
+        let list = listPlaces[item.listRank]
+        guard list.list == ObjectIdentifier(item.document) else { return (item.cacheOrder, item.document.mappedPosition) }
+        return (EncodedListedItem.CacheOrder(listPlace: list.place, index: item.index), list.mapped)
     }
 
     /// Adds the list of line `line`'s item, if it is a row, to `pages`.
@@ -933,23 +930,23 @@ struct ListingSource {
             batch.append(line)
             if batch.count == batchSize { flush() }
         }
-        /// The next row `include` says after line `line`, with its place in the cache.
-        func row(after line: Int) -> (key: EncodedListedItem.CacheOrder, line: Int)? {
+        /// The next row `include` says after line `line`, with its places in the cache.
+        func row(after line: Int) -> (key: EncodedListedItem.CacheOrder, mapped: Int, line: Int)? {
             for index in line + 1..<count where include(index) {
-                if let key = cacheOrder(index) { return (key, index) }
+                if let place = rowPlace(index) { return (place.order, place.mapped, index) }
             }
             return nil
         }
         // The lines of no item go first; each run's first row starts the merge.
-        var heads: [(key: EncodedListedItem.CacheOrder, line: Int)] = []
+        var heads: [(key: EncodedListedItem.CacheOrder, mapped: Int, line: Int)] = []
         var previous: EncodedListedItem.CacheOrder?
         for index in 0..<count where include(index) {
-            guard let key = cacheOrder(index) else {
+            guard let place = rowPlace(index) else {
                 add(index)
                 continue
             }
-            if previous.map({ key < $0 }) ?? true { heads.append((key, index)) }
-            previous = key
+            if previous.map({ place.order < $0 }) ?? true { heads.append((place.order, place.mapped, index)) }
+            previous = place.order
         }
         // The runs by their next rows, the first in the cache on top.
         func before(_ a: Int, _ b: Int) -> Bool {
@@ -959,12 +956,12 @@ struct ListingSource {
         while let run = merge.first {
             let top = heads[run]
             // Rows come in the cache's order: the batch spans from its first row's list to this one's.
-            if let place = mappedPlace(top.line) {
+            if top.mapped != 0 {
                 if batchStart == 0 {
-                    batchStart = place
-                } else if place - batchStart > span {
+                    batchStart = top.mapped
+                } else if top.mapped - batchStart > span {
                     flush()
-                    batchStart = place
+                    batchStart = top.mapped
                 }
             }
             add(top.line)
