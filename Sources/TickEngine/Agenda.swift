@@ -13,23 +13,61 @@ import TickRecords
 /// `warningDays` of today. Items keep manual order within a section.
 public enum Agenda {
     /// Why an item is on a day.
-    public enum Reason: String, Sendable, Equatable {
+    public enum Reason: String, Sendable, Equatable, CaseIterable {
         case overdue, due, scheduled, start
         /// Scheduled before today and still open (shown on today).
         case scheduledEarlier = "scheduled-earlier"
         /// Due after the days shown, within the warning days (shown on today).
         case dueSoon = "due-soon"
+
+        fileprivate var bit: UInt8 {
+            switch self {
+            case .overdue: 1
+            case .due: 2
+            case .scheduled: 4
+            case .start: 8
+            case .scheduledEarlier: 16
+            case .dueSoon: 32
+            }
+        }
+    }
+
+    /// The reasons an item is on a day: a set held in one byte (an array
+    /// for each of hundreds of thousands of entries was a heap block each),
+    /// listed in the order `Reason` declares them, which is the order
+    /// `days` finds them in.
+    public struct Reasons: Sequence, Equatable, Sendable {
+        private var bits: UInt8 = 0
+
+        public init(_ reasons: [Reason] = []) {
+            for reason in reasons { insert(reason) }
+        }
+
+        public mutating func insert(_ reason: Reason) { bits |= reason.bit }
+
+        public func contains(_ reason: Reason) -> Bool { bits & reason.bit != 0 }
+
+        public func makeIterator() -> some IteratorProtocol<Reason> {
+            Reason.allCases.lazy.filter { contains($0) }.makeIterator()
+        }
     }
 
     public struct Entry {
         public var record: EncodedListedItem
-        public var reasons: [Reason]
+        public var reasons: Reasons
     }
 
     public struct Day {
         /// Nil for the overdue section.
         public var date: TaskDate?
         public var entries: [Entry]
+    }
+
+    /// Whether `item` can be on an agenda at all: it is open (or in
+    /// progress) and has a due, scheduled or start date. A command gathers
+    /// only these (on every core) rather than every item of the folder.
+    public static func mayShow(_ item: EncodedListedItem) -> Bool {
+        item.status.isOpen && (item.date(.due) != nil || item.date(.scheduled) != nil || item.date(.start) != nil)
     }
 
     /// The overdue section (only when something is overdue) and `count` days from `today`.
@@ -44,42 +82,42 @@ public enum Agenda {
         let today = today.dayOnly
         let dates = (0..<max(count, 1)).map { today.adding($0, .day) }
         let lastShown = dates.last!
+        let dayOfDate = Dictionary(uniqueKeysWithValues: dates.enumerated().map { ($1, $0) })
         var overdue: [Int] = []
-        // Each item's reasons by day, from one pass over the items (in
-        // manual order, which each day keeps).
-        var byDay: [TaskDate: [(item: Int, reasons: [Reason])]] = [:]
-        func add(_ index: Int, _ reason: Reason, on day: TaskDate) {
-            // Changed where it lies in the dictionary: a copy taken out and
-            // put back copied the whole day's array on every append.
-            Self.add(index, reason, to: &byDay[day, default: []])
+        // Each day's items with their reasons, from one pass over the items
+        // (in manual order, which each day keeps).
+        var byDay = [[(item: Int, reasons: Reasons)]](repeating: [], count: dates.count)
+        func add(_ index: Int, _ reason: Reason, on day: Int) {
+            if byDay[day].last?.item == index {
+                byDay[day][byDay[day].count - 1].reasons.insert(reason)
+            } else {
+                byDay[day].append((index, Reasons([reason])))
+            }
+        }
+        func add(_ index: Int, _ reason: Reason, _ date: TaskDate?) {
+            if let date = date?.dayOnly, date >= today, date <= lastShown, let day = dayOfDate[date] { add(index, reason, on: day) }
         }
         var index = -1
         items.forEachReleasingCachePages { item in
             index += 1
             guard item.status.isOpen else { return }
             let due = item.date(.due)
+            let scheduled = item.date(.scheduled)
             let isOverdue = due.map { $0.compareDay(today) < 0 } ?? false
             if isOverdue { overdue.append(index) }
-            for (field, reason) in [(MetadataField.due, Reason.due), (.scheduled, .scheduled), (.start, .start)] {
-                if let date = item.date(field)?.dayOnly, date >= today, date <= lastShown { add(index, reason, on: date) }
-            }
-            if !isOverdue, let scheduled = item.date(.scheduled), scheduled.compareDay(today) < 0 { add(index, .scheduledEarlier, on: today) }
+            add(index, .due, due)
+            add(index, .scheduled, scheduled)
+            add(index, .start, item.date(.start))
+            if !isOverdue, let scheduled, scheduled.compareDay(today) < 0 { add(index, .scheduledEarlier, on: 0) }
             if let due, due.compareDay(lastShown) > 0, today.days(until: due.dayOnly) <= warningDays {
-                add(index, .dueSoon, on: today)
+                add(index, .dueSoon, on: 0)
             }
         }
         var result: [Day] = []
-        if !overdue.isEmpty { result.append(Day(date: nil, entries: overdue.map { Entry(record: items[$0], reasons: [.overdue]) })) }
-        for day in dates {
-            result.append(Day(date: day, entries: (byDay[day] ?? []).map { Entry(record: items[$0.item], reasons: $0.reasons) }))
+        if !overdue.isEmpty { result.append(Day(date: nil, entries: overdue.map { Entry(record: items[$0], reasons: Reasons([.overdue])) })) }
+        for (day, date) in dates.enumerated() {
+            result.append(Day(date: date, entries: byDay[day].map { Entry(record: items[$0.item], reasons: $0.reasons) }))
         }
         return result
-    }
-
-    /// Adds `reason` to the item at `index`: to its entry when it is the
-    /// last one (an item's reasons are added one after another), else as a
-    /// new entry.
-    private static func add(_ index: Int, _ reason: Reason, to entries: inout [(item: Int, reasons: [Reason])]) {
-        if entries.last?.item == index { entries[entries.count - 1].reasons.append(reason) } else { entries.append((index, [reason])) }
     }
 }

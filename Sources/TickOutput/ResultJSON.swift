@@ -115,7 +115,7 @@ extension ItemJSON {
         // without entries has the next day's).
         var firstEntries: [Int] = []
         var items: [EncodedListedItem] = []
-        var reasons: [[Agenda.Reason]] = []
+        var reasons: [Agenda.Reasons] = []
         for day in days {
             firstEntries.append(items.count)
             for entry in day.entries {

@@ -153,6 +153,46 @@ import Testing
         #expect(bad.status == 64 && bad.stderr.contains("--days 0 is out of range"))
     }
 
+    @Test(
+        "an agenda over only the items that may show (open, with a due, scheduled or start date) is the agenda over every item",
+        arguments: [("2026-11-21", 3), ("2026-11-16", 9), ("2026-11-10", 30), ("2027-02-01", 4)])
+    func agendaOverItsCandidatesIsTheAgendaOverEveryItem(today: String, count: Int) throws {
+        let list =
+            Self.agendaList + """
+                - [/] in progress 🛫 2026-11-21
+                - [-] cancelled 📅 2026-11-21
+                - [ ] no dates at all
+                - [ ] created only ➕ 2026-11-20
+                - [ ] overdue and scheduled today 📅 2026-11-14 ⏳ 2026-11-21
+                - [ ] every reason 📅 2026-11-22 ⏳ 2026-11-22 🛫 2026-11-22
+
+                """
+        let workspace = EncodedWorkspace(documents: [readModel(DocumentParser.parse(list, path: "a.md"))])
+        let candidates = workspace.items(where: Agenda.mayShow)
+        #expect(candidates.count < workspace.items.count)
+        func shown(_ days: [Agenda.Day]) -> [String] {
+            days.map { day in
+                (day.date?.isoString ?? "overdue") + ": "
+                    + day.entries.map { "\($0.record.title.string) (\($0.reasons.map(\.rawValue).joined(separator: ",")))" }.joined(separator: "; ")
+            }
+        }
+        let all = shown(Agenda.days(workspace.items, today: date(today), count: count))
+        #expect(shown(Agenda.days(candidates, today: date(today), count: count)) == all)
+        #expect(
+            all.joined().contains("every reason (due,scheduled,start)") == (today == "2026-11-21" || today == "2026-11-16" || today == "2026-11-10"))
+    }
+
+    @Test("an entry's reasons are a set, listed in the order Reason declares them, whatever the order they were added in")
+    func agendaReasonsAreListedInDeclarationOrder() {
+        var reasons = Agenda.Reasons()
+        for reason in Agenda.Reason.allCases.reversed() { reasons.insert(reason) }
+        reasons.insert(.due)
+        #expect(Array(reasons) == Agenda.Reason.allCases)
+        #expect(Array(Agenda.Reasons([.dueSoon, .scheduled])) == [.scheduled, .dueSoon])
+        #expect(Agenda.Reasons([.start]).contains(.start) && !Agenda.Reasons([.start]).contains(.due))
+        #expect(Array(Agenda.Reasons()).isEmpty)
+    }
+
     /// The agenda document as a `JSONValue`, pretty-printed: what the
     /// streamed writer must write, byte for byte.
     static func agendaReference(_ days: [Agenda.Day], names: [String], context: ItemContext) -> [UInt8] {

@@ -38,10 +38,12 @@ extension Tick {
             let today = folder.todayDate
             let workspace = try folder.workspace(readingEveryList: list == nil)
             let context = ItemContext(today: today) { workspace.dependencies }
-            var items = try ListFilter.items(workspace, list: list)
-            if !expression.isEmpty {
-                items = QueryEvaluator.filter(items, try QueryInput.parse(expression, today: today).resolvingDependencies(context.dependencies))
-            }
+            let query = try expression.isEmpty ? nil : QueryInput.parse(expression, today: today).resolvingDependencies(context.dependencies)
+            // Over the whole folder, only the items that can be on an
+            // agenda are gathered (on every core), not every item.
+            let items =
+                list == nil && query == nil
+                ? workspace.items(where: TickEngine.Agenda.mayShow) : try ListFilter.items(workspace, list: list, matching: query)
             let agenda = TickEngine.Agenda.days(items, today: today, count: days)
             let names = agenda.map { AgendaView.name(of: $0, today: today) }
             if output.json {

@@ -409,7 +409,7 @@ enum AgendaView {
     static func source(_ days: [Agenda.Day], names: [String], context: ItemContext, plain: Bool) -> ListingSource {
         var planned: [Plan] = []
         var items: [EncodedListedItem] = []
-        var entryReasons: [[Agenda.Reason]] = []
+        var entryReasons: [Agenda.Reasons] = []
         for (index, day) in days.enumerated() {
             if index > 0 { planned.append(.blank) }
             planned.append(.heading(day: index))
