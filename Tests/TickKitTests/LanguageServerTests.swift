@@ -350,6 +350,54 @@ import Testing
         #expect(try client.shutDown() == 0)
     }
 
+    @Test(
+        "tag and id completion count the lists the editor has open as it has them, and a list changed on disk once the editor says it changed"
+    )
+    func completionFollowsOpenAndChangedLists() throws {
+        let notes = try NotesFixture(["a.md": "- [ ] a #Work 🆔 one\n", "b.md": "- [ ] b #work #home\n"])
+        let client = try LSPClient()
+        try client.initialize(root: notes.root, encodings: ["utf-16"])
+        var version = 1
+        /// The completions at the end of `text`, typed into t.md.
+        func completions(_ text: String) throws -> [[String: Any]] {
+            version += 1
+            client.change(Self.uri(notes, "t.md"), text, version: version)
+            _ = try client.notification("textDocument/publishDiagnostics")
+            let response = try client.request(
+                "textDocument/completion",
+                ["textDocument": ["uri": Self.uri(notes, "t.md")], "position": ["line": 0, "character": text.utf16.count]])
+            return try #require(response["result"] as? [[String: Any]], "\(response)")
+        }
+        func tags() throws -> [String] {
+            try completions("- [ ] x #").map { "\($0["label"] as? String ?? "?") \($0["detail"] as? String ?? "?")" }
+        }
+        func ids() throws -> [String] { try completions("- [ ] x ⛔ ").compactMap { $0["label"] as? String } }
+        client.open(Self.uri(notes, "t.md"), "- [ ] x #", version: 1)
+        _ = try client.notification("textDocument/publishDiagnostics")
+        // A tag is shown as it is first written, in path order.
+        #expect(try tags() == ["#Work used 2 times", "#home used 1 time"])
+        #expect(try ids() == ["one"])
+        // An open list counts as the editor has it, saved or not.
+        client.open(Self.uri(notes, "b.md"), "- [ ] b #home #errand\n- [ ] c #errand 🆔 two\n", version: 1)
+        _ = try client.notification("textDocument/publishDiagnostics")
+        #expect(try tags() == ["#errand used 2 times", "#Work used 1 time", "#home used 1 time"])
+        #expect(try ids() == ["one", "two"])
+        client.change(Self.uri(notes, "b.md"), "- [ ] b #home\n", version: 2)
+        _ = try client.notification("textDocument/publishDiagnostics")
+        #expect(try tags() == ["#Work used 1 time", "#home used 1 time"])
+        #expect(try ids() == ["one"])
+        // A list changed on disk counts once the editor says files changed.
+        try notes.write("a.md", Array("- [ ] a #later 🆔 three\n".utf8))
+        client.notify("workspace/didChangeWatchedFiles", ["changes": [["uri": Self.uri(notes, "a.md"), "type": 2]]])
+        #expect(try tags() == ["#home used 1 time", "#later used 1 time"])
+        #expect(try ids() == ["three"])
+        // A closed list counts as it is on disk again.
+        client.notify("textDocument/didClose", ["textDocument": ["uri": Self.uri(notes, "b.md")]])
+        _ = try client.notification("textDocument/publishDiagnostics")
+        #expect(try tags() == ["#home used 1 time", "#later used 1 time", "#work used 1 time"])
+        #expect(try client.shutDown() == 0)
+    }
+
     // MARK: Hover, symbols, query
 
     @Test("after a dependency token (⛔, [dependsOn:: ], after:) the folder's block ids, open items first, with their titles")

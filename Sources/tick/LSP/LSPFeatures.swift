@@ -197,10 +197,8 @@ extension LanguageServer {
                 guard id != item.metadata.id, seen.insert(id).inserted else { return }
                 found.append((id, title(), open))
             }
-            forEachList { _, list in
-                for other in list.items() { if let id = other.id { offer(id.string, other.title.string, open: other.status.isOpen) } }
-            } open: { opened in
-                for other in opened.document.items { if let id = other.metadata.id { offer(id, other.title, open: other.status.isOpen) } }
+            forEachListsCompletionWords { words in
+                for entry in words.ids { offer(entry.id, entry.title, open: entry.isOpen) }
             }
             for entry in found.sorted(by: { ($0.open ? 0 : 1, $0.id) < ($1.open ? 0 : 1, $1.id) }) {
                 add(label: entry.id, detail: entry.title, kind: 18, replacing: typed, with: prefix + entry.id + suffix)
@@ -298,14 +296,8 @@ extension LanguageServer {
         // Tags used in the folder.
         if lastWord.hasPrefix("#"), !lastWord.dropFirst().contains("#") {
             var counts: [String: (shown: String, count: Int)] = [:]
-            func count(_ tag: String) {
-                let key = tag.lowercased()
-                counts[key] = (counts[key]?.shown ?? tag, (counts[key]?.count ?? 0) + 1)
-            }
-            forEachList { _, list in
-                for listedItem in list.items() where listedItem.hasTags { listedItem.forEachTag { count($0.string) } }
-            } open: { opened in
-                for listedItem in opened.document.items { listedItem.metadata.tags.forEach(count) }
+            forEachListsCompletionWords { words in
+                for use in words.tags { counts[use.key] = (counts[use.key]?.shown ?? use.shown, (counts[use.key]?.count ?? 0) + use.count) }
             }
             // The tag being typed is no tag of the folder yet.
             let typing = String(lastWord.dropFirst()).lowercased()
