@@ -82,7 +82,11 @@ public enum Agenda {
         let today = today.dayOnly
         let dates = (0..<max(count, 1)).map { today.adding($0, .day) }
         let lastShown = dates.last!
-        let dayOfDate = Dictionary(uniqueKeysWithValues: dates.enumerated().map { ($1, $0) })
+        // Each date's first place among the days. (Before 1583 Foundation's
+        // calendar can give one date twice, as year 0 turns into year 1:
+        // such days share their entries.)
+        let dayOfDate = Dictionary(dates.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let todayPlace = dayOfDate[today]
         var overdue: [Int] = []
         // Each day's items with their reasons, from one pass over the items
         // (in manual order, which each day keeps).
@@ -108,15 +112,18 @@ public enum Agenda {
             add(index, .due, due)
             add(index, .scheduled, scheduled)
             add(index, .start, item.date(.start))
-            if !isOverdue, let scheduled, scheduled.compareDay(today) < 0 { add(index, .scheduledEarlier, on: 0) }
+            // On today, when it is among the days (it is not where the
+            // calendar skips it: in 1582's reform, in year 0).
+            guard let todayPlace else { return }
+            if !isOverdue, let scheduled, scheduled.compareDay(today) < 0 { add(index, .scheduledEarlier, on: todayPlace) }
             if let due, due.compareDay(lastShown) > 0, today.days(until: due.dayOnly) <= warningDays {
-                add(index, .dueSoon, on: 0)
+                add(index, .dueSoon, on: todayPlace)
             }
         }
         var result: [Day] = []
         if !overdue.isEmpty { result.append(Day(date: nil, entries: overdue.map { Entry(record: items[$0], reasons: Reasons([.overdue])) })) }
-        for (day, date) in dates.enumerated() {
-            result.append(Day(date: date, entries: byDay[day].map { Entry(record: items[$0.item], reasons: $0.reasons) }))
+        for date in dates {
+            result.append(Day(date: date, entries: byDay[dayOfDate[date]!].map { Entry(record: items[$0.item], reasons: $0.reasons) }))
         }
         return result
     }

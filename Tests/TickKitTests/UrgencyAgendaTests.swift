@@ -182,6 +182,18 @@ import Testing
             all.joined().contains("every reason (due,scheduled,start)") == (today == "2026-11-21" || today == "2026-11-16" || today == "2026-11-10"))
     }
 
+    @Test(
+        "an agenda whose days Foundation's calendar gives one date twice (year 0 read back as year 1) shows that date's entries on both days"
+    )
+    func agendaWhoseCalendarRepeatsADate() throws {
+        let items = readModel(DocumentParser.parse("- [ ] old one 📅 0001-03-01\n", path: "a.md")).items()
+        let days = Agenda.days(items, today: date("0000-03-01"), count: 366)
+        #expect(days.count == 366)
+        let repeated = days.indices.filter { day in days.indices.contains { $0 != day && days[$0].date == days[day].date } }
+        #expect(repeated.count == 2)
+        for day in repeated { #expect(days[day].entries.map(\.record.title.string) == ["old one"]) }
+    }
+
     @Test("an entry's reasons are a set, listed in the order Reason declares them, whatever the order they were added in")
     func agendaReasonsAreListedInDeclarationOrder() {
         var reasons = Agenda.Reasons()

@@ -374,8 +374,8 @@ final class LanguageServer {
         }
     }
 
-    /// The folder's lists (`lists`, in path order, as read from disk) a run
-    /// of `runLength` at a time, each with the lists of it the editor has
+    /// The folder's lists (`lists`: the read model's, in list order, then
+    /// those not UTF-8, as read from disk) a run of `runLength` at a time, each with the lists of it the editor has
     /// open (by place, as it has them), then the open documents outside the
     /// folder, in path order.
     private func inRuns(
