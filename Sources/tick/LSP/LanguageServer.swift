@@ -348,8 +348,7 @@ final class LanguageServer {
             let runs = (lists.count + Self.runLength - 1) / Self.runLength
             diskCompletionWords = (0..<runs).map { index in
                 let run = index * Self.runLength..<min(lists.count, (index + 1) * Self.runLength)
-                var words = CompletionWords()
-                for place in run { words.add(workspace.checked(lists[place])) }
+                let words = CompletionWords(run.lazy.map { workspace.checked(lists[$0]) })
                 CachePages.release(lists[run])
                 return words
             }
@@ -358,26 +357,22 @@ final class LanguageServer {
         inRuns(of: lists) { run, opened in
             guard !opened.isEmpty else { return body(runWords[run.lowerBound / Self.runLength]) }
             for place in run {
-                var words = CompletionWords()
                 if let document = opened[place] {
-                    words.add(document.document)
+                    body(CompletionWords(document.document))
                 } else if let workspace {
-                    words.add(workspace.checked(lists[place]))
+                    body(CompletionWords([workspace.checked(lists[place])]))
                 }
-                body(words)
             }
             CachePages.release(lists[run])
-        } outside: { document in
-            var words = CompletionWords()
-            words.add(document.document)
-            body(words)
+        } outside: {
+            body(CompletionWords($0.document))
         }
     }
 
     /// The folder's lists (`lists`: the read model's, in list order, then
-    /// those not UTF-8, as read from disk) a run of `runLength` at a time, each with the lists of it the editor has
-    /// open (by place, as it has them), then the open documents outside the
-    /// folder, in path order.
+    /// those not UTF-8, as read from disk) a run of `runLength` at a time,
+    /// each with the lists of it the editor has open (by place, as it has
+    /// them), then the open documents outside the folder, in path order.
     private func inRuns(
         of lists: [EncodedDocument], _ body: (Range<Int>, _ opened: [Int: OpenDocument]) -> Void, outside: (OpenDocument) -> Void
     ) {
@@ -431,9 +426,9 @@ final class LanguageServer {
 /// What completion offers from lists: the tags their items use, each once
 /// (by its lowercased form) with how many times and as it is first written,
 /// and the block ids their items carry, in order, with their titles and
-/// whether they are open. Lists added one after another give what their
-/// items would give one by one, so the words of runs of lists merged in
-/// order are those of all their items.
+/// whether they are open. The words of lists taken one after another give
+/// what their items would give one by one, so the words of runs of lists
+/// merged in order are those of all their items.
 struct CompletionWords: Sendable {
     struct TagUse: Sendable {
         let key: String
@@ -443,26 +438,29 @@ struct CompletionWords: Sendable {
 
     private(set) var tags: [TagUse] = []
     private(set) var ids: [(id: String, title: String, isOpen: Bool)] = []
-    /// The place in `tags` of each key.
-    private var places: [String: Int] = [:]
 
-    /// Adds a list of the read model (its items read in place).
-    mutating func add(_ list: EncodedDocument) {
-        for item in list.items() {
-            if item.hasTags { item.forEachTag { add(tag: $0.string) } }
-            if let id = item.id { ids.append((id.string, item.title.string, item.status.isOpen)) }
+    /// The words of lists of the read model, one after another (their items read in place).
+    init(_ lists: some Sequence<EncodedDocument>) {
+        var places: [String: Int] = [:]
+        for list in lists {
+            for item in list.items() {
+                if item.hasTags { item.forEachTag { add(tag: $0.string, places: &places) } }
+                if let id = item.id { ids.append((id.string, item.title.string, item.status.isOpen)) }
+            }
         }
     }
 
-    /// Adds a list the editor has open, as it has it.
-    mutating func add(_ document: Document) {
+    /// The words of a list the editor has open, as it has it.
+    init(_ document: Document) {
+        var places: [String: Int] = [:]
         for item in document.items {
-            for tag in item.metadata.tags { add(tag: tag) }
+            for tag in item.metadata.tags { add(tag: tag, places: &places) }
             if let id = item.metadata.id { ids.append((id, item.title, item.status.isOpen)) }
         }
     }
 
-    private mutating func add(tag: String) {
+    /// Counts `tag`; `places` holds the place in `tags` of each key so far.
+    private mutating func add(tag: String, places: inout [String: Int]) {
         let key = tag.lowercased()
         if let place = places[key] {
             tags[place].count += 1
