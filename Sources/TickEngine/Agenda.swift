@@ -43,6 +43,10 @@ public enum Agenda {
             for reason in reasons { insert(reason) }
         }
 
+        /// The set of `reason` alone (no array made for it: `days` makes
+        /// one for each of hundreds of thousands of entries).
+        public init(_ reason: Reason) { bits = reason.bit }
+
         public mutating func insert(_ reason: Reason) { bits |= reason.bit }
 
         public func contains(_ reason: Reason) -> Bool { bits & reason.bit != 0 }
@@ -95,7 +99,7 @@ public enum Agenda {
             if byDay[day].last?.item == index {
                 byDay[day][byDay[day].count - 1].reasons.insert(reason)
             } else {
-                byDay[day].append((index, Reasons([reason])))
+                byDay[day].append((index, Reasons(reason)))
             }
         }
         func add(_ index: Int, _ reason: Reason, _ date: TaskDate?) {
@@ -121,7 +125,7 @@ public enum Agenda {
             }
         }
         var result: [Day] = []
-        if !overdue.isEmpty { result.append(Day(date: nil, entries: overdue.map { Entry(record: items[$0], reasons: Reasons([.overdue])) })) }
+        if !overdue.isEmpty { result.append(Day(date: nil, entries: overdue.map { Entry(record: items[$0], reasons: Reasons(.overdue)) })) }
         for date in dates {
             result.append(Day(date: date, entries: byDay[dayOfDate[date]!].map { Entry(record: items[$0.item], reasons: $0.reasons) }))
         }
