@@ -131,12 +131,12 @@ public enum QueryEvaluator {
             let path = listed.listPath
             if test(listed.listName) { return true }
             guard equal else { return pattern.isFound(in: path) }
-            let withoutExtension = Self.withoutExtension(path)
+            let withoutExtension = ListLookup.withoutExtension(path)
             let stem = withoutExtension.split(separator: "/").last.map(String.init) ?? withoutExtension
             return test(path) || test(withoutExtension) || test(stem)
         case .path:
             let path = listed.listPath
-            return test(path) || (equal && test(Self.withoutExtension(path)))
+            return test(path) || (equal && test(ListLookup.withoutExtension(path)))
         case .section:
             return test(listed.sectionTitle)
         case .title:
@@ -156,11 +156,5 @@ public enum QueryEvaluator {
             }
             return found
         }
-    }
-
-    static func withoutExtension(_ path: String) -> String {
-        if path.hasSuffix(".markdown") { return String(path.dropLast(9)) }
-        if path.hasSuffix(".md") { return String(path.dropLast(3)) }
-        return path
     }
 }
