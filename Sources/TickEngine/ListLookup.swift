@@ -45,14 +45,16 @@ public enum ListLookup {
         case path, pathWithoutExtension, fileNameWithoutExtension, name
 
         /// True when this form of `list`, lowercased, is `wanted` (lowercased
-        /// already). An ASCII text lowercases to ASCII of its own length, so
-        /// it is compared as bytes, ASCII letters folded; any other goes
-        /// through `String`.
+        /// already). When both are ASCII (which lowercases to ASCII of its
+        /// own length) they are compared as bytes, ASCII letters folded;
+        /// any other pair goes through `String`.
         func matches<List: LookupList>(_ list: List, _ wanted: Wanted) -> Bool {
             let text = self == .name ? list.name : list.path
             return text.withUTF8Bytes { bytes in
-                guard ByteText.isASCII(bytes) else { return lowercased(of: text) == wanted.text }
-                return wanted.isASCII && ByteText.equalASCIICaseFolded(part(of: bytes), wanted.bytes)
+                // (A name that is not ASCII may still equal an ASCII one:
+                // U+037E, the Greek question mark, is canonically `;`.)
+                guard wanted.isASCII, ByteText.isASCII(bytes) else { return lowercased(of: text) == wanted.text }
+                return ByteText.equalASCIICaseFolded(part(of: bytes), wanted.bytes)
             }
         }
 

@@ -44,6 +44,32 @@ import Testing
         #expect(try Self.complete("tick query open --dir \(dir) --group-by st") == ["status"])
     }
 
+    /// The candidates tick gives a completion script for the last of
+    /// `words` (an argument of `subcommand`), before the shell filters them.
+    static func candidates(_ subcommand: String, _ words: [String]) throws -> [String] {
+        let word = words.last ?? ""
+        let request = ["---completion", subcommand, "--", "positional@0", String(words.count - 1), String(word.count)]
+        let result = try TickRunner.run(request + words, environment: ["SAP_SHELL": "bash"])
+        return result.stdout.split(separator: "\n").map(String.init)
+    }
+
+    @Test("a title is offered once, open items first, matched in any case; no more than the limit")
+    func itemCandidatesAreBounded() throws {
+        let many = (0..<1_100).map { "- [ ] Task \(String(format: "%04d", $0))\n" }.joined()
+        let notes = try NotesFixture([
+            "big.md": many, "done.md": "- [x] Task done\n",
+            "notes.md": "- [ ] Écrire le plan\n- [ ] écrire encore\n- [x] Buy milk\n- [ ] Buy milk\n- [x] Buy bread\n",
+        ])
+        let words = ["tick", "done", "--dir", notes.root.path]
+        let tasks = try Self.candidates("done", words + ["task"])
+        #expect(tasks.count == 1_000)
+        #expect(tasks.first == "Task 0000" && tasks.last == "Task 0999")
+        #expect(try Self.candidates("done", words + ["Task 10"]).count == 100)
+        #expect(try Self.candidates("done", words + ["ÉCRIRE"]) == ["Écrire le plan", "écrire encore"])
+        #expect(try Self.candidates("done", words + ["bu"]) == ["Buy milk", "Buy bread"])
+        #expect(try Self.candidates("show", ["tick", "show", "--dir", notes.root.path, "N"]) == ["notes"])
+    }
+
     @Test("help topics complete after tick help, in bash, zsh and fish")
     func helpTopicsComplete() throws {
         #expect(try Self.complete("tick help s") == ["show", "scheduled", "start", "sort"])

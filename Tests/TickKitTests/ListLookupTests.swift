@@ -62,6 +62,7 @@ import TickModel
         NamedList(path: "kelvin/\u{212A}elvin.md", name: "\u{212A}elvin"),
         NamedList(path: "md.md", name: ".md"),
         NamedList(path: "deep/a/b/c/Inbox.md", name: "INBOX"),
+        NamedList(path: "marks/;.md", name: "semicolon"),
     ]
 
     @Test(
@@ -71,7 +72,7 @@ import TickModel
             "projects", "work/projects", "work/projects.markdown", "WORK/PROJECTS.MD", "Work Projects",
             "café", "CAFÉ", "cafe\u{301}s", "Cafés", "home/café", "σοφια", "ΣΟΦΊΑ", "σοφία", "kelvin", "KELVIN",
             "\u{212A}elvin", "readme", "notes/readme", "read me", "md", ".md", "inbox", "deep/a/b/c/inbox",
-            "", "/", "nothing here", "oc", "ROCER", "é",
+            "", "/", "nothing here", "oc", "ROCER", "é", "\u{037E}", "marks/\u{037E}", ";",
         ])
     func formsAgreeWithStringComparisons(name: String) {
         #expect(Self.resolved(name, in: Self.lists) == Self.reference(name, in: Self.lists))
@@ -83,13 +84,15 @@ import TickModel
         #expect(
             Self.resolved("projects", in: Self.lists) == .failure(.ambiguous("projects", candidates: ["work/Projects.markdown", "work/projects.md"])))
         #expect(Self.resolved("work/projects.md", in: Self.lists) == .success(2))
+        // U+037E, the Greek question mark, is canonically `;`: as String compares.
+        #expect(Self.resolved("\u{037E}", in: Self.lists) == .success(11))
     }
 
     @Test("random paths and names resolve as the String comparisons do")
     func randomListsAgreeWithStringComparisons() {
         // Parts that make paths and names collide in every form, with cases,
         // extensions, slashes and non-ASCII letters that lowercase to ASCII.
-        let parts = ["a", "A", "b", "/", "//", ".md", ".MD", ".markdown", "é", "e\u{301}", "\u{212A}", "k", "Σ", " "]
+        let parts = ["a", "A", "b", "/", "//", ".md", ".MD", ".markdown", "é", "e\u{301}", "\u{212A}", "k", "Σ", " ", ";", "\u{037E}"]
         var generator = SystemRandomNumberGenerator()
         func text() -> String { (0..<Int.random(in: 0...4, using: &generator)).map { _ in parts.randomElement(using: &generator)! }.joined() }
         for _ in 0..<300 {
