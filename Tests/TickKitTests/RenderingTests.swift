@@ -220,6 +220,35 @@ import TickSyntax
         }
     }
 
+    @Test("rows in any order, items listed twice and lines of no item among them, are built in the order of their records in the cache")
+    func rowsInAnyOrderAreBuiltInTheCachesOrder() throws {
+        func list(_ name: String) -> String { "# \(name)\n" + (0..<20).map { "- [ ] \(name) \($0)\n" }.joined() }
+        let (documents, _, _) = try ParseCacheTests.mappedLists(["a.md": list("a"), "b.md": list("b"), "c.md": list("c")])
+        let items = documents.enumerated().flatMap { rank, document in document.items(rank: [2, 0, 1][rank]) }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<50 {
+            // Each line a random item (some twice) or, one in eight, no item.
+            let places: [Int?] = (0..<Int.random(in: 0...90, using: &generator)).map { _ in
+                Int.random(in: 0..<8, using: &generator) == 0 ? nil : Int.random(in: items.indices, using: &generator)
+            }
+            let source = ListingSource(count: places.count, items: items, itemPlace: { places[$0] }, line: { _ in .blank })
+            var order: [Int] = []
+            source.inCacheOrder {
+                Array($0)
+            } collect: {
+                order += $0.joined()
+            }
+            let rows = places.indices.filter { places[$0] != nil }
+            let expected =
+                places.indices.filter { places[$0] == nil }
+                + rows.sorted {
+                    items[places[$0]!].cacheOrder != items[places[$1]!].cacheOrder
+                        ? items[places[$0]!].cacheOrder < items[places[$1]!].cacheOrder : $0 < $1
+                }
+            #expect(order == expected, "\(places)")
+        }
+    }
+
     @Test("rows of several lists are built in the order their lists lie in the parse cache, whatever ranks their lists have")
     func rowsOfSeveralListsAreBuiltInTheCachesOrder() throws {
         func list(_ name: String) -> String { "# \(name)\n" + (0..<10).map { "- [ ] \(name) \($0)\n" }.joined() }
@@ -514,8 +543,8 @@ import TickSyntax
         #expect(inOrder.rowsMostlyInCacheOrder)
         #expect(!source.rowsMostlyInCacheOrder)
         // Built in order: the lines of no item first, in order, then the
-        // rows in the cache's order, merged from the runs in which they
-        // ascend (ties, an item listed twice, by line).
+        // rows in the cache's order, a list at a time (ties, an item listed
+        // twice, by line).
         func buildOrder(_ source: ListingSource, where include: (Int) -> Bool = { _ in true }) -> [Int] {
             var order: [Int] = []
             source.inCacheOrder(where: include) {

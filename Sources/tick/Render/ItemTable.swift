@@ -891,17 +891,21 @@ struct ListingSource {
     /// Runs `build` on the lines `include` says (all by default) in the
     /// order they are best built in: the lines of no item first, in order,
     /// then the rows in the order their items' records lie in the parse
-    /// cache (`EncodedListedItem.cacheOrder`), merged from the runs in
-    /// which the listing's rows ascend in it. A listing in manual order has
-    /// one such run (a few after edits), by due date one a day, so no order
-    /// of all the lines is made. The lines go to `build` in chunks of
-    /// `ItemTable.chunkSize` on every core, `ItemTable.chunksPerBatch`
-    /// chunks at a time, or fewer when their rows' lists span more than
-    /// `ItemTable.batchSpan` of the cache; each batch's results go to
-    /// `collect` in order, and the cache's pages are given back as
-    /// `WrittenCachePages` gives them back (after each batch: a full one
-    /// holds more than 4,096 lines, one cut short spans 8 MB).
+    /// cache (`EncodedListedItem.cacheOrder`; an item listed twice, by
+    /// line): a list at a time, the lists in the order they lie in the
+    /// cache, each list's rows by their items' places in it. The lines go
+    /// to `build` in chunks of `ItemTable.chunkSize` on every core,
+    /// `ItemTable.chunksPerBatch` chunks at a time, or fewer when their
+    /// rows' lists span more than `ItemTable.batchSpan` of the cache; each
+    /// batch's results go to `collect` in order, and the cache's pages are
+    /// given back as `WrittenCachePages` gives them back (after each batch:
+    /// a full one holds more than 4,096 lines, one cut short spans 8 MB).
     /// (`span` is `ItemTable.batchSpan`; tests make it small.)
+    ///
+    /// Each row is chained to the next row of its list (4 bytes a line),
+    /// so no order of all the rows is made. (A merge of the runs in which
+    /// the rows ascend in the cache was a seventh of the CPU of a listing
+    /// sorted by title, whose runs are a row or two long.)
     func inCacheOrder<Result>(
         where include: (Int) -> Bool = { _ in true }, spanningAtMost span: Int = ItemTable.batchSpan,
         _ build: (ArraySlice<Int>) -> Result, collect: ([Result]) -> Void
@@ -930,47 +934,62 @@ struct ListingSource {
             batch.append(line)
             if batch.count == batchSize { flush() }
         }
-        /// The next row `include` says after line `line`, with its places in the cache.
-        func row(after line: Int) -> (key: EncodedListedItem.CacheOrder, mapped: Int, line: Int)? {
-            for index in line + 1..<count where include(index) {
-                if let place = rowPlace(index) { return (place.order, place.mapped, index) }
-            }
-            return nil
-        }
-        // The lines of no item go first; each run's first row starts the merge.
-        var heads: [(key: EncodedListedItem.CacheOrder, mapped: Int, line: Int)] = []
-        var previous: EncodedListedItem.CacheOrder?
-        for index in 0..<count where include(index) {
-            guard let place = rowPlace(index) else {
-                add(index)
+        // The lines of no item go first; each row joins its list's chain.
+        /// The lists the rows are of: where each lies in the cache and in
+        /// the mapping, and the lines of its first and last rows.
+        var lists: [(place: Int, mapped: Int, first: Int32, last: Int32)] = []
+        /// The list (in `lists`) of each rank's list, and of any other list.
+        var listOfRank = [Int32](repeating: -1, count: listPlaces.count)
+        var otherLists: [ObjectIdentifier: Int32] = [:]
+        /// The line of the next row of the same list, by line (-1: none).
+        var nextOfList = [Int32](repeating: -1, count: count)
+        for line in 0..<count where include(line) {
+            guard let place = itemPlace(line) else {
+                add(line)
                 continue
             }
-            if previous.map({ place.order < $0 }) ?? true { heads.append((place.order, place.mapped, index)) }
-            previous = place.order
-        }
-        // The runs by their next rows, the first in the cache on top.
-        func before(_ a: Int, _ b: Int) -> Bool {
-            heads[a].key < heads[b].key || (heads[a].key == heads[b].key && heads[a].line < heads[b].line)
-        }
-        var merge = MergeHeap(Array(heads.indices), by: before)
-        while let run = merge.first {
-            let top = heads[run]
-            // Rows come in the cache's order: the batch spans from its first row's list to this one's.
-            if top.mapped != 0 {
-                if batchStart == 0 {
-                    batchStart = top.mapped
-                } else if top.mapped - batchStart > span {
-                    flush()
-                    batchStart = top.mapped
+            let item = items[place]
+            let known = listPlaces[item.listRank]
+            let isKnown = known.list == ObjectIdentifier(item.document)
+            let list = isKnown ? listOfRank[item.listRank] : otherLists[ObjectIdentifier(item.document)] ?? -1
+            guard list >= 0 else {
+                let new = Int32(lists.count)
+                if isKnown {
+                    listOfRank[item.listRank] = new
+                    lists.append((known.place, known.mapped, Int32(line), Int32(line)))
+                } else {
+                    otherLists[ObjectIdentifier(item.document)] = new
+                    lists.append((item.document.cachePlace, item.document.mappedPosition, Int32(line), Int32(line)))
                 }
+                continue
             }
-            add(top.line)
-            // A run goes on while its rows do not jump back in the cache.
-            if let next = row(after: top.line), !(next.key < top.key) {
-                heads[run] = next
-                merge.firstRunMoved(ended: false, by: before)
-            } else {
-                merge.firstRunMoved(ended: true, by: before)
+            nextOfList[Int(lists[Int(list)].last)] = Int32(line)
+            lists[Int(list)].last = Int32(line)
+        }
+        var rows: [(index: Int, line: Int)] = []
+        for list in lists.indices.sorted(by: { lists[$0].place < lists[$1].place }) {
+            rows.removeAll(keepingCapacity: true)
+            var line = Int(lists[list].first)
+            while line >= 0 {
+                rows.append((items[itemPlace(line)!].index, line))
+                line = Int(nextOfList[line])
+            }
+            // Chained in line order: sorted by place only when out of it (ties keep their lines' order).
+            if rows.indices.dropFirst().contains(where: { rows[$0].index < rows[$0 - 1].index }) {
+                rows.sort { $0.index != $1.index ? $0.index < $1.index : $0.line < $1.line }
+            }
+            // Rows come in the cache's order: the batch spans from its first row's list to this one.
+            let mapped = lists[list].mapped
+            for row in rows {
+                if mapped != 0 {
+                    if batchStart == 0 {
+                        batchStart = mapped
+                    } else if mapped - batchStart > span {
+                        flush()
+                        batchStart = mapped
+                    }
+                }
+                add(row.line)
             }
         }
         if !batch.isEmpty { flush(isLast: true) }

@@ -25,7 +25,8 @@ enum Completions {
     /// The titles of open items, then of the others.
     static let items = CompletionKind.custom { words, _, prefix in
         candidates(words, prefix) { workspace, wanted, offer in
-            offerTitles(in: workspace, open: true, wanted, offer) && offerTitles(in: workspace, open: false, wanted, offer)
+            guard offerTitles(in: workspace, open: true, wanted, offer) else { return }
+            _ = offerTitles(in: workspace, open: false, wanted, offer)
         }
     }
 
