@@ -72,7 +72,6 @@ final class ListLoader {
             }
             return encoded
         }
-        let root = try folder.folder()
         // Names and paths are in the cache's index: only the list found is read.
         let workspace = try workspace()
         let lists = workspace.documents
@@ -82,17 +81,18 @@ final class ListLoader {
             // Lists that are not UTF-8 were skipped: naming one is refused
             // saying why, not with "no list named".
             guard case .unknown = error else { throw error }
-            let known = Set(lists.map(\.path))
-            let skipped = root.listFiles().paths.filter { !known.contains($0) }.compactMap { try? root.load($0) }
-            if let index = try? ListLookup.resolve(name, in: skipped) { try Self.requireUTF8(skipped[index]) }
+            let skipped = workspace.skipped.notUTF8
+            if let index = try? ListLookup.resolve(name, in: skipped) { throw Self.notUTF8(skipped[index].path) }
             throw error
         }
     }
 
     private static func requireUTF8(_ document: Document) throws {
-        guard document.isValidUTF8 else {
-            throw TickError.badData("\(document.path) is not valid UTF-8; re-save it as UTF-8 to use it with tick")
-        }
+        guard document.isValidUTF8 else { throw notUTF8(document.path) }
+    }
+
+    private static func notUTF8(_ path: String) -> TickError {
+        .badData("\(path) is not valid UTF-8; re-save it as UTF-8 to use it with tick")
     }
 
     /// The list file `name` is a path of (from the current folder, or from
