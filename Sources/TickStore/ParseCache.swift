@@ -173,6 +173,28 @@ public struct ParseCache: Sendable {
             return entryIndex?[path]
         }
 
+        /// This file's list order (`listOrder`), when it is also the list
+        /// order of `entries`: the same files, in the same order, each list
+        /// valid UTF-8 or not as before and with the name and `order:` it
+        /// had (what list order sorts by, then the path). A save after an
+        /// edit that renamed no list keeps the order instead of sorting
+        /// every list again; nil otherwise.
+        func listOrder(holdingFor entries: [(path: String, stamp: FileStamp, source: Source)]) -> [Int]? {
+            guard entries.count == self.entries.count else { return nil }
+            return self.entries.withUnsafeBufferPointer { before in
+                entries.withUnsafeBufferPointer { entries in
+                    for position in entries.indices {
+                        guard entries[position].path == before[position].path else { return nil }
+                        // A list kept from this file is the entry it was.
+                        guard case .fresh(let payload) = entries[position].source else { continue }
+                        let (old, new) = (before[position].summary, payload.summary)
+                        guard old.isValidUTF8 == new.isValidUTF8, old.order == new.order, old.foldedName == new.foldedName else { return nil }
+                    }
+                    return listOrder
+                }
+            }
+        }
+
         /// The entry of `path` (see `place(of:at:)`).
         func entry(_ path: String, at position: Int) -> Entry? {
             place(of: path, at: position).map { entries[$0] }
@@ -394,30 +416,35 @@ public struct ParseCache: Sendable {
         listOrder: [Int], scanStarted: Int, start: Int
     ) -> [UInt8] {
         var index = ByteWriter()
+        index.bytes.reserveCapacity(entries.count * 128)
         index.int(scanStarted)
         index.int(entries.count)
-        for (entry, offset) in zip(entries, offsets) {
-            index.string(entry.path)
-            for value in [
-                entry.stamp.size, entry.stamp.modifiedSeconds, entry.stamp.modifiedNanoseconds,
-                entry.stamp.changedSeconds, entry.stamp.changedNanoseconds, entry.stamp.inode, entry.stamp.device,
-            ] {
-                index.int(value)
+        // Each entry read where it lies: a copy of it (or of its source's
+        // payload) retained and released its strings, several times an
+        // entry, on the thread that saves while a query runs.
+        entries.withUnsafeBufferPointer { entries in
+            for position in entries.indices {
+                let stamp = entries[position].stamp
+                index.string(entries[position].path)
+                index.int(stamp.size)
+                index.int(stamp.modifiedSeconds)
+                index.int(stamp.modifiedNanoseconds)
+                index.int(stamp.changedSeconds)
+                index.int(stamp.changedNanoseconds)
+                index.int(stamp.inode)
+                index.int(stamp.device)
+                index.int(offsets[position])
+                switch entries[position].source {
+                case .fresh(let payload):
+                    index.int(payload.buffer.count)
+                    index.word64(payload.checksum)
+                    Self.write(payload.summary, to: &index)
+                case .kept(let kept):
+                    index.int(kept.payload.count)
+                    index.word64(kept.checksum)
+                    Self.write(kept.summary, to: &index)
+                }
             }
-            index.int(offset)
-            index.int(entry.source.length)
-            let summary = entry.source.summary
-            index.word64(entry.source.checksum)
-            index.string(summary.name)
-            index.optionalInt(summary.order)
-            index.bool(summary.isValidUTF8)
-            index.int(summary.itemCount)
-            index.int(summary.openCount)
-            index.int(summary.doneCount)
-            index.optionalString(summary.explicitColor)
-            index.optionalString(summary.explicitIcon)
-            index.byteArray(summary.openDueDays.encoded)
-            index.optionalInt(summary.conflictLine)
         }
         index.int(listOrder.count)
         for place in listOrder { index.int(place) }
@@ -427,6 +454,20 @@ public struct ParseCache: Sendable {
         index.word64(UInt64(indexLength))
         index.bytes += Self.trailerMagic
         return index.bytes
+    }
+
+    /// Writes what the index keeps of a list (read back by `load`).
+    private static func write(_ summary: ListSummary, to index: inout ByteWriter) {
+        index.string(summary.name)
+        index.optionalInt(summary.order)
+        index.bool(summary.isValidUTF8)
+        index.int(summary.itemCount)
+        index.int(summary.openCount)
+        index.int(summary.doneCount)
+        index.optionalString(summary.explicitColor)
+        index.optionalString(summary.explicitIcon)
+        index.byteArray(summary.openDueDays.encoded)
+        index.optionalInt(summary.conflictLine)
     }
 
     /// Appends the fresh payloads, an index and a trailer to the file `base`
@@ -458,7 +499,8 @@ public struct ParseCache: Sendable {
             }
             live += entry.source.length
         }
-        let tail = indexAndTrailer(entries, offsets: offsets, listOrder: Self.listOrder(entries).places, scanStarted: scanStarted, start: end)
+        let listOrder = base.listOrder(holdingFor: entries) ?? Self.listOrder(entries).places
+        let tail = indexAndTrailer(entries, offsets: offsets, listOrder: listOrder, scanStarted: scanStarted, start: end)
         // Mostly bytes no index points to: write the file anew instead.
         guard end + tail.count <= 2 * live + (1 << 20) else { return false }
         guard Posix.seek(descriptor, to: size) else { return true }

@@ -418,6 +418,37 @@ struct ParseCacheTests {
         let warm = try workspace(folder, cache: cache)
         #expect(warm.orderCameFromCache)
         #expect(warm.pathsInListOrder == changed.pathsInListOrder)
+        // A list given an `order:`, and a list whose bytes stop being UTF-8:
+        // each saved with the order computed again, never the one before.
+        try folder.write("echo.md", "---\norder: 0\n---\n# echo\n- [ ] e2\n")
+        _ = try workspace(folder, cache: cache)
+        let ordered = try workspace(folder, cache: cache)
+        #expect(ordered.orderCameFromCache)
+        #expect(ordered.pathsInListOrder.first == "echo.md")
+        #expect(ordered.pathsInListOrder == EncodedWorkspace(documents: ordered.documents).pathsInListOrder)
+        try Data([0x23, 0x20, 0x5A, 0x0A, 0x2D, 0x20, 0x5B, 0x20, 0x5D, 0x20, 0xFF, 0x0A]).write(to: folder.url.appendingPathComponent("b/zeta.md"))
+        _ = try workspace(folder, cache: cache)
+        let withoutZeta = try workspace(folder, cache: cache)
+        #expect(withoutZeta.orderCameFromCache)
+        #expect(!withoutZeta.pathsInListOrder.contains("b/zeta.md"))
+        #expect(withoutZeta.pathsInListOrder == EncodedWorkspace(documents: withoutZeta.documents).pathsInListOrder)
+    }
+
+    @Test("a save after an edit that renames no list keeps the list order the cache stored")
+    func unchangedNamesKeepTheStoredOrder() throws {
+        let folder = try Self.orderedListsAndAFileNotUTF8()
+        let cache = CacheFolder()
+        _ = try workspace(folder, cache: cache)
+        let before = try #require(try cache.parseCache(of: folder).load())
+        try folder.write("echo.md", "# echo\n- [ ] e2 changed\n- [ ] e3\n")
+        _ = try workspace(folder, cache: cache)
+        let after = try #require(try cache.parseCache(of: folder).load())
+        // Appended (the first payload where it was), with the same order.
+        #expect(after.length > before.length && after.entries.first?.payload == before.entries.first?.payload)
+        #expect(after.listOrder == before.listOrder)
+        #expect(
+            try workspace(folder, cache: cache).pathsInListOrder
+                == EncodedWorkspace(documents: try workspace(folder, cache: cache).documents).pathsInListOrder)
     }
 
     @Test(
