@@ -114,6 +114,13 @@ public struct ListSummary: Sendable, Equatable {
         foldedName = SortKey.foldedName(name)
     }
 
+    /// True when the list takes the place `other` took in list order:
+    /// both lists or both not (valid UTF-8), with the same `order:` and
+    /// folded name (what list order sorts by before the path).
+    package func sortsLike(_ other: ListSummary) -> Bool {
+        isValidUTF8 == other.isValidUTF8 && order == other.order && foldedName == other.foldedName
+    }
+
     package init(_ document: Document) {
         // One pass over the items, each read where it lies: a closure given
         // each item as a value copied it (a retain and a release of each of

@@ -568,7 +568,17 @@ public struct NotesFolder: Sendable {
                     loaded.conflictLine = contents.entries[place].summary.conflictLine
                     lists.append(loaded)
                 } else {
-                    lists.append(parsed(index))
+                    var list = parsed(index)
+                    // A list parsed again still takes the cache's place in
+                    // list order when the cache holds its file at the walk's
+                    // place and it sorts as it did there (an edit that
+                    // renamed nothing): the cache's list order then holds.
+                    if let contents, let payload = list.payload, contents.entries.indices.contains(index),
+                        contents.entries[index].path == entry.path, payload.summary.sortsLike(contents.entries[index].summary)
+                    {
+                        list.atItsPlace = true
+                    }
+                    lists.append(list)
                 }
             }
             var written: [(index: Int, entry: ParseCache.Contents.Entry)] = []
@@ -694,11 +704,10 @@ public struct NotesFolder: Sendable {
             }
             saveWithRepairs = savingInBackground ? { repaired in BackgroundSaves.start { save(repaired) } } : save
         }
-        // The cache's list order holds when every file came from it, each at
-        // its own place: the documents are then the cache's lists, in order.
-        // (A list at its own place came from the cache: it is the cache's
-        // entry at the walk's index, under the same path, as `trustedPlace`
-        // compared them.)
+        // The cache's list order holds when every file is at its own place
+        // in it: the cache's entry at the walk's index, under the same path
+        // (as `trustedPlace` compared them), taken from the cache or parsed
+        // again and sorting as the entry did.
         var storedListOrder: [Int]? = nil
         if let base, allAtTheirPlaces, sameCount {
             storedListOrder = base.listOrder
@@ -716,7 +725,8 @@ private struct LoadedList<Value> {
     /// Whether it is kept in the cache the lists are saved against.
     var fromCache = false
     /// Whether that cache holds it at the place the walk found it (same
-    /// path, same index): when every list is, the cache's list order holds.
+    /// path, same index; parsed again, sorting as it did there): when every
+    /// list is, the cache's list order holds.
     var atItsPlace = false
     /// The line of its first git conflict marker.
     var conflictLine: Int? = nil

@@ -187,8 +187,7 @@ public struct ParseCache: Sendable {
                         guard entries[position].path == before[position].path else { return nil }
                         // A list kept from this file is the entry it was.
                         guard case .fresh(let payload) = entries[position].source else { continue }
-                        let (old, new) = (before[position].summary, payload.summary)
-                        guard old.isValidUTF8 == new.isValidUTF8, old.order == new.order, old.foldedName == new.foldedName else { return nil }
+                        guard payload.summary.sortsLike(before[position].summary) else { return nil }
                     }
                     return listOrder
                 }
