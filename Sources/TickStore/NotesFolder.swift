@@ -673,6 +673,12 @@ public struct NotesFolder: Sendable {
         // The folder holds the files the cache holds (and, when all came
         // from it, the same ones).
         let sameCount = base.map { $0.entries.count == entries.count } ?? false
+        // The cache's list order holds when every file is at its own place
+        // in it: the cache's entry at the walk's index, under the same path
+        // (as `trustedPlace` compared them), taken from the cache or parsed
+        // again and sorting as the entry did. Then the read and the save
+        // both take it rather than sort every list again.
+        let storedOrderHolds = allAtTheirPlaces && sameCount
         var saveWithRepairs: (@Sendable ([String: ListPayload?]) -> Void)? = nil
         if let cache {
             // Unchanged documents keep their encoded bytes, new ones were
@@ -693,7 +699,8 @@ public struct NotesFolder: Sendable {
                         saved.append((entry.path, entry.stamp, .fresh(payload)))
                     }
                 }
-                cache.save(saved, scanStarted: scanStarted, keptIn: base)
+                // (A repaired list may sort otherwise: then the order is made again.)
+                cache.save(saved, scanStarted: scanStarted, keptIn: base, listOrder: storedOrderHolds && repaired.isEmpty ? base?.listOrder : nil)
             }
             if !sameCount || !allFromCache {
                 if savingInBackground {
@@ -704,15 +711,7 @@ public struct NotesFolder: Sendable {
             }
             saveWithRepairs = savingInBackground ? { repaired in BackgroundSaves.start { save(repaired) } } : save
         }
-        // The cache's list order holds when every file is at its own place
-        // in it: the cache's entry at the walk's index, under the same path
-        // (as `trustedPlace` compared them), taken from the cache or parsed
-        // again and sorting as the entry did.
-        var storedListOrder: [Int]? = nil
-        if let base, allAtTheirPlaces, sameCount {
-            storedListOrder = base.listOrder
-        }
-        return (values, warnings, skipped, saveWithRepairs, storedListOrder)
+        return (values, warnings, skipped, saveWithRepairs, storedOrderHolds ? base?.listOrder : nil)
     }
 }
 

@@ -173,27 +173,6 @@ public struct ParseCache: Sendable {
             return entryIndex?[path]
         }
 
-        /// This file's list order (`listOrder`), when it is also the list
-        /// order of `entries`: the same files, in the same order, each list
-        /// valid UTF-8 or not as before and with the name and `order:` it
-        /// had (what list order sorts by, then the path). A save after an
-        /// edit that renamed no list keeps the order instead of sorting
-        /// every list again; nil otherwise.
-        func listOrder(holdingFor entries: [(path: String, stamp: FileStamp, source: Source)]) -> [Int]? {
-            guard entries.count == self.entries.count else { return nil }
-            return self.entries.withUnsafeBufferPointer { before in
-                entries.withUnsafeBufferPointer { entries in
-                    for position in entries.indices {
-                        guard entries[position].path == before[position].path else { return nil }
-                        // A list kept from this file is the entry it was.
-                        guard case .fresh(let payload) = entries[position].source else { continue }
-                        guard payload.summary.sortsLike(before[position].summary) else { return nil }
-                    }
-                    return listOrder
-                }
-            }
-        }
-
         /// The entry of `path` (see `place(of:at:)`).
         func entry(_ path: String, at position: Int) -> Entry? {
             place(of: path, at: position).map { entries[$0] }
@@ -401,8 +380,14 @@ public struct ParseCache: Sendable {
     /// entry counts only if its file's timestamps were settled then
     /// (`Contents.trustedPlace(of:at:stamp:)`). Failing to write a cache is not an error:
     /// tick works without one.
-    func save(_ entries: [(path: String, stamp: FileStamp, source: Source)], scanStarted: Int, keptIn base: Contents?) {
-        if let base, append(entries, scanStarted: scanStarted, to: base) { return }
+    ///
+    /// `listOrder`, when given, is the list order of `entries`, known to
+    /// be `base`'s (the loader tells: no list renamed); an append takes it
+    /// instead of sorting every list again.
+    func save(
+        _ entries: [(path: String, stamp: FileStamp, source: Source)], scanStarted: Int, keptIn base: Contents?, listOrder: [Int]? = nil
+    ) {
+        if let base, append(entries, scanStarted: scanStarted, to: base, listOrder: listOrder) { return }
         rewrite(
             entries.filter { if case .kept = $0.source { return base != nil } else { return true } },
             scanStarted: scanStarted, keptIn: base)
@@ -471,7 +456,9 @@ public struct ParseCache: Sendable {
 
     /// Appends the fresh payloads, an index and a trailer to the file `base`
     /// was loaded from; false when a new file is to be written instead.
-    private func append(_ entries: [(path: String, stamp: FileStamp, source: Source)], scanStarted: Int, to base: Contents) -> Bool {
+    private func append(
+        _ entries: [(path: String, stamp: FileStamp, source: Source)], scanStarted: Int, to base: Contents, listOrder: [Int]?
+    ) -> Bool {
         let descriptor = Posix.openFile(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else { return false }
         defer { Posix.closeFile(descriptor) }
@@ -498,7 +485,7 @@ public struct ParseCache: Sendable {
             }
             live += entry.source.length
         }
-        let listOrder = base.listOrder(holdingFor: entries) ?? Self.listOrder(entries).places
+        let listOrder = listOrder ?? Self.listOrder(entries).places
         let tail = indexAndTrailer(entries, offsets: offsets, listOrder: listOrder, scanStarted: scanStarted, start: end)
         // Mostly bytes no index points to: write the file anew instead.
         guard end + tail.count <= 2 * live + (1 << 20) else { return false }

@@ -316,8 +316,7 @@ final class LanguageServer {
     /// completion takes the lists read last, until a save, a close or a
     /// watched file changes.
     func forEachList(fresh: Bool = false, disk: (String, EncodedDocument) -> Void, open: (OpenDocument) -> Void) {
-        let workspace = diskWorkspace(fresh: fresh)
-        let lists = workspace.map { $0.documents + $0.skipped.notUTF8 } ?? []
+        let (workspace, lists) = diskListsInPathOrder(fresh: fresh)
         inRuns(of: lists) { run, opened in
             guard let root, let workspace else { return }
             for place in run {
@@ -339,8 +338,7 @@ final class LanguageServer {
     /// (each run's words found the first time completion asks after each
     /// read of the folder).
     func forEachListsCompletionWords(_ body: (CompletionWords) -> Void) {
-        let workspace = diskWorkspace()
-        let lists = workspace.map { $0.documents + $0.skipped.notUTF8 } ?? []
+        let (workspace, lists) = diskListsInPathOrder()
         if let workspace, diskCompletionWords == nil {
             // On one core: read on two at once, the runs' pages, given back
             // run by run, raised the server's peak by 35-40 MB at 50,000
@@ -400,6 +398,15 @@ final class LanguageServer {
             diskLists = EncodedWorkspace.load(root, cache: cache)
         }
         return diskLists
+    }
+
+    /// The folder's lists as last read (`diskWorkspace`): the read model's,
+    /// in path order, then those not UTF-8 (the read model's own array,
+    /// not a copy, when there are none, as nearly always).
+    private func diskListsInPathOrder(fresh: Bool = false) -> (workspace: EncodedWorkspace?, lists: [EncodedDocument]) {
+        guard let workspace = diskWorkspace(fresh: fresh) else { return (nil, []) }
+        let notUTF8 = workspace.skipped.notUTF8
+        return (workspace, notUTF8.isEmpty ? workspace.documents : workspace.documents + notUTF8)
     }
 
     /// The list at `path` of the folder, parsed from its file (for the
