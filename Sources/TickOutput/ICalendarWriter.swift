@@ -27,9 +27,23 @@ public enum ICalendarWriter {
     /// Writes the calendar piece by piece, a chunk of components at a time,
     /// so that the whole text is never in memory.
     public static func write(_ items: [EncodedListedItem], stamp: String, to emit: (UnsafeBufferPointer<UInt8>) -> Void) {
-        emitLines(header, to: emit)
-        writeComponents(items, to: emit) { item, lists, lines in todo(item, stamp: stamp, lists: &lists, into: &lines) }
-        emitLines(["END:VCALENDAR"], to: emit)
+        writeCalendar(to: emit) { deliver in
+            writeComponents(items, to: deliver) { item, lists, lines in todo(item, stamp: stamp, lists: &lists, into: &lines) }
+        }
+    }
+
+    /// Emits the calendar's header, the components `writeComponents`
+    /// delivers (folded content lines), and its end.
+    static func writeCalendar(
+        to emit: (UnsafeBufferPointer<UInt8>) -> Void, components writeComponents: (_ deliver: (UnsafeBufferPointer<UInt8>) -> Void) -> Void
+    ) {
+        // Not escaping: `writeComponents` only calls the function it is
+        // given while it runs; the compiler cannot tell.
+        withoutActuallyEscaping(emit) { emit in
+            emitLines(header, to: emit)
+            writeComponents(emit)
+            emitLines(["END:VCALENDAR"], to: emit)
+        }
     }
 
     /// Emits `lines`, folded.
@@ -239,7 +253,7 @@ public enum ICalendarWriter {
         }
     }
 
-    private static func todo(_ item: EncodedListedItem, stamp: String, lists: inout ListParts, into lines: inout ContentLines) {
+    static func todo(_ item: EncodedListedItem, stamp: String, lists: inout ListParts, into lines: inout ContentLines) {
         let list = lists.part(of: item.document)
         lines.line("BEGIN:VTODO")
         lines.start("UID:")

@@ -24,6 +24,35 @@ public enum Parallel {
         return results.map { $0! }
     }
 
+    /// An array of `count` elements made on every core. `fill` is called
+    /// with each range of `0..<count` cut in pieces of `chunkSize` (the
+    /// last one shorter) and calls `append` once for each index of its
+    /// range, in order, with that index's element. Each element is written
+    /// where it belongs in the array: results gathered per piece and then
+    /// copied into one array would be copied on one core, and a copy of a
+    /// reference retains it.
+    public static func array<T>(count: Int, chunksOf chunkSize: Int, _ fill: (Range<Int>, _ append: (T) -> Void) -> Void) -> [T] {
+        guard count > 0 else { return [] }
+        precondition(chunkSize > 0, "Parallel.array needs pieces of at least one element")
+        return [T](unsafeUninitializedCapacity: count) { buffer, initializedCount in
+            nonisolated(unsafe) let elements = buffer
+            withoutActuallyEscaping(fill) { fill in
+                nonisolated(unsafe) let work = fill
+                DispatchQueue.concurrentPerform(iterations: (count + chunkSize - 1) / chunkSize) { chunk in
+                    let range = chunk * chunkSize..<min(count, (chunk + 1) * chunkSize)
+                    var next = range.lowerBound
+                    work(range) { element in
+                        precondition(next < range.upperBound, "Parallel.array: more elements than the range holds")
+                        (elements.baseAddress! + next).initialize(to: element)
+                        next += 1
+                    }
+                    precondition(next == range.upperBound, "Parallel.array: fewer elements than the range holds")
+                }
+            }
+            initializedCount = count
+        }
+    }
+
     /// `body` of each range of `0..<count` cut in pieces of `chunkSize`
     /// (the last one shorter), in order, on every core.
     public static func map<T>(chunksOf chunkSize: Int, in count: Int, _ body: (Range<Int>) -> T) -> [T] {

@@ -38,4 +38,42 @@ import Testing
             #expect(mostAtOnce <= 1)
         }
     }
+
+    /// How many `Counted` objects of one test are alive.
+    final class Tally: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        var alive: Int { lock.withLock { count } }
+        func add(_ change: Int) { lock.withLock { count += change } }
+    }
+
+    /// An object that counts itself in its test's tally while it lives.
+    final class Counted {
+        let value: Int
+        let tally: Tally
+        init(_ value: Int, in tally: Tally) {
+            self.value = value
+            self.tally = tally
+            tally.add(1)
+        }
+        deinit { tally.add(-1) }
+    }
+
+    /// `Parallel.array` writes each piece's elements where they belong, on
+    /// every core: the array holds every element once, in order, and its
+    /// references are released with it (none leaked, none freed early).
+    @Test(arguments: [0, 1, 2, 7, 100, 1000], [1, 3, 64, 5000])
+    func arrayMadeInPiecesHoldsEveryElementInOrder(count: Int, chunkSize: Int) {
+        let tally = Tally()
+        do {
+            let made = Parallel.array(count: count, chunksOf: chunkSize) { (range, append: (Counted) -> Void) in
+                // Pieces finish out of order.
+                usleep(useconds_t((count - range.lowerBound) % 3 * 200))
+                for index in range { append(Counted(index * 3, in: tally)) }
+            }
+            #expect(made.map(\.value) == (0..<count).map { $0 * 3 })
+            #expect(tally.alive == count)
+        }
+        #expect(tally.alive == 0)
+    }
 }

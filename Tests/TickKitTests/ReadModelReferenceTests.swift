@@ -145,6 +145,29 @@ struct ReadModelReferenceTests {
             }
         }
     }
+
+    @Test("testing and writing to-dos in one pass gives the calendar of the matching items")
+    func onePassCalendarMatchesFilterThenWrite() throws {
+        let parsed = try TestPaths.allMarkdownFiles().map { DocumentParser.parse(try FileIO.read($0.path), path: $0.path) }
+        let workspace = EncodedWorkspace(documents: parsed.map(readModel))
+        let today = Self.today
+        let stamp = ICalendarWriter.stamp(for: today)
+        // Titles repeated within a list: the UIDs count the items above with the same title.
+        #expect(workspace.documents.contains { list in Set(list.titles.map(\.string)).count < list.titles.count })
+        let queries: [String?] = [nil, "open", "done", "due <= +7d", "#work", "has parent", "id = no-such-id"]
+        for text in queries {
+            let query = try text.map { try QueryParser.parse($0, today: today) }
+            let expected = ICalendarWriter.write(query.map { QueryEvaluator.filter(workspace, $0) } ?? workspace.items, stamp: stamp)
+            #expect(expected.contains("BEGIN:VTODO") == (text != "id = no-such-id"), "\(text ?? "every item")")
+            for (runSize, inFlight) in [(1024, 6), (7, 3), (1, 1)] {
+                var written: [UInt8] = []
+                ICalendarWriter.write(matching: query, in: workspace, stamp: stamp, runSize: runSize, inFlight: inFlight) {
+                    written.append(contentsOf: $0)
+                }
+                #expect(String(decoding: written, as: UTF8.self) == expected, "\(text ?? "every item"), runs of \(runSize), \(inFlight) in flight")
+            }
+        }
+    }
 }
 
 @Suite("Looking items up by title in the read model")

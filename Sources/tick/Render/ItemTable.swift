@@ -535,8 +535,15 @@ private struct RenderedLine {
             output.append(0x0A)
             return
         }
+        // Padding is most of a listing's bytes: copied from a run of
+        // spaces, not appended a byte at a time.
         func appendSpaces(_ count: Int) {
-            for _ in 0..<max(0, count) { output.append(0x20) }
+            var left = count
+            while left > 0 {
+                let run = min(left, Self.spaces.count)
+                Self.spaces.withUnsafeBufferPointer { output.append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<run])) }
+                left -= run
+            }
         }
         // The main cell, then each column shown (its range, its width, the
         // column's width), up to the last cell that is not empty; each but
@@ -571,6 +578,9 @@ private struct RenderedLine {
             noteStart = noteEnd + 1
         }
     }
+
+    /// Spaces to pad cells with.
+    private static let spaces = [UInt8](repeating: 0x20, count: 128)
 
     /// Removes the spaces that end the text from `start` on, as
     /// `renderStyled` removes the last character while it is a space: a
@@ -948,18 +958,22 @@ struct ListingSource {
                 add(line)
                 continue
             }
-            let item = items[place]
-            let known = listPlaces[item.listRank]
-            let isKnown = known.list == ObjectIdentifier(item.document)
-            let list = isKnown ? listOfRank[item.listRank] : otherLists[ObjectIdentifier(item.document)] ?? -1
+            // The item's fields read where it lies: a copy of it would
+            // retain and release its list, for every row, on one core.
+            let rank = items[place].listRank
+            let identity = ObjectIdentifier(items[place].document)
+            let known = listPlaces[rank]
+            let isKnown = known.list == identity
+            let list = isKnown ? listOfRank[rank] : otherLists[identity] ?? -1
             guard list >= 0 else {
                 let new = Int32(lists.count)
                 if isKnown {
-                    listOfRank[item.listRank] = new
+                    listOfRank[rank] = new
                     lists.append((known.place, known.mapped, Int32(line), Int32(line)))
                 } else {
-                    otherLists[ObjectIdentifier(item.document)] = new
-                    lists.append((item.document.cachePlace, item.document.mappedPosition, Int32(line), Int32(line)))
+                    otherLists[identity] = new
+                    let document = items[place].document
+                    lists.append((document.cachePlace, document.mappedPosition, Int32(line), Int32(line)))
                 }
                 continue
             }
