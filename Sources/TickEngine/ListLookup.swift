@@ -71,21 +71,14 @@ public enum ListLookup {
         private func lowercased(of text: String) -> String {
             switch self {
             case .path, .name: return text.lowercased()
-            case .pathWithoutExtension: return ListLookup.withoutExtension(text).lowercased()
+            case .pathWithoutExtension: return Document.withoutExtension(text).lowercased()
             case .fileNameWithoutExtension:
-                return ListLookup.withoutExtension(text.split(separator: "/").last.map(String.init) ?? "").lowercased()
+                return Document.withoutExtension(text.split(separator: "/").last.map(String.init) ?? "").lowercased()
             }
         }
     }
 
-    /// `path` without a final `.markdown` or `.md`.
-    static func withoutExtension(_ path: String) -> String {
-        if path.hasSuffix(".markdown") { return String(path.dropLast(9)) }
-        if path.hasSuffix(".md") { return String(path.dropLast(3)) }
-        return path
-    }
-
-    /// The ASCII `path` without a final `.markdown` or `.md` (as `withoutExtension(_:)`).
+    /// The ASCII `path` without a final `.markdown` or `.md` (as `Document.withoutExtension(_:)`).
     private static func withoutExtension(_ path: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         for suffix in [".markdown", ".md"] as [StaticString] where path.count >= suffix.utf8CodeUnitCount {
             let start = path.count - suffix.utf8CodeUnitCount

@@ -105,6 +105,14 @@ public final class Document: Sendable {
     /// The color and icon of a list that names none.
     package static let defaultColor = "blue", defaultIcon = "list.bullet"
 
+    /// `path` without a final `.markdown` or `.md` (a list's path as LIST
+    /// accepts it, and its file name's stem).
+    package static func withoutExtension(_ path: String) -> String {
+        if path.hasSuffix(".markdown") { return String(path.dropLast(9)) }
+        if path.hasSuffix(".md") { return String(path.dropLast(3)) }
+        return path
+    }
+
     /// `PATH:LINE` of an item: its address on the command line and in JSON.
     public func address(of item: TaskItem) -> String { "\(path):\(item.line)" }
 }

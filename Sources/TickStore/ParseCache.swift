@@ -419,14 +419,8 @@ public struct ParseCache: Sendable {
                 index.int(stamp.device)
                 index.int(offsets[position])
                 switch entries[position].source {
-                case .fresh(let payload):
-                    index.int(payload.buffer.count)
-                    index.word64(payload.checksum)
-                    Self.write(payload.summary, to: &index)
-                case .kept(let kept):
-                    index.int(kept.payload.count)
-                    index.word64(kept.checksum)
-                    Self.write(kept.summary, to: &index)
+                case .fresh(let payload): Self.write(length: payload.buffer.count, payload.checksum, payload.summary, to: &index)
+                case .kept(let kept): Self.write(length: kept.payload.count, kept.checksum, kept.summary, to: &index)
                 }
             }
         }
@@ -440,8 +434,11 @@ public struct ParseCache: Sendable {
         return index.bytes
     }
 
-    /// Writes what the index keeps of a list (read back by `load`).
-    private static func write(_ summary: ListSummary, to index: inout ByteWriter) {
+    /// Writes what the index keeps of a list's payload and of the list
+    /// (read back by `load`).
+    private static func write(length: Int, _ checksum: UInt64, _ summary: ListSummary, to index: inout ByteWriter) {
+        index.int(length)
+        index.word64(checksum)
         index.string(summary.name)
         index.optionalInt(summary.order)
         index.bool(summary.isValidUTF8)

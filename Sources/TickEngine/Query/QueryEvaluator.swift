@@ -1,3 +1,4 @@
+import TickModel
 import TickRecords
 
 /// Decides whether an item matches a query.
@@ -131,12 +132,12 @@ public enum QueryEvaluator {
             let path = listed.listPath
             if test(listed.listName) { return true }
             guard equal else { return pattern.isFound(in: path) }
-            let withoutExtension = ListLookup.withoutExtension(path)
+            let withoutExtension = Document.withoutExtension(path)
             let stem = withoutExtension.split(separator: "/").last.map(String.init) ?? withoutExtension
             return test(path) || test(withoutExtension) || test(stem)
         case .path:
             let path = listed.listPath
-            return test(path) || (equal && test(ListLookup.withoutExtension(path)))
+            return test(path) || (equal && test(Document.withoutExtension(path)))
         case .section:
             return test(listed.sectionTitle)
         case .title:

@@ -365,7 +365,7 @@ private struct Builder {
         } else {
             stem = path.split(separator: "/").last.map(String.init) ?? path
         }
-        let fileName = stem.hasSuffix(".markdown") ? String(stem.dropLast(9)) : (stem.hasSuffix(".md") ? String(stem.dropLast(3)) : stem)
+        let fileName = Document.withoutExtension(stem)
         let heading = topHeadings.first
         let frontTitle = frontMatter?.value("title")?.stringValue
         let name = [frontTitle, heading?.title].compactMap { $0 }.first(where: { !$0.isEmpty }) ?? fileName

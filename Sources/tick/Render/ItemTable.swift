@@ -541,7 +541,7 @@ private struct RenderedLine {
             var left = count
             while left > 0 {
                 let run = min(left, Self.spaces.count)
-                Self.spaces.withUnsafeBufferPointer { output.append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<run])) }
+                output.append(contentsOf: Self.spaces[..<run])
                 left -= run
             }
         }
@@ -880,10 +880,18 @@ struct ListingSource {
     /// from the cache); nil for a line of no item.
     private func rowPlace(_ line: Int) -> (order: EncodedListedItem.CacheOrder, mapped: Int)? {
         guard let place = itemPlace(line) else { return nil }
-        let item = items[place]
-        let list = listPlaces[item.listRank]
-        guard list.list == ObjectIdentifier(item.document) else { return (item.cacheOrder, item.document.mappedPosition) }
-        return (EncodedListedItem.CacheOrder(listPlace: list.place, index: item.index), list.mapped)
+        guard let known = listOfItem(at: place).known else { return (items[place].cacheOrder, items[place].document.mappedPosition) }
+        return (EncodedListedItem.CacheOrder(listPlace: known.place, index: items[place].index), known.mapped)
+    }
+
+    /// The list of the item at `place` in `items`: who it is, and where it
+    /// lies (`listPlaces`) when it is the list of its rank (nil for another
+    /// list of that rank). Read where the item lies: a copy of it would
+    /// retain and release its list, for every row, on one core.
+    private func listOfItem(at place: Int) -> (identity: ObjectIdentifier, known: (place: Int, mapped: Int)?) {
+        let identity = ObjectIdentifier(items[place].document)
+        let ranked = listPlaces[items[place].listRank]
+        return (identity, ranked.list == identity ? (ranked.place, ranked.mapped) : nil)
     }
 
     /// Adds the list of line `line`'s item, if it is a row, to `pages`.
@@ -958,16 +966,12 @@ struct ListingSource {
                 add(line)
                 continue
             }
-            // The item's fields read where it lies: a copy of it would
-            // retain and release its list, for every row, on one core.
             let rank = items[place].listRank
-            let identity = ObjectIdentifier(items[place].document)
-            let known = listPlaces[rank]
-            let isKnown = known.list == identity
-            let list = isKnown ? listOfRank[rank] : otherLists[identity] ?? -1
+            let (identity, known) = listOfItem(at: place)
+            let list = known != nil ? listOfRank[rank] : otherLists[identity] ?? -1
             guard list >= 0 else {
                 let new = Int32(lists.count)
-                if isKnown {
+                if let known {
                     listOfRank[rank] = new
                     lists.append((known.place, known.mapped, Int32(line), Int32(line)))
                 } else {

@@ -40,7 +40,7 @@ enum Completions {
 
     /// A list as LIST accepts it: its path without `.md` (or `.markdown`).
     private static func listWord(_ document: EncodedDocument) -> String {
-        String(document.path.dropLast(document.path.hasSuffix(".markdown") ? 9 : 3))
+        Document.withoutExtension(document.path)
     }
 
     /// Offers the title of each item that is open (or each that is not),
