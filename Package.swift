@@ -40,8 +40,10 @@ let package = Package(
         // The few Core Foundation functions TickSystem calls (CollatedTexts), declared
         // without Core Foundation's own headers (see the header).
         .systemLibrary(name: "CCoreFoundation"),
+        // The processor's prefetch hint (a header only: Swift cannot write it).
+        .systemLibrary(name: "CPrefetch"),
         // Every system call: POSIX files, folders, mappings, time, processes; text order in a locale.
-        .target(name: "TickSystem", dependencies: ["CCoreFoundation"]),
+        .target(name: "TickSystem", dependencies: ["CCoreFoundation", "CPrefetch"]),
         // Values: documents, items, dates, statuses, runs, bytes out.
         .target(name: "TickModel", dependencies: ["TickSystem"]),
         // Markdown to items: the cmark-gfm seam, inline tokens, front matter, settings.

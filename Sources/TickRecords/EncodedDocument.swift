@@ -677,6 +677,15 @@ public struct EncodedListedItem: @unchecked Sendable {
     }
 
     public var title: EncodedText { text(.title) ?? .empty }
+
+    /// Starts loading the item's record, for a read soon: a loop over
+    /// items scattered in the cache asks for one several items ahead
+    /// (`prefetchTitle` once the record is at hand).
+    public func prefetchRecord() { record.prefetch() }
+
+    /// Starts loading the start of the item's title, reading its record
+    /// (best asked for with `prefetchRecord` a few items before).
+    public func prefetchTitle() { Prefetch.line(at: title.bytes.baseAddress) }
     public var text: EncodedText { text(.text) ?? .empty }
     public var notes: EncodedText? { text(.notes) }
     public var every: EncodedText? { text(.every) }

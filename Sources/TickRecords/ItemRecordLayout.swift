@@ -1,4 +1,5 @@
 import TickModel
+import TickSystem
 
 /// The fixed-size record of one item in an encoded document
 /// (`DocumentCoding`): 32-bit little-endian words at fixed places, so that a
@@ -160,6 +161,13 @@ enum ItemRecordLayout {
     struct Record {
         let buffer: UnsafeBufferPointer<UInt8>
         let offset: Int
+
+        /// Starts loading the record's bytes (two cache lines at most) for a read soon.
+        func prefetch() {
+            guard let base = buffer.baseAddress else { return }
+            Prefetch.line(at: base + offset)
+            Prefetch.line(at: base + offset + size - 1)
+        }
 
         func word(_ index: Int) -> UInt32 {
             UInt32(littleEndian: UnsafeRawPointer(buffer.baseAddress!).loadUnaligned(fromByteOffset: offset + index * 4, as: UInt32.self))

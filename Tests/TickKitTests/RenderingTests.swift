@@ -249,6 +249,31 @@ import TickSyntax
         }
     }
 
+    @Test("asking ahead for the items of the rows to come visits every line once, in order, whatever the lines and wherever they start")
+    func askingAheadForRowsVisitsEveryLineInOrder() throws {
+        func list(_ name: String) -> String { "# \(name)\n" + (0..<20).map { "- [ ] \(name) \($0)\n" }.joined() }
+        let (documents, _, _) = try ParseCacheTests.mappedLists(["a.md": list("a"), "b.md": list("b")])
+        let items = documents.enumerated().flatMap { rank, document in document.items(rank: rank) }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<50 {
+            // Each line a random item or, one in four, no item (a heading, a blank line).
+            let places: [Int?] = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
+                Int.random(in: 0..<4, using: &generator) == 0 ? nil : Int.random(in: items.indices, using: &generator)
+            }
+            let source = ListingSource(count: places.count, items: items, itemPlace: { places[$0] }, line: { _ in .blank })
+            let lines = Array(places.indices.shuffled(using: &generator))
+            let start = Int.random(in: 0...lines.count, using: &generator)
+            let slice = lines[start...]
+            var visited: [Int] = []
+            source.forEachPrefetching(slice) { visited.append($0) }
+            #expect(visited == Array(slice), "\(places), from \(start)")
+            let range = start..<places.count
+            visited = []
+            source.forEachPrefetching(range) { visited.append($0) }
+            #expect(visited == Array(range))
+        }
+    }
+
     @Test("rows of several lists are built in the order their lists lie in the parse cache, whatever ranks their lists have")
     func rowsOfSeveralListsAreBuiltInTheCachesOrder() throws {
         func list(_ name: String) -> String { "# \(name)\n" + (0..<10).map { "- [ ] \(name) \($0)\n" }.joined() }

@@ -246,6 +246,7 @@ import Testing
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
             #expect(!text.contains("import Glibc") && !text.contains("import Darwin"), "\(file) imports the C library")
             #expect(!text.contains("import CoreFoundation") && !text.contains("import CCoreFoundation"), "\(file) imports Core Foundation")
+            #expect(!text.contains("import CPrefetch"), "\(file) imports the prefetch hint (TickSystem's Prefetch is the one door)")
         }
     }
 }
