@@ -456,6 +456,13 @@ public struct CachePages {
         highest = max(highest, UInt(bitPattern: base) + UInt(bytes.count))
     }
 
+    /// Adds the lists of the items at `places` of `items`, each item read
+    /// where it lies: a copy of each, made to pass its list to
+    /// `include(_:)` from another module, retained and released the list.
+    public mutating func include(listsOf items: [EncodedListedItem], at places: [Int]) {
+        for place in places { include(items[place].document) }
+    }
+
     /// Adds the pages `other` holds (a part of a pass, on another core, included them).
     public mutating func include(_ other: CachePages) {
         guard other.lowest < other.highest else { return }
@@ -678,14 +685,29 @@ public struct EncodedListedItem: @unchecked Sendable {
 
     public var title: EncodedText { text(.title) ?? .empty }
 
-    /// Starts loading the item's record, for a read soon: a loop over
-    /// items scattered in the cache asks for one several items ahead
-    /// (`prefetchTitle` once the record is at hand).
-    public func prefetchRecord() { record.prefetch() }
+    /// Starts loading the list object of the item at `place` of `items`
+    /// (its reference count and the fields a row reads, in its first four
+    /// cache lines), for a read soon: the first row of each list otherwise
+    /// waits for them.
+    public static func prefetchList(of items: UnsafeBufferPointer<Self>, at place: Int) {
+        let object = UnsafeRawPointer(Unmanaged.passUnretained(items[place].document).toOpaque())
+        for line in 0..<4 { Prefetch.line(at: object + line * 64) }
+    }
 
-    /// Starts loading the start of the item's title, reading its record
-    /// (best asked for with `prefetchRecord` a few items before).
-    public func prefetchTitle() { Prefetch.line(at: title.bytes.baseAddress) }
+    /// Starts loading the record of the item at `place` of `items`, for a
+    /// read soon: a loop over items scattered in the cache asks for one
+    /// several items ahead (`prefetchTitle` once the record is at hand).
+    /// The item is read where it lies: a copy of it, made to call a method
+    /// of another module, retained and released its list.
+    public static func prefetchRecord(of items: UnsafeBufferPointer<Self>, at place: Int) { items[place].record.prefetch() }
+
+    /// Starts loading the start of the title of the item at `place` of
+    /// `items`, reading its record (best asked for with `prefetchRecord`
+    /// a few items before).
+    public static func prefetchTitle(of items: UnsafeBufferPointer<Self>, at place: Int) {
+        let record = items[place].record
+        Prefetch.line(at: ((try? record.slice(.title)) ?? nil)?.baseAddress)
+    }
     public var text: EncodedText { text(.text) ?? .empty }
     public var notes: EncodedText? { text(.notes) }
     public var every: EncodedText? { text(.every) }

@@ -102,10 +102,15 @@ enum ItemStyle {
     /// space. The prefixes of rows up to `builtDepths` levels deep are built
     /// once per listing, not once per row.
     struct RowPrefixes: Sendable {
-        /// The prefix of each depth below `builtDepths`, status and
-        /// priority, in one array (`place`): a row's look-up reads one
-        /// array, where nested arrays were each retained on every row.
-        private let built: [StyledText]
+        /// The spans of the prefix of each depth below `builtDepths`,
+        /// status and priority (`place`), one prefix after another in one
+        /// array, and where each prefix's spans start (and the last ends).
+        /// A row reads its prefix's spans one by one, each a copy of plain
+        /// data (short texts are stored inline): a prefix held as
+        /// `StyledText` was retained and released for every row, on the
+        /// same few counts from every core at once.
+        private let spans: [StyledText.Span]
+        private let spanStarts: [Int32]
         private static let builtDepths = 4
         private static let priorityCount = Priority.allCases.count
         private static let statusCount = TaskStatus.allCases.count
@@ -123,17 +128,40 @@ enum ItemStyle {
                     }
                 }
             }
-            self.built = built
+            spans = built.flatMap(\.spans)
+            spanStarts = built.reduce(into: [0]) { starts, prefix in starts.append(starts.last! + Int32(prefix.spans.count)) }
         }
 
         /// The prefix of a row of an item with `status` and `priority`,
         /// indented two spaces per level of `depth`.
         func prefix(status: TaskStatus, priority: Priority, depth: Int) -> StyledText {
-            if depth < Self.builtDepths { return built[Self.place(status: status, priority: priority, depth: depth)] }
-            return Self.indented(built[Self.place(status: status, priority: priority, depth: 0)], depth: depth)
+            var prefix = StyledText()
+            let width = forEachSpan(status: status, priority: priority, depth: depth) { prefix.append(visible: $0.text, $0.style, width: $0.width) }
+            assert(width == prefix.width)
+            return prefix
         }
 
-        /// Where the prefix of `depth` (below `builtDepths`), `status` and `priority` lies in `built`.
+        /// Calls `body` with each span of the prefix of a row of an item
+        /// with `status` and `priority`, indented two spaces per level of
+        /// `depth`, in order; returns the prefix's width.
+        @discardableResult
+        func forEachSpan(status: TaskStatus, priority: Priority, depth: Int, _ body: (StyledText.Span) -> Void) -> Int {
+            guard depth < Self.builtDepths else {
+                let prefix = Self.indented(self.prefix(status: status, priority: priority, depth: 0), depth: depth)
+                for span in prefix.spans { body(span) }
+                return prefix.width
+            }
+            let place = Self.place(status: status, priority: priority, depth: depth)
+            var width = 0
+            for index in Int(spanStarts[place])..<Int(spanStarts[place + 1]) {
+                let span = spans[index]
+                width += span.width
+                body(span)
+            }
+            return width
+        }
+
+        /// Where the prefix of `depth` (below `builtDepths`), `status` and `priority` lies among the built ones.
         private static func place(status: TaskStatus, priority: Priority, depth: Int) -> Int {
             let statusIndex: Int
             switch status {

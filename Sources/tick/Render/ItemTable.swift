@@ -1,3 +1,4 @@
+import TickModel
 import TickRecords
 import TickSystem
 
@@ -37,6 +38,10 @@ enum RowCell: Int {
 protocol RowCells {
     /// Appends styled text to `cell`.
     mutating func append(_ text: StyledText, to cell: RowCell)
+    /// Appends the prefix of a row of an item with `status`, `priority`
+    /// and `depth` (`ItemStyle.RowPrefixes.prefix`) to the prefix cell;
+    /// returns its width.
+    mutating func appendPrefix(_ prefixes: ItemStyle.RowPrefixes, status: TaskStatus, priority: Priority, depth: Int) -> Int
     /// Appends `text`, its control characters made visible, in `style`.
     mutating func append(_ text: String, _ style: TextStyle, to cell: RowCell)
     /// Appends the text `text` holds, as `append(text.string, style, to: cell)`.
@@ -60,6 +65,12 @@ extension ItemRow: RowCells {
         case .tags: tags.append(text)
         case .list: list.append(text)
         }
+    }
+
+    mutating func appendPrefix(_ prefixes: ItemStyle.RowPrefixes, status: TaskStatus, priority: Priority, depth: Int) -> Int {
+        let prefix = prefixes.prefix(status: status, priority: priority, depth: depth)
+        append(prefix, to: .prefix)
+        return prefix.width
     }
 
     mutating func append(_ text: String, _ style: TextStyle, to cell: RowCell) { append(StyledText(text, style), to: cell) }
@@ -549,7 +560,7 @@ private struct RenderedLine {
             var left = count
             while left > 0 {
                 let run = min(left, Self.spaces.count)
-                output.append(contentsOf: Self.spaces[..<run])
+                Self.spaces.withUnsafeBufferPointer { output.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<run])) }
                 left -= run
             }
         }
@@ -644,17 +655,29 @@ struct RowBytes: RowCells {
     }
 
     mutating func append(_ text: StyledText, to cell: RowCell) {
-        for span in text.spans { write(span.style, to: cell, width: span.width) { $0.append(contentsOf: span.text.utf8) } }
+        for span in text.spans { append(span, to: cell) }
+    }
+
+    mutating func appendPrefix(_ prefixes: ItemStyle.RowPrefixes, status: TaskStatus, priority: Priority, depth: Int) -> Int {
+        prefixes.forEachSpan(status: status, priority: priority, depth: depth) { append($0, to: .prefix) }
+    }
+
+    private mutating func append(_ span: StyledText.Span, to cell: RowCell) {
+        write(span.style, to: cell, width: span.width) { $0.append(contentsOf: span.text.utf8) }
     }
 
     mutating func append(_ text: String, _ style: TextStyle, to cell: RowCell) {
         guard !text.isEmpty else { return }
         // Printable ASCII (nearly every date and list name) is its own
-        // visible text, a column a byte: one pass over it, not three.
-        var ascii = text
-        if ascii.withUTF8({ $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }) {
-            return write(style, to: cell, width: ascii.utf8.count) { bytes in ascii.withUTF8 { bytes.append(contentsOf: $0) } }
+        // visible text, a column a byte: one pass over it, not three. Read
+        // where it lies: a copy of the text (a list's name, on each of its
+        // rows) retained and released it.
+        let wasASCII = text.utf8.withContiguousStorageIfAvailable { ascii in
+            guard ascii.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return false }
+            write(style, to: cell, width: ascii.count) { $0.append(contentsOf: ascii) }
+            return true
         }
+        if wasASCII == true { return }
         let visible = TerminalText.safe(text)
         write(style, to: cell, width: DisplayWidth.of(visible)) { $0.append(contentsOf: visible.utf8) }
     }
@@ -912,22 +935,25 @@ struct ListingSource {
     /// caches (`today` at 50,000 notes: 6% of its CPU).
     func forEachPrefetching<Lines: RandomAccessCollection<Int>>(_ lines: Lines, _ body: (Int) -> Void) where Lines.Index == Int {
         let end = lines.endIndex
-        for position in lines.indices {
-            if position + 8 < end, let place = itemPlace(lines[position + 8]) { items[place].prefetchRecord() }
-            if position + 4 < end, let place = itemPlace(lines[position + 4]) { items[place].prefetchTitle() }
-            body(lines[position])
+        items.withUnsafeBufferPointer { items in
+            for position in lines.indices {
+                if position + 12 < end, let place = itemPlace(lines[position + 12]) { EncodedListedItem.prefetchList(of: items, at: place) }
+                if position + 8 < end, let place = itemPlace(lines[position + 8]) { EncodedListedItem.prefetchRecord(of: items, at: place) }
+                if position + 4 < end, let place = itemPlace(lines[position + 4]) { EncodedListedItem.prefetchTitle(of: items, at: place) }
+                body(lines[position])
+            }
         }
     }
 
-    /// Adds the list of line `line`'s item, if it is a row, to `pages`.
-    private func includeList(_ line: Int, in pages: inout CachePages) {
-        if let place = itemPlace(line) { pages.include(items[place].document) }
+    /// Adds the lists of the rows among `lines` to `pages`.
+    private func includeLists(of lines: some Sequence<Int>, in pages: inout CachePages) {
+        pages.include(listsOf: items, at: lines.compactMap(itemPlace))
     }
 
     /// Gives back the parse cache's pages of the lists of the rows among `lines`.
     func releasePages(of lines: some Sequence<Int>) {
         var pages = CachePages()
-        for line in lines { includeList(line, in: &pages) }
+        includeLists(of: lines, in: &pages)
         pages.release()
     }
 
@@ -965,7 +991,7 @@ struct ListingSource {
             // Each chunk also says which lists it read, on its own core.
             let built = Parallel.map(chunksOf: ItemTable.chunkSize, in: lines.count) { chunk in
                 var read = CachePages()
-                for line in lines[chunk] { includeList(line, in: &read) }
+                includeLists(of: lines[chunk], in: &read)
                 return (result: build(lines[chunk]), read: read)
             }
             for chunk in built { pages.include(chunk.read) }

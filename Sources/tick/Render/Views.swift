@@ -144,8 +144,7 @@ enum ItemsView {
         plain: Bool, due: (text: String, style: TextStyle)? = nil, into cells: inout Cells
     ) {
         let today = context.today
-        let prefix = prefixes.prefix(status: item.status, priority: item.priority, depth: depth)
-        cells.append(prefix, to: .prefix)
+        let prefixWidth = cells.appendPrefix(prefixes, status: item.status, priority: item.priority, depth: depth)
         // A title without markup is written from the cache's bytes, as
         // `ItemStyle.plainTitle` shows it, with no string made: its runs are
         // not parsed (with colors on, that parse was most of a listing).
@@ -166,7 +165,7 @@ enum ItemsView {
         if showList { cells.append(item.document.name, plain ? .plain : ItemStyle.listNameStyle(item.document), to: .list) }
         if showNotes, let notes = item.notes?.string {
             for note in notes.split(separator: "\n", omittingEmptySubsequences: false) {
-                cells.appendNote(StyledText(String(note), .dimmed), indent: prefix.width)
+                cells.appendNote(StyledText(String(note), .dimmed), indent: prefixWidth)
             }
         }
     }
