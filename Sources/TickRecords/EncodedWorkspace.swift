@@ -200,6 +200,22 @@ public struct EncodedWorkspace: Sendable {
         guard keyed.indices.dropFirst().contains(where: { keyed[$0].value < keyed[$0 - 1].value }) else {
             return items(at: keyed, inOrder: keyed.indices)
         }
+        // A few small keys (`today`'s two: overdue first) are counted, not
+        // sorted: the items' places in each key's bucket, in one pass, keep
+        // their (manual) order, as a sort by key and position does. A sort
+        // of `today`'s 240,000 at 50,000 notes took 15 ms on one core.
+        if let largest = keyed.lazy.map(\.value).max(), largest < Self.countedKeys {
+            var starts = [Int](repeating: 0, count: Int(largest) + 2)
+            for entry in keyed { starts[Int(entry.value) + 1] += 1 }
+            for key in starts.indices.dropFirst() { starts[key] += starts[key - 1] }
+            var order = [Int](repeating: 0, count: keyed.count)
+            for position in keyed.indices {
+                let key = Int(keyed[position].value)
+                order[starts[key]] = position
+                starts[key] += 1
+            }
+            return items(at: keyed, inOrder: order)
+        }
         // Keys and positions below 2^32 (`today`'s, `overdue`'s, `all`'s,
         // and `completed`'s dated ones; `scheduled`'s hold a day and a time)
         // sort as one number each, key then position: a sort of plain
@@ -213,6 +229,9 @@ public struct EncodedWorkspace: Sendable {
         order.sort { $0.key != $1.key ? $0.key < $1.key : $0.position < $1.position }
         return items(at: keyed, inOrder: order.lazy.map(\.position))
     }
+
+    /// Keys below this are counted into buckets rather than sorted (`itemsInKeyOrder`).
+    static let countedKeys: UInt64 = 64
 
     /// Where each item lies (its list's rank and its place in the list)
     /// that the functions `makeTransform` make (one per task) give a value,

@@ -117,6 +117,27 @@ import TickOutput
         }
     }
 
+    @Test("a folder's items in key order: a few small keys counted into buckets give what a sort by key, then manual order, gives")
+    func fewSmallKeysAreCountedIntoTheOrderASortGives() {
+        var files: [String: String] = [:]
+        for list in 0..<6 { files["l\(list).md"] = (0..<40).map { "- [ ] item \(list) \($0)\n" }.joined() }
+        let folder = workspace(files)
+        let all = folder.items
+        var generator = SystemRandomNumberGenerator()
+        for limit: UInt64 in [1, 2, 5, 63, 64, 65, 1_000, 1 << 40] {
+            // A key for each item (nil: not a member, one in five).
+            var keys: [String: UInt64] = [:]
+            for item in all where Int.random(in: 0..<5, using: &generator) > 0 {
+                keys["\(item.listRank) \(item.index)"] = UInt64.random(in: 0..<limit, using: &generator)
+            }
+            let ordered = folder.itemsInKeyOrder { { keys["\($0.listRank) \($0.index)"] } }
+            let expected = all.enumerated().compactMap { place, item in keys["\(item.listRank) \(item.index)"].map { (key: $0, place: place) } }
+                .sorted { $0.key != $1.key ? $0.key < $1.key : $0.place < $1.place }
+                .map { all[$0.place].title.string }
+            #expect(ordered.map(\.title.string) == expected, "keys below \(limit)")
+        }
+    }
+
     @Test func membershipDoesNotDependOnInputOrder() {
         let shuffled = Array(items.reversed())
         for group in SmartGroup.allCases {
