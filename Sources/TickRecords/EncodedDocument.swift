@@ -684,6 +684,14 @@ public struct EncodedListedItem: @unchecked Sendable {
     }
 
     public var title: EncodedText { text(.title) ?? .empty }
+    public var text: EncodedText { text(.text) ?? .empty }
+    public var notes: EncodedText? { text(.notes) }
+    public var every: EncodedText? { text(.every) }
+    public var color: EncodedText? { text(.color) }
+    public var icon: EncodedText? { text(.icon) }
+    public var id: EncodedText? { text(.id) }
+    public var dependsOnText: EncodedText? { text(.dependsOn) }
+    public var onCompletion: EncodedText? { text(.onCompletion) }
 
     /// Starts loading the list object of the item at `place` of `items`
     /// (its reference count and the fields a row reads, in its first four
@@ -708,14 +716,6 @@ public struct EncodedListedItem: @unchecked Sendable {
         let record = items[place].record
         Prefetch.line(at: ((try? record.slice(.title)) ?? nil)?.baseAddress)
     }
-    public var text: EncodedText { text(.text) ?? .empty }
-    public var notes: EncodedText? { text(.notes) }
-    public var every: EncodedText? { text(.every) }
-    public var color: EncodedText? { text(.color) }
-    public var icon: EncodedText? { text(.icon) }
-    public var id: EncodedText? { text(.id) }
-    public var dependsOnText: EncodedText? { text(.dependsOn) }
-    public var onCompletion: EncodedText? { text(.onCompletion) }
 
     public var hasTags: Bool { record.hasTags }
 

@@ -555,7 +555,8 @@ private struct RenderedLine {
             return
         }
         // Padding is most of a listing's bytes: copied from a run of
-        // spaces, not appended a byte at a time.
+        // spaces, not appended a byte at a time, and from the array where
+        // it lies (a slice of it retains it, from both cores at once).
         func appendSpaces(_ count: Int) {
             var left = count
             while left > 0 {
@@ -926,13 +927,14 @@ struct ListingSource {
     }
 
     /// Calls `body` with each of `lines` in turn, having asked the processor
-    /// for what building a row reads first: the record of the item eight
-    /// lines ahead, and the title of the item four ahead (its record asked
-    /// for by then). Rows built in the cache's order still lie apart (a
-    /// list's matching items among the others, its records apart from its
-    /// texts), where the processor cannot guess; unasked, each row waited
-    /// for them in turn, after the filter's pass had let them go from the
-    /// caches (`today` at 50,000 notes: 6% of its CPU).
+    /// for what building a row reads first: the list object of the item
+    /// twelve lines ahead, its record eight ahead, and its title four ahead
+    /// (its record asked for by then). Rows built in the cache's order still
+    /// lie apart (a list's matching items among the others, its records
+    /// apart from its texts, each list an object of its own), where the
+    /// processor cannot guess; unasked, each row waited for them in turn,
+    /// after the filter's pass had let them go from the caches. The items
+    /// are read where they lie (a copy of one retains its list).
     func forEachPrefetching<Lines: RandomAccessCollection<Int>>(_ lines: Lines, _ body: (Int) -> Void) where Lines.Index == Int {
         let end = lines.endIndex
         items.withUnsafeBufferPointer { items in
