@@ -201,33 +201,31 @@ enum ItemTable {
         let chunks = stride(from: 0, to: source.count, by: 4096).map { $0..<min(source.count, $0 + 4096) }
         writeInOrder(chunks, to: write) { index, _, printed in
             let wasCut = cut.withKept(index) { bytes, range in
-                printed.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[Int(range.lowerBound)..<Int(range.upperBound)]))
+                printed.append(UnsafeBufferPointer(rebasing: bytes[Int(range.lowerBound)..<Int(range.upperBound)]))
             }
             if !wasCut { _ = listing.withKept(index) { bytes, line in line.write(from: bytes, widths: fitted, to: &printed) } }
         }
     }
 
     /// Prints the lines of each range of `ranges` (`printLine` appends one
-    /// line's bytes to the last buffer, and may use the first, the range's
-    /// own, as it likes), a range on each core, four at most at once, and
+    /// line's bytes to the range's output, and may use the scratch buffer,
+    /// the range's own, as it likes), a range on each core, four at most at once, and
     /// hands the ranges' bytes to `write` in order as they are done;
     /// `written` is told each range once its bytes are written. When
     /// `printLine` builds the rows of `source`, their items are asked for
     /// ahead (`ListingSource.forEachPrefetching`).
     private static func writeInOrder(
         _ ranges: [Range<Int>], buildingRowsOf source: ListingSource? = nil, to write: (UnsafeBufferPointer<UInt8>) -> Void,
-        written: (Range<Int>) -> Void = { _ in }, printLine: (Int, _ scratch: inout [UInt8], _ printed: inout [UInt8]) -> Void
+        written: (Range<Int>) -> Void = { _ in }, printLine: (Int, _ scratch: inout [UInt8], _ printed: inout ByteOutput) -> Void
     ) {
         var delivered = 0
         Parallel.orderedChunks(ranges.count, inFlight: 4, capacity: 1024 * 256) { range, output in
             var scratch: [UInt8] = []
-            var printed: [UInt8] = []
             if let source {
-                source.forEachPrefetching(ranges[range]) { index in printLine(index, &scratch, &printed) }
+                source.forEachPrefetching(ranges[range]) { index in printLine(index, &scratch, &output) }
             } else {
-                for index in ranges[range] { printLine(index, &scratch, &printed) }
+                for index in ranges[range] { printLine(index, &scratch, &output) }
             }
-            printed.withUnsafeBufferPointer { output.append($0) }
         } deliver: { bytes in
             write(bytes)
             written(ranges[delivered])
@@ -361,10 +359,12 @@ enum ItemTable {
     /// cells, or cut from its styled text when it does not fit.
     private static func printBuilt(
         _ index: Int, _ line: RenderedLine, from bytes: UnsafeBufferPointer<UInt8>, source: ListingSource, widths: ColumnWidths,
-        width: Int?, depth: ColorDepth, cuttingEveryRow: Bool, to printed: inout [UInt8]
+        width: Int?, depth: ColorDepth, cuttingEveryRow: Bool, to printed: inout ByteOutput
     ) {
         if line.mustBeCut(widths: widths, width: width, everyRow: cuttingEveryRow) {
-            appendCut(source.line(index), widths: widths, width: width, depth: depth, to: &printed)
+            var cut: [UInt8] = []
+            appendCut(source.line(index), widths: widths, width: width, depth: depth, to: &cut)
+            printed.append(cut)
         } else {
             line.write(from: bytes, widths: widths, to: &printed)
         }
@@ -546,24 +546,18 @@ private struct RenderedLine {
 
     /// Appends the printed line (and its notes), each ended by a line
     /// feed: the bytes `renderStyled` prints for it.
-    func write(from bytes: UnsafeBufferPointer<UInt8>, widths: ItemTable.ColumnWidths, to output: inout [UInt8]) {
-        func append(_ range: Range<Int32>) { output.append(contentsOf: bytes[Int(range.lowerBound)..<Int(range.upperBound)]) }
+    func write(from bytes: UnsafeBufferPointer<UInt8>, widths: ItemTable.ColumnWidths, to output: inout ByteOutput) {
+        func append(_ range: Range<Int32>) { output.append(UnsafeBufferPointer(rebasing: bytes[Int(range.lowerBound)..<Int(range.upperBound)])) }
+        /// Ends the line begun at `start`: its trailing spaces removed, a line feed.
+        func endLine(from start: Int) {
+            output.removeAll(after: output.withBytes { Self.endTrimmingSpaces(UnsafeBufferPointer(rebasing: $0[start...])) } + start)
+            output.append(0x0A)
+        }
         let lineStart = output.count
         guard isRow else {
             append(start..<mainEnd)
             output.append(0x0A)
             return
-        }
-        // Padding is most of a listing's bytes: copied from a run of
-        // spaces, not appended a byte at a time, and from the array where
-        // it lies (a slice of it retains it, from both cores at once).
-        func appendSpaces(_ count: Int) {
-            var left = count
-            while left > 0 {
-                let run = min(left, Self.spaces.count)
-                Self.spaces.withUnsafeBufferPointer { output.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<run])) }
-                left -= run
-            }
         }
         // The main cell, then each column shown (its range, its width, the
         // column's width), up to the last cell that is not empty; each but
@@ -582,25 +576,20 @@ private struct RenderedLine {
         for index in 0...last {
             guard let cell = cell(index) else { continue }
             append(cell.range)
-            if index < last { appendSpaces(cell.column + ItemTable.gap - Int(cell.width)) }
+            if index < last { output.append(0x20, count: cell.column + ItemTable.gap - Int(cell.width)) }
         }
-        Self.trimTrailingSpaces(&output, from: lineStart)
-        output.append(0x0A)
+        endLine(from: lineStart)
         var noteStart = Int(listEnd)
         while noteStart < Int(end) {
             var noteEnd = noteStart
             while bytes[noteEnd] != 0x0A { noteEnd += 1 }
             let start = output.count
-            appendSpaces(Int(notesIndent))
-            output.append(contentsOf: bytes[noteStart..<noteEnd])
-            Self.trimTrailingSpaces(&output, from: start)
-            output.append(0x0A)
+            output.append(0x20, count: Int(notesIndent))
+            append(Int32(noteStart)..<Int32(noteEnd))
+            endLine(from: start)
             noteStart = noteEnd + 1
         }
     }
-
-    /// Spaces to pad cells with.
-    private static let spaces = [UInt8](repeating: 0x20, count: 128)
 
     /// Removes the spaces that end the text from `start` on, as
     /// `renderStyled` removes the last character while it is a space: a
@@ -608,14 +597,18 @@ private struct RenderedLine {
     /// concatenation mark, U+0600) is not one, so text that is not ASCII
     /// before its spaces is trimmed as a `String`.
     static func trimTrailingSpaces(_ bytes: inout [UInt8], from start: Int) {
-        var end = bytes.count
-        while end > start, bytes[end - 1] == 0x20 { end -= 1 }
-        if end < bytes.count, end > start, bytes[end - 1] >= 0x80 {
-            var text = Substring(String(decoding: bytes[start...], as: UTF8.self))
-            while text.last == " " { text.removeLast() }
-            end = start + text.utf8.count
-        }
-        bytes.removeSubrange(end...)
+        bytes.removeSubrange((start + bytes.withUnsafeBufferPointer { endTrimmingSpaces(UnsafeBufferPointer(rebasing: $0[start...])) })...)
+    }
+
+    /// How many bytes of `text` are left once its trailing spaces are
+    /// removed, as `trimTrailingSpaces` removes them.
+    static func endTrimmingSpaces(_ text: UnsafeBufferPointer<UInt8>) -> Int {
+        var end = text.count
+        while end > 0, text[end - 1] == 0x20 { end -= 1 }
+        guard end < text.count, end > 0, text[end - 1] >= 0x80 else { return end }
+        var trimmed = Substring(String(decoding: text, as: UTF8.self))
+        while trimmed.last == " " { trimmed.removeLast() }
+        return trimmed.utf8.count
     }
 }
 
