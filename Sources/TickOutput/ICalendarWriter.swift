@@ -67,14 +67,13 @@ public enum ICalendarWriter {
     ) {
         ItemRuns.write(items, runsOfAtMost: 256, bytesPerItem: 512) { positions, output, itemEnded in
             var lists = ListParts()
-            var lines = ContentLines()
-            // Read in place: a copy of each item would retain and release its list.
-            items.withUnsafeBufferPointer { items in
-                for position in positions {
-                    lines.removeAll()
-                    component(items[position], &lists, &lines)
-                    lines.copy(to: &output)
-                    itemEnded(output.count)
+            ContentLines.appending(to: &output) { lines in
+                // Read in place: a copy of each item would retain and release its list.
+                items.withUnsafeBufferPointer { items in
+                    for position in positions {
+                        component(items[position], &lists, &lines)
+                        itemEnded(lines.output.count)
+                    }
                 }
             }
         } deliver: {
@@ -105,8 +104,9 @@ public enum ICalendarWriter {
 
     /// What the components of one export take from each item's list, made
     /// once per list: for the UIDs, the hash of the list's path and how
-    /// many items above each one share its title (counted in one pass, not
-    /// per item); and the list's path and name as TEXT values hold them.
+    /// many items above each one share its title (`RepeatedTitles`, counted
+    /// in one pass, not per item); and the list's path and name as TEXT
+    /// values hold them.
     /// A UID is written as a content line holds it (an id's TEXT escaped;
     /// block ids have nothing to escape).
     struct ListParts {
@@ -114,10 +114,13 @@ public enum ICalendarWriter {
         /// holding three arrays retained and released each of them on every
         /// look-up; a component looks its list's part up once.
         final class ListPart {
+            private let document: EncodedDocument
             /// The hash of the list's path and a NUL.
             private let afterPath: FNV1a.Hasher
-            /// For each item, the count of earlier items with its title.
-            private let earlier: [Int]
+            /// For each item, the count of earlier items with its title:
+            /// counted only for a list where some title repeats one above it
+            /// (the cache marks those items), which few lists have.
+            private lazy var earlier = RepeatedTitles.earlierCounts(document.titles.map(\.bytes))
             private let escapedPath: [UInt8]
             private let escapedName: [UInt8]
 
@@ -129,8 +132,8 @@ public enum ICalendarWriter {
                 var escapedName = ByteOutput()
                 document.path.withUTF8Bytes { ContentLines.appendEscaped($0, to: &escapedPath) }
                 document.name.withUTF8Bytes { ContentLines.appendEscaped($0, to: &escapedName) }
+                self.document = document
                 self.afterPath = afterPath
-                self.earlier = ListParts.earlierCounts(document)
                 self.escapedPath = escapedPath.bytes
                 self.escapedName = escapedName.bytes
             }
@@ -145,7 +148,7 @@ public enum ICalendarWriter {
                     hasher.combine(item.title.bytes)
                     hasher.combine(0)
                     // The count in decimal: one digit for nearly every item.
-                    let earlier = earlier[item.index]
+                    let earlier = item.titleRepeatsAbove ? earlier[item.index] : 0
                     if earlier < 10 { hasher.combine(UInt8(0x30 + earlier)) } else { hasher.combine(String(earlier)) }
                     bytes.appendHex(hasher.value, digits: 16)
                 }
@@ -182,61 +185,6 @@ public enum ICalendarWriter {
             }
             last = (list, part)
             return part
-        }
-
-        /// For each item of `document`, how many items above it have its
-        /// title, compared as `String`s compare (canonical equivalence:
-        /// `Café` written with `é` or with `e` and a combining accent is
-        /// one title). When every title of the list is ASCII, bytes
-        /// compare the same, and are compared in place.
-        fileprivate static func earlierCounts(_ document: EncodedDocument) -> [Int] {
-            let titles = document.titles.map(\.bytes)
-            return titles.allSatisfy({ ByteText.isASCII($0) })
-                ? earlierCounts(ofBytes: titles) : earlierCounts(ofStrings: titles.map { String(decoding: $0, as: UTF8.self) })
-        }
-
-        /// For each title, how many titles before it are equal to it.
-        private static func earlierCounts(ofStrings titles: [String]) -> [Int] {
-            var seen: [String: Int] = [:]
-            return titles.map { title in
-                defer { seen[title, default: 0] += 1 }
-                return seen[title] ?? 0
-            }
-        }
-
-        /// For each title, how many titles before it have the same bytes.
-        /// A short list (nearly every list) compares its titles with the
-        /// ones before, lengths first: no hashing and no table for a few
-        /// dozen titles. A longer one finds titles by their FNV-1a hash and
-        /// compares them byte for byte with the first title of each
-        /// distinct text of that hash. (A dictionary of the titles
-        /// themselves, hashed with SipHash, was a fifth of an export's time.)
-        private static func earlierCounts(ofBytes titles: [UnsafeBufferPointer<UInt8>]) -> [Int] {
-            guard titles.count > 64 else {
-                return titles.indices.map { index in
-                    let title = titles[index]
-                    return titles[..<index].count { $0.count == title.count && $0.elementsEqual(title) }
-                }
-            }
-            // Each distinct title, how often it was seen, and the next distinct title of its hash (-1: none).
-            var distinct: [(title: UnsafeBufferPointer<UInt8>, seen: Int, sameHash: Int)] = []
-            var firstOfHash: [UInt64: Int] = [:]
-            firstOfHash.reserveCapacity(titles.count)
-            return titles.map { title in
-                var hasher = FNV1a.Hasher()
-                hasher.combine(title)
-                var candidate = firstOfHash[hasher.value] ?? -1
-                while candidate >= 0 {
-                    if distinct[candidate].title.elementsEqual(title) {
-                        defer { distinct[candidate].seen += 1 }
-                        return distinct[candidate].seen
-                    }
-                    candidate = distinct[candidate].sameHash
-                }
-                distinct.append((title, 1, firstOfHash[hasher.value] ?? -1))
-                firstOfHash[hasher.value] = distinct.count - 1
-                return 0
-            }
         }
     }
 
@@ -562,9 +510,22 @@ struct ContentLines: ~Copyable {
     /// Where the line being written starts in `output`.
     private var lineStart = 0
 
-    mutating func removeAll() {
-        output.removeAll(after: 0)
-        lineStart = 0
+    /// Lines written by `body` straight onto the end of `output`: the
+    /// buffer is lent to the lines and given back, so components are not
+    /// written elsewhere first and copied.
+    static func appending(to output: inout ByteOutput, _ body: (inout ContentLines) -> Void) {
+        var lines = ContentLines(output: ByteOutput(capacity: 0))
+        swap(&lines.output, &output)
+        lines.lineStart = lines.output.count
+        body(&lines)
+        swap(&lines.output, &output)
+    }
+
+    /// Lines of their own: an event's, compared with the one written before (`strings`).
+    init() {}
+
+    private init(output: consuming ByteOutput) {
+        self.output = output
     }
 
     /// Starts a line with `name` (up to its colon, or the parameters a
@@ -666,11 +627,6 @@ struct ContentLines: ~Copyable {
     /// The lines as strings, unfolded (for comparing an event with the one
     /// written before, which `ICalendarWriter.events(in:)` unfolds).
     var strings: [String] { ICalendarWriter.unfolded(output.withBytes { String(decoding: $0, as: UTF8.self) }) }
-
-    /// Appends the lines, folded, each with its CRLF.
-    func copy(to output: inout ByteOutput) {
-        self.output.withBytes { output.append($0) }
-    }
 
     /// True for each byte `appendEscaped` may change: C0 controls, `\\`,
     /// `;`, `,`, DEL and 0xC2. A bit for each byte below 0x80, in two

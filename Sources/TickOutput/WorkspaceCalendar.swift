@@ -17,11 +17,8 @@ extension ICalendarWriter {
         writeCalendar(to: emit) { deliver in
             MatchRuns.write(matching: expression, in: workspace, runSize: runSize, inFlight: inFlight) { forEachMatch, output in
                 var lists = ListParts()
-                var lines = ContentLines()
-                forEachMatch { item in
-                    lines.removeAll()
-                    todo(item, stamp: stamp, lists: &lists, into: &lines)
-                    lines.copy(to: &output)
+                ContentLines.appending(to: &output) { lines in
+                    forEachMatch { item in todo(item, stamp: stamp, lists: &lists, into: &lines) }
                 }
             } deliver: {
                 deliver($0)

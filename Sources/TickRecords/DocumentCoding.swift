@@ -77,6 +77,7 @@ package enum DocumentCoding {
                 }
             }
         }
+        ItemRecordLayout.markRepeatedTitles(in: &writer.bytes, recordsAt: recordsStart, count: document.items.count)
     }
 
     /// Encodes the item `item` points at: read in place through the pointer,

@@ -646,6 +646,9 @@ public struct EncodedListedItem: @unchecked Sendable {
     public var fileOffset: Int { record[.fileOffset] }
     public var priority: Priority { record.priority ?? .normal }
     public var hasPriority: Bool { record.hasPriority }
+    /// True when an item above it in its list has the same title
+    /// (`RepeatedTitles`).
+    package var titleRepeatsAbove: Bool { record.titleRepeatsAbove }
 
     public func date(_ field: MetadataField) -> TaskDate? {
         let position: Int

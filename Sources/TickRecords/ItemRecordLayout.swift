@@ -14,8 +14,9 @@ enum ItemRecordLayout {
     enum Field: Int {
         case line = 0
         case fileOffset, depth, parent, parentLine, section, childCount
-        /// Status box byte | priority << 8 | has-priority << 16 | the bits
-        /// of the `Extra`s present (17 to 30) | `markupBit` (31).
+        /// Status box byte | priority << 8 | `titleRepeatsBit` (15) |
+        /// has-priority << 16 | the bits of the `Extra`s present (17 to
+        /// 30) | `markupBit` (31).
         case flags
         /// The due and done days (`TaskDate.packed`, 0: none); their times,
         /// rare, are extras.
@@ -40,6 +41,32 @@ enum ItemRecordLayout {
     /// Set when the item's text holds inline markup (not
     /// `TitleParser.isPlain`): a renderer then parses its runs.
     static let markupBit: UInt32 = 1 << 31
+
+    /// Set when an item above in the list has the same title
+    /// (`RepeatedTitles`); clear, the count an iCalendar UID holds is 0,
+    /// so an export counts titles only in the few lists that repeat one.
+    static let titleRepeatsBit: UInt32 = 1 << 15
+
+    /// Sets `titleRepeatsBit` in each of the `count` records at `start` in
+    /// `payload` whose title repeats the title of a record before it.
+    static func markRepeatedTitles(in payload: inout [UInt8], recordsAt start: Int, count: Int) {
+        guard count > 1 else { return }
+        payload.withUnsafeMutableBytes { raw in
+            func wordOffset(_ record: Int, _ word: Int) -> Int { start + record * size + word * 4 }
+            func word(_ record: Int, _ word: Int) -> Int {
+                Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: wordOffset(record, word), as: UInt32.self)))
+            }
+            let bytes = UnsafeBufferPointer(raw.bindMemory(to: UInt8.self))
+            let titles = (0..<count).map { record in
+                let title = word(record, Field.title.rawValue)
+                return UnsafeBufferPointer(rebasing: bytes[title..<title + word(record, Field.title.rawValue + 1)])
+            }
+            for (record, earlier) in RepeatedTitles.earlierCounts(titles).enumerated() where earlier > 0 {
+                let flags = UInt32(word(record, Field.flags.rawValue)) | titleRepeatsBit
+                raw.storeBytes(of: flags.littleEndian, toByteOffset: wordOffset(record, Field.flags.rawValue), as: UInt32.self)
+            }
+        }
+    }
 
     static let wordCount = 20
     static let size = wordCount * 4
@@ -177,9 +204,10 @@ enum ItemRecordLayout {
 
         var flags: UInt32 { word(Field.flags.rawValue) }
         var status: TaskStatus? { TaskStatus(boxByte: UInt8(truncatingIfNeeded: flags)) }
-        var priority: Priority? { Priority(rawValue: Int(flags >> 8 & 0xFF)) }
+        var priority: Priority? { Priority(rawValue: Int(flags >> 8 & 0x7F)) }
         var hasPriority: Bool { flags & (1 << 16) != 0 }
         var hasMarkup: Bool { flags & ItemRecordLayout.markupBit != 0 }
+        var titleRepeatsAbove: Bool { flags & ItemRecordLayout.titleRepeatsBit != 0 }
         func has(_ extra: Extra) -> Bool { flags & extra.bit != 0 }
 
         /// A reader at the numbers of `extra`, past those of the extras

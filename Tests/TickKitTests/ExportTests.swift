@@ -194,6 +194,17 @@ import TickStore
         #expect(items.map(ICalendarWriter.uid) == zip(titles, earlier).map { expected($0, earlier: $1) })
     }
 
+    @Test("the cache marks the items whose title repeats one above in their list, as text compares titles, and no others")
+    func theCacheMarksItemsWhoseTitleRepeatsOneAbove() {
+        let titles = ["Water plants", "Cafe\u{301}", "Water plants", "Caf\u{E9}", "water plants", "Call mum", "Water plants"]
+        let short = workspace(["chores.md": "# Chores\n" + titles.map { "- [ ] \($0)\n" }.joined()]).items
+        #expect(short.map(\.titleRepeatsAbove) == [false, false, true, true, false, false, true])
+        // A list past 64 items counts by hash.
+        let long = (0..<100).map { $0 % 40 == 7 ? "Same" : "Chore \($0)" }
+        let items = workspace(["long.md": "# Long\n" + long.map { "- [ ] \($0)\n" }.joined()]).items
+        #expect(items.indices.filter { items[$0].titleRepeatsAbove } == [47, 87])
+    }
+
     @Test("in a long list too, a UID counts the items above with the same title, byte for byte")
     func uidsCountEarlierItemsWithTheSameTitleInALongList() {
         // 150 items: seven titles, one of them also with a trailing letter, in an order with no period.

@@ -111,9 +111,10 @@ extension Tick {
             }
         }
 
-        /// Streams what `write` emits to standard output in pieces of about
-        /// 64 KB (the whole export is never in memory), or collects it for
-        /// --output and hands it to `deliver(_:)`.
+        /// Streams what `write` emits to standard output in pieces of at
+        /// least 64 KB (the whole export is never in memory): a piece that
+        /// large is written as it is, smaller ones are gathered first. Or
+        /// collects it for --output and hands it to `deliver(_:)`.
         private func deliver(_ write: ((UnsafeBufferPointer<UInt8>) -> Void) -> Void) throws {
             guard output == nil else {
                 var text: [UInt8] = []
@@ -124,6 +125,11 @@ extension Tick {
             var pending: [UInt8] = []
             pending.reserveCapacity(80 * 1024)
             write { piece in
+                if pending.isEmpty, piece.count >= 64 * 1024 {
+                    // A run of components: written without a copy.
+                    Terminal.writeRaw(piece)
+                    return
+                }
                 pending.append(contentsOf: piece)
                 if pending.count >= 64 * 1024 {
                     Terminal.writeRaw(pending)
