@@ -138,21 +138,55 @@ public enum ICalendarWriter {
                 self.escapedName = escapedName.bytes
             }
 
+            /// The hashes of the last two items whose UIDs were written
+            /// (the later first), and of the last parent asked for: a
+            /// subtask's RELATED-TO holds its parent's UID, most often
+            /// written just before (the parent's own component) or asked
+            /// for by the subtask before it. (-1: none.)
+            private var recent: (index: Int, hash: UInt64) = (-1, 0)
+            private var beforeRecent: (index: Int, hash: UInt64) = (-1, 0)
+            private var lastParent: (index: Int, hash: UInt64) = (-1, 0)
+
             /// Appends the UID of `item`, an item of this list (`uid(_:)`),
             /// hashed from the bytes in place.
             func appendUID(_ item: EncodedListedItem, to bytes: inout ByteOutput) {
                 if let id = item.id {
                     ContentLines.appendEscaped(id.bytes, to: &bytes)
                 } else {
-                    var hasher = afterPath
-                    hasher.combine(item.title.bytes)
-                    hasher.combine(0)
-                    // The count in decimal: one digit for nearly every item.
-                    let earlier = item.titleRepeatsAbove ? earlier[item.index] : 0
-                    if earlier < 10 { hasher.combine(UInt8(0x30 + earlier)) } else { hasher.combine(String(earlier)) }
-                    bytes.appendHex(hasher.value, digits: 16)
+                    let hash = hash(of: item)
+                    (recent, beforeRecent) = ((item.index, hash), recent)
+                    bytes.appendHex(hash, digits: 16)
                 }
                 bytes.append("@tick")
+            }
+
+            /// Appends the UID of `parent`, the parent of an item of this
+            /// list whose component is being written.
+            func appendParentUID(_ parent: EncodedListedItem, to bytes: inout ByteOutput) {
+                guard parent.id == nil else { return appendUID(parent, to: &bytes) }
+                let index = parent.index
+                let hash: UInt64
+                if lastParent.index == index {
+                    hash = lastParent.hash
+                } else {
+                    hash =
+                        recent.index == index ? recent.hash : beforeRecent.index == index ? beforeRecent.hash : self.hash(of: parent)
+                    lastParent = (index, hash)
+                }
+                bytes.appendHex(hash, digits: 16)
+                bytes.append("@tick")
+            }
+
+            /// FNV-1a of the list's path, the item's title and how many
+            /// items above it have that title, joined by NUL.
+            private func hash(of item: EncodedListedItem) -> UInt64 {
+                var hasher = afterPath
+                hasher.combine(item.title.bytes)
+                hasher.combine(0)
+                // The count in decimal: one digit for nearly every item.
+                let earlier = item.titleRepeatsAbove ? earlier[item.index] : 0
+                if earlier < 10 { hasher.combine(UInt8(0x30 + earlier)) } else { hasher.combine(String(earlier)) }
+                return hasher.value
             }
 
             /// Appends the list's name, escaped.
@@ -232,7 +266,7 @@ public enum ICalendarWriter {
         if let parent = item.parentIndex {
             let parentItem = EncodedListedItem(document: item.document, index: parent, listRank: item.listRank)
             lines.start("RELATED-TO;RELTYPE=PARENT:")
-            list.appendUID(parentItem, to: &lines.output)
+            list.appendParentUID(parentItem, to: &lines.output)
             lines.end()
         }
         if let every = item.every {
@@ -530,26 +564,37 @@ struct ContentLines: ~Copyable {
 
     /// Starts a line with `name` (up to its colon, or the parameters a
     /// value follows); the value is appended to `output`, then `end()`.
+    /// (Inlined, as `end` and `line` are: the literal's length is then a
+    /// constant and its copy a few moves, not a call to copy memory.)
+    @inline(__always)
     mutating func start(_ name: StaticString) {
         output.append(name)
     }
 
     /// Ends the line being written: folded when it is longer than 75
     /// octets, then its CRLF.
+    @inline(__always)
     mutating func end() {
         if output.count - lineStart > 75 {
-            // Rare (long titles and notes): the line is taken out and written again folded.
-            let line = output.withBytes { Array(UnsafeBufferPointer(rebasing: $0[lineStart...])) }
-            output.removeAll(after: lineStart)
-            line.withUnsafeBufferPointer { ICalendarWriter.appendFolded($0, to: &output) }
+            foldLine()
         } else {
             output.append(StaticString("\r\n"))
         }
         lineStart = output.count
     }
 
+    /// Rare (long titles and notes): the line is taken out and written
+    /// again folded, with its CRLF.
+    @inline(never)
+    private mutating func foldLine() {
+        let line = output.withBytes { Array(UnsafeBufferPointer(rebasing: $0[lineStart...])) }
+        output.removeAll(after: lineStart)
+        line.withUnsafeBufferPointer { ICalendarWriter.appendFolded($0, to: &output) }
+    }
+
     /// A line as it is: `BEGIN:VTODO`. (No overload takes a `String`: a
     /// literal would pick it, and each line would go through a `String`.)
+    @inline(__always)
     mutating func line(_ text: StaticString) {
         start(text)
         end()

@@ -205,6 +205,40 @@ import TickStore
         #expect(items.indices.filter { items[$0].titleRepeatsAbove } == [47, 87])
     }
 
+    @Test("each subtask's RELATED-TO is its parent's UID, for parents written before it, left out (done) or shared by siblings")
+    func relatedToIsTheParentsUIDWhateverWasWrittenBefore() throws {
+        let text = """
+            # Chores
+            - [ ] Paint
+              - [ ] Buy paint
+              - [ ] Paint
+              - [ ] Clean brushes
+            - [x] Garden
+              - [ ] Rake
+              - [ ] Rake
+                - [ ] Bag leaves
+              - [ ] Water
+            - [ ] Paint
+              - [ ] Tape edges ^tape
+                - [ ] Buy tape
+            """
+        let items = workspace(["chores.md": text + "\n"]).items
+        let parentUID = { (child: EncodedListedItem) -> String? in
+            child.parentIndex.map { ICalendarWriter.uid(EncodedListedItem(document: child.document, index: $0, listRank: child.listRank)) }
+        }
+        for written in [items, items.filter(\.status.isOpen)] {
+            let calendar = ICalendarWriter.write(written, stamp: "20261121T000000Z")
+            let unfolded = calendar.replacingOccurrences(of: "\r\n ", with: "").components(separatedBy: "\r\n")
+            let components = unfolded.split(separator: "BEGIN:VTODO").dropFirst()
+            #expect(components.count == written.count)
+            for (item, lines) in zip(written, components) {
+                let related = lines.first { $0.hasPrefix("RELATED-TO;RELTYPE=PARENT:") }.map { String($0.dropFirst(26)) }
+                #expect(related == parentUID(item), "\(item.title.string)")
+            }
+        }
+        #expect(Set(items.compactMap(parentUID)).count == 5)
+    }
+
     @Test("in a long list too, a UID counts the items above with the same title, byte for byte")
     func uidsCountEarlierItemsWithTheSameTitleInALongList() {
         // 150 items: seven titles, one of them also with a trailing letter, in an order with no period.

@@ -55,4 +55,18 @@ import Testing
         let hex = String(value, radix: 16)
         #expect(String(decoding: output.bytes, as: UTF8.self) == String(repeating: "0", count: digits - hex.count) + hex)
     }
+
+    @Test("every count of hex digits of every word is the low digits of String(_:radix:), after what was written before")
+    func hexDigitsOfEveryCountAreTheLowDigitsOfStringRadix16() {
+        for word in Self.words.prefix(2_000) {
+            let full = String(repeating: "0", count: 16 - String(word, radix: 16).count) + String(word, radix: 16)
+            for digits in 1...16 {
+                var output = ByteOutput(capacity: 64)
+                output.append(UInt8(ascii: "<"))
+                output.appendHex(word, digits: digits)
+                output.append(UInt8(ascii: ">"))
+                #expect(String(decoding: output.bytes, as: UTF8.self) == "<" + full.suffix(digits) + ">", "\(word), \(digits) digits")
+            }
+        }
+    }
 }
