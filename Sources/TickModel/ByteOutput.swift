@@ -113,17 +113,28 @@ public struct ByteOutput: ~Copyable {
         count += digits
     }
 
-    /// Appends a number in decimal, digit by digit (`String(value)` would
-    /// allocate for every number printed).
+    /// Appends a number in decimal (`String(value)` would allocate for
+    /// every number printed): the digits are worked out last first, each
+    /// a division by the constant 10 (a multiplication), and written where
+    /// they belong. (Finding the first digit's power of ten first took a
+    /// division by a variable, a slow instruction, for every digit.)
     package mutating func appendDecimal(_ value: Int) {
         if value < 0 { append(UInt8(ascii: "-")) }
-        let magnitude = value.magnitude
-        var divisor: UInt = 1
-        while magnitude / divisor >= 10 { divisor *= 10 }
-        while divisor > 0 {
-            append(UInt8(0x30 + magnitude / divisor % 10))
-            divisor /= 10
+        var magnitude = value.magnitude
+        var digits = 1
+        var power: UInt = 10
+        while digits < 20, magnitude >= power {
+            digits += 1
+            power = power &* 10
         }
+        reserve(digits)
+        var position = base + count + digits
+        repeat {
+            position -= 1
+            position.initialize(to: UInt8(truncatingIfNeeded: 0x30 + magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        count += digits
     }
 
     /// Appends a number that has at most five decimals (an urgency) as

@@ -202,20 +202,28 @@ public enum ICalendarWriter {
                 bytes.appendDecimal(item.line)
             }
         }
-        private var byList: [ObjectIdentifier: ListPart] = [:]
+        /// Every list's part, kept for items that come back to a list
+        /// (sorted by due date, say); nil when they never do.
+        private var byList: [ObjectIdentifier: ListPart]?
         /// The list asked about last: an export's items come a list at a time.
         private var last: (list: ObjectIdentifier, part: ListPart)?
+
+        /// `listsComeOnce`: the items come a whole list at a time (in
+        /// manual order), so only the last list's part is kept.
+        init(listsComeOnce: Bool = false) {
+            byList = listsComeOnce ? nil : [:]
+        }
 
         /// The part of `document`, made the first time it is asked for.
         mutating func part(of document: EncodedDocument) -> ListPart {
             let list = ObjectIdentifier(document)
             if let last, last.list == list { return last.part }
             let part: ListPart
-            if let made = byList[list] {
+            if let made = byList?[list] {
                 part = made
             } else {
                 part = ListPart(document)
-                byList[list] = part
+                byList?[list] = part
             }
             last = (list, part)
             return part

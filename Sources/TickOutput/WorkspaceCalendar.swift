@@ -16,7 +16,7 @@ extension ICalendarWriter {
     ) {
         writeCalendar(to: emit) { deliver in
             MatchRuns.write(matching: expression, in: workspace, runSize: runSize, inFlight: inFlight) { forEachMatch, output in
-                var lists = ListParts()
+                var lists = ListParts(listsComeOnce: true)
                 ContentLines.appending(to: &output) { lines in
                     forEachMatch { item in todo(item, stamp: stamp, lists: &lists, into: &lines) }
                 }

@@ -56,6 +56,25 @@ import Testing
         #expect(String(decoding: output.bytes, as: UTF8.self) == String(repeating: "0", count: digits - hex.count) + hex)
     }
 
+    @Test("a number in decimal is what String(_:) writes: zero, every power of ten and its neighbours, the extremes, 2,000 words")
+    func decimalNumbersAreStrings() {
+        var values = [0, 1, -1, Int.max, Int.min, Int.max - 1, Int.min + 1]
+        var power = 1
+        while power <= Int.max / 10 {
+            power *= 10
+            values += [power - 1, power, power + 1, -(power - 1), -power]
+        }
+        values += Self.words.prefix(2_000).map { Int(truncatingIfNeeded: $0) }
+        values += Self.words.prefix(2_000).map { Int(truncatingIfNeeded: $0 >> ($0 % 64)) }
+        for value in values {
+            var output = ByteOutput(capacity: 64)
+            output.append(UInt8(ascii: "<"))
+            output.appendDecimal(value)
+            output.append(UInt8(ascii: ">"))
+            #expect(String(decoding: output.bytes, as: UTF8.self) == "<\(value)>")
+        }
+    }
+
     @Test("every count of hex digits of every word is the low digits of String(_:radix:), after what was written before")
     func hexDigitsOfEveryCountAreTheLowDigitsOfStringRadix16() {
         for word in Self.words.prefix(2_000) {
