@@ -14,9 +14,9 @@ enum ItemRecordLayout {
     enum Field: Int {
         case line = 0
         case fileOffset, depth, parent, parentLine, section, childCount
-        /// Status box byte | priority << 8 | `titleRepeatsBit` (15) |
-        /// has-priority << 16 | the bits of the `Extra`s present (17 to
-        /// 30) | `markupBit` (31).
+        /// Status box byte | priority << 8 (bits 8 to 10; 11 to 14 are
+        /// free) | `titleRepeatsBit` (15) | has-priority << 16 | the bits
+        /// of the `Extra`s present (17 to 30) | `markupBit` (31).
         case flags
         /// The due and done days (`TaskDate.packed`, 0: none); their times,
         /// rare, are extras.
@@ -204,7 +204,7 @@ enum ItemRecordLayout {
 
         var flags: UInt32 { word(Field.flags.rawValue) }
         var status: TaskStatus? { TaskStatus(boxByte: UInt8(truncatingIfNeeded: flags)) }
-        var priority: Priority? { Priority(rawValue: Int(flags >> 8 & 0x7F)) }
+        var priority: Priority? { Priority(rawValue: Int(flags >> 8 & 0x07)) }
         var hasPriority: Bool { flags & (1 << 16) != 0 }
         var hasMarkup: Bool { flags & ItemRecordLayout.markupBit != 0 }
         var titleRepeatsAbove: Bool { flags & ItemRecordLayout.titleRepeatsBit != 0 }

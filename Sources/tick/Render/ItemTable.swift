@@ -190,19 +190,29 @@ enum ItemTable {
         let mustBeCut = { (index: Int) -> Bool in
             listing.kept(index)!.mustBeCut(widths: widths, width: width, everyRow: cuttingEveryRow)
         }
-        let cut = BuiltLines(of: source, where: mustBeCut) { index, bytes in
-            let start = bytes.count
-            appendCut(source.line(index), widths: widths, width: width, depth: depth, to: &bytes)
-            return Int32(start)..<Int32(bytes.count)
+        // Rows that must be cut are built again, cut: none when the columns
+        // are as wide as their widest cells (output that is not a terminal),
+        // which one pass over the kept rows tells without ordering them.
+        let anyMustBeCut = listing.chunks.contains { chunk in
+            chunk.kept.contains { $0.mustBeCut(widths: widths, width: width, everyRow: cuttingEveryRow) }
         }
+        let cut =
+            !anyMustBeCut
+            ? nil
+            : BuiltLines(of: source, where: mustBeCut) { index, bytes in
+                let start = bytes.count
+                appendCut(source.line(index), widths: widths, width: width, depth: depth, to: &bytes)
+                return Int32(start)..<Int32(bytes.count)
+            }
         // The kept lines are laid out in the listing's order, a chunk of
         // lines on each core.
         let fitted = widths
         let chunks = stride(from: 0, to: source.count, by: 4096).map { $0..<min(source.count, $0 + 4096) }
         writeInOrder(chunks, to: write) { index, _, printed in
-            let wasCut = cut.withKept(index) { bytes, range in
-                printed.append(UnsafeBufferPointer(rebasing: bytes[Int(range.lowerBound)..<Int(range.upperBound)]))
-            }
+            let wasCut =
+                cut?.withKept(index) { bytes, range in
+                    printed.append(UnsafeBufferPointer(rebasing: bytes[Int(range.lowerBound)..<Int(range.upperBound)]))
+                } ?? false
             if !wasCut { _ = listing.withKept(index) { bytes, line in line.write(from: bytes, widths: fitted, to: &printed) } }
         }
     }
