@@ -30,6 +30,17 @@ import TickSyntax
         #expect(RelativeDate.describe(date("2026-11-18"), today: today).tone == .overdue)
     }
 
+    @Test("a count of days in words is the count in decimal, for every count up to some 270 years")
+    func countedDaysAreTheCountInDecimal() {
+        let counts = Array(2..<2_000) + [9_999, 10_000, 10_001, 99_999, 100_000]
+        for count in counts {
+            let past = today.adding(-count, .day)
+            #expect(words(past.isoString) == "\(count) days overdue")
+            #expect(words(past.isoString, open: false) == "\(count) days ago")
+        }
+        for days in 7..<60 { #expect(words(today.adding(days, .day).isoString) == "in \(days) days") }
+    }
+
     @Test func overdueIsRed() {
         let styled = RelativeDate.styled(date("2026-11-18"), today: today)
         #expect(styled.rendered(.trueColor) == "\u{1B}[1;38;2;255;59;48m3 days overdue\u{1B}[0m")

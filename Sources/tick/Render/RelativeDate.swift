@@ -13,18 +13,19 @@ enum RelativeDate {
     ///   7 to 59: `in N days`; further: the ISO date.
     static func describe(_ date: TaskDate, today: TaskDate, isOpen: Bool = true) -> (text: String, tone: Tone) {
         let days = today.days(until: date.dayOnly)
-        // Built by concatenation, not interpolation: the words fit in a
-        // small string, and a listing describes a date on every row.
+        // A listing describes a date on every row: a count and its words
+        // are written into the text's bytes at once (`counted`), not
+        // joined from two strings.
         var text: String
         var tone: Tone
         switch days {
         case ..<0:
             let count = -days
             if isOpen {
-                text = String(count) + (count == 1 ? " day overdue" : " days overdue")
+                text = count == 1 ? "1 day overdue" : counted("", count, " days overdue")
                 tone = .overdue
             } else {
-                text = count == 1 ? "yesterday" : String(count) + " days ago"
+                text = count == 1 ? "yesterday" : counted("", count, " days ago")
                 tone = .past
             }
         case 0:
@@ -37,7 +38,7 @@ enum RelativeDate {
             text = date.weekdayAbbreviation
             tone = .soon
         case 7..<60:
-            text = "in " + String(days) + " days"
+            text = counted("in ", days, " days")
             tone = .later
         default:
             text = date.dayOnly.isoString
@@ -47,6 +48,31 @@ enum RelativeDate {
             text += " " + String(format: "%02d:%02d", minutes / 60, minutes % 60)
         }
         return (text, tone)
+    }
+
+    /// `before`, `count` in decimal (not negative) and `after`, as one
+    /// string made once.
+    private static func counted(_ before: StaticString, _ count: Int, _ after: StaticString) -> String {
+        var digits = 1
+        var power = 10
+        while count >= power, digits < 19 {
+            digits += 1
+            power = power &* 10
+        }
+        let length = before.utf8CodeUnitCount + digits + after.utf8CodeUnitCount
+        return String(unsafeUninitializedCapacity: length) { bytes in
+            let base = bytes.baseAddress!
+            base.update(from: before.utf8Start, count: before.utf8CodeUnitCount)
+            var position = before.utf8CodeUnitCount + digits
+            var rest = count
+            repeat {
+                position -= 1
+                base[position] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
+                rest /= 10
+            } while rest > 0
+            (base + before.utf8CodeUnitCount + digits).update(from: after.utf8Start, count: after.utf8CodeUnitCount)
+            return length
+        }
     }
 
     /// The words for a due date, styled: red when overdue, bold when today.
