@@ -539,12 +539,13 @@ public enum ICalendarWriter {
     }
 }
 
-/// The content lines of one component, written as bytes straight from the
-/// item's bytes, TEXT values escaped as they are written, each line folded
-/// and ended with its CRLF as it ends (`end()`): the component is then
-/// copied into the calendar whole. (Building each line as a `String` was
-/// most of an export's time; lines kept apart, then folded into the
-/// calendar, were copied twice.)
+/// The content lines of components, written as bytes straight from the
+/// item's bytes onto the end of a run's output (`appending`), TEXT values
+/// escaped as they are written, each line folded and ended with its CRLF
+/// as it ends (`end()`). (Building each line as a `String` was most of an
+/// export's time; lines kept apart, then folded into the calendar, were
+/// copied twice; each component written apart, then copied into its run,
+/// was a twentieth of it.)
 struct ContentLines: ~Copyable {
     /// The lines written so far, folded, each with its CRLF, and the line
     /// being written.

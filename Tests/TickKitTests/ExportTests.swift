@@ -199,10 +199,14 @@ import TickStore
         let titles = ["Water plants", "Cafe\u{301}", "Water plants", "Caf\u{E9}", "water plants", "Call mum", "Water plants"]
         let short = workspace(["chores.md": "# Chores\n" + titles.map { "- [ ] \($0)\n" }.joined()]).items
         #expect(short.map(\.titleRepeatsAbove) == [false, false, true, true, false, false, true])
-        // A list past 64 items counts by hash.
+        // A list past 64 items counts by hash; with a title that is not ASCII, as text compares.
         let long = (0..<100).map { $0 % 40 == 7 ? "Same" : "Chore \($0)" }
         let items = workspace(["long.md": "# Long\n" + long.map { "- [ ] \($0)\n" }.joined()]).items
         #expect(items.indices.filter { items[$0].titleRepeatsAbove } == [47, 87])
+        let accented = (0..<100).map { $0 == 10 ? "Caf\u{E9}" : $0 == 70 ? "Cafe\u{301}" : $0 == 90 ? "Caf\u{E9}" : "Chore \($0 % 60)" }
+        let mixed = workspace(["accents.md": "# Accents\n" + accented.map { "- [ ] \($0)\n" }.joined()]).items
+        // Every title from 60 on repeats one above: the chores again, and Café in its other spelling.
+        #expect(mixed.indices.filter { mixed[$0].titleRepeatsAbove } == Array(60..<100))
     }
 
     @Test("each subtask's RELATED-TO is its parent's UID, for parents written before it, left out (done) or shared by siblings")

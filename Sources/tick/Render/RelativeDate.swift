@@ -62,15 +62,15 @@ enum RelativeDate {
         let length = before.utf8CodeUnitCount + digits + after.utf8CodeUnitCount
         return String(unsafeUninitializedCapacity: length) { bytes in
             let base = bytes.baseAddress!
-            base.update(from: before.utf8Start, count: before.utf8CodeUnitCount)
+            base.initialize(from: before.utf8Start, count: before.utf8CodeUnitCount)
             var position = before.utf8CodeUnitCount + digits
             var rest = count
             repeat {
                 position -= 1
-                base[position] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
+                (base + position).initialize(to: UInt8(truncatingIfNeeded: 0x30 + rest % 10))
                 rest /= 10
             } while rest > 0
-            (base + before.utf8CodeUnitCount + digits).update(from: after.utf8Start, count: after.utf8CodeUnitCount)
+            (base + before.utf8CodeUnitCount + digits).initialize(from: after.utf8Start, count: after.utf8CodeUnitCount)
             return length
         }
     }
