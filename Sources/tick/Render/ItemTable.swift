@@ -697,21 +697,21 @@ struct RowBytes: RowCells {
     mutating func appendTags(of item: EncodedListedItem, _ style: TextStyle) {
         // Tags of printable ASCII (nearly all) are written from the cache's
         // bytes, a column a byte, with no string made for each tag.
-        var length = 0
-        var isPrintableASCII = true
-        item.forEachTag { tag in
-            length += tag.bytes.count + (length == 0 ? 1 : 2) // "#tag", then " #tag"
-            isPrintableASCII = isPrintableASCII && tag.bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
-        }
-        guard length > 0 else { return }
-        guard isPrintableASCII else { return append(ItemStyle.tagsText(item.tags.map(\.string)), style, to: .tags) }
-        write(style, to: .tags, width: length) { bytes in
-            var isFirst = true
-            item.forEachTag { tag in
-                if !isFirst { bytes.append(UInt8(ascii: " ")) }
-                bytes.append(UInt8(ascii: "#"))
-                bytes.append(contentsOf: tag.bytes)
-                isFirst = false
+        item.withTags { tags in
+            var length = 0
+            var isPrintableASCII = true
+            for tag in tags {
+                length += tag.bytes.count + (length == 0 ? 1 : 2) // "#tag", then " #tag"
+                isPrintableASCII = isPrintableASCII && tag.bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+            }
+            guard length > 0 else { return }
+            guard isPrintableASCII else { return append(ItemStyle.tagsText(tags.map(\.string)), style, to: .tags) }
+            write(style, to: .tags, width: length) { bytes in
+                for (index, tag) in tags.enumerated() {
+                    if index > 0 { bytes.append(UInt8(ascii: " ")) }
+                    bytes.append(UInt8(ascii: "#"))
+                    bytes.append(contentsOf: tag.bytes)
+                }
             }
         }
     }
