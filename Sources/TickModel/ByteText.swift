@@ -23,6 +23,24 @@ package enum ByteText {
         return true
     }
 
+    /// True when every byte is printable ASCII (0x20 to 0x7E): text that
+    /// is its own visible form, a column a byte. Eight bytes at a time.
+    package static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            if WordBytes.below(0x20, word) | WordBytes.above(0x7E, word) != 0 { return false }
+            index += 8
+        }
+        while index < bytes.count {
+            if bytes[index] < 0x20 || bytes[index] > 0x7E { return false }
+            index += 1
+        }
+        return true
+    }
+
     /// Negative, zero or positive as `left` sorts before, with or after
     /// `right`, byte by byte (a prefix sorts first).
     package static func compare(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Int {

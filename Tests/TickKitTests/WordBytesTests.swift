@@ -56,6 +56,29 @@ import Testing
         #expect(String(decoding: output.bytes, as: UTF8.self) == String(repeating: "0", count: digits - hex.count) + hex)
     }
 
+    @Test("text is printable ASCII exactly when each of its bytes is 0x20 to 0x7E, at every length and offset")
+    func printableASCIIIsEveryByteFrom0x20To0x7E() {
+        let bytes = Self.words.prefix(600).flatMap(Self.bytes(of:))
+        bytes.withUnsafeBufferPointer { all in
+            for start in stride(from: 0, to: 400, by: 7) {
+                for length in 0...33 {
+                    let text = UnsafeBufferPointer(rebasing: all[start..<start + length])
+                    #expect(ByteText.isPrintableASCII(text) == text.allSatisfy { $0 >= 0x20 && $0 <= 0x7E })
+                }
+            }
+        }
+        // Printable runs long enough to take the eight-byte path, with one byte changed at each place.
+        for length in [8, 9, 16, 23] {
+            for place in 0..<length {
+                for byte: UInt8 in [0x1F, 0x20, 0x7E, 0x7F, 0x80, 0xFF, 0x41] {
+                    var text = [UInt8](repeating: 0x61, count: length)
+                    text[place] = byte
+                    #expect(text.withUnsafeBufferPointer(ByteText.isPrintableASCII) == (byte >= 0x20 && byte <= 0x7E))
+                }
+            }
+        }
+    }
+
     @Test("a number in decimal is what String(_:) writes: zero, every power of ten and its neighbours, the extremes, 2,000 words")
     func decimalNumbersAreStrings() {
         var values = [0, 1, -1, Int.max, Int.min, Int.max - 1, Int.min + 1]

@@ -677,7 +677,7 @@ struct RowBytes: RowCells {
         // where it lies: a copy of the text (a list's name, on each of its
         // rows) retained and released it.
         let wasASCII = text.utf8.withContiguousStorageIfAvailable { ascii in
-            guard ascii.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return false }
+            guard ByteText.isPrintableASCII(ascii) else { return false }
             write(style, to: cell, width: ascii.count) { $0.append(contentsOf: ascii) }
             return true
         }
@@ -689,7 +689,7 @@ struct RowBytes: RowCells {
     mutating func append(_ text: EncodedText, _ style: TextStyle, to cell: RowCell) {
         let source = text.bytes
         // Printable ASCII (most titles) is its own visible text, a column a byte.
-        guard source.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return append(text.string, style, to: cell) }
+        guard ByteText.isPrintableASCII(source) else { return append(text.string, style, to: cell) }
         guard !source.isEmpty else { return }
         write(style, to: cell, width: source.count) { $0.append(contentsOf: source) }
     }
@@ -702,7 +702,7 @@ struct RowBytes: RowCells {
             var isPrintableASCII = true
             for tag in tags {
                 length += tag.bytes.count + (length == 0 ? 1 : 2) // "#tag", then " #tag"
-                isPrintableASCII = isPrintableASCII && tag.bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+                isPrintableASCII = isPrintableASCII && ByteText.isPrintableASCII(tag.bytes)
             }
             guard length > 0 else { return }
             guard isPrintableASCII else { return append(ItemStyle.tagsText(tags.map(\.string)), style, to: .tags) }
