@@ -114,26 +114,12 @@ public struct ByteOutput: ~Copyable {
     }
 
     /// Appends a number in decimal (`String(value)` would allocate for
-    /// every number printed): the digits are worked out last first, each
-    /// a division by the constant 10 (a multiplication), and written where
-    /// they belong. (Finding the first digit's power of ten first took a
-    /// division by a variable, a slow instruction, for every digit.)
+    /// every number printed; `DecimalDigits` writes the digits).
     package mutating func appendDecimal(_ value: Int) {
         if value < 0 { append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits = 1
-        var power: UInt = 10
-        while digits < 20, magnitude >= power {
-            digits += 1
-            power = power &* 10
-        }
+        let digits = DecimalDigits.count(value.magnitude)
         reserve(digits)
-        var position = base + count + digits
-        repeat {
-            position -= 1
-            position.initialize(to: UInt8(truncatingIfNeeded: 0x30 + magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
+        DecimalDigits.write(value.magnitude, to: base + count, count: digits)
         count += digits
     }
 
@@ -204,5 +190,35 @@ public struct ByteOutput: ~Copyable {
         let result = Storage(base: base, count: count, capacity: capacity)
         discard self
         return result
+    }
+}
+
+/// The decimal digits of a number, written into memory a caller has made
+/// room in (`ByteOutput.appendDecimal`, the relative dates' words): worked
+/// out last first, each a division by the constant 10 (a multiplication).
+/// (Finding the first digit's power of ten first took a division by a
+/// variable, a slow instruction, for every digit.)
+package enum DecimalDigits {
+    /// How many digits `value` has (1 for 0).
+    package static func count(_ value: UInt) -> Int {
+        var digits = 1
+        var power: UInt = 10
+        while digits < 20, value >= power {
+            digits += 1
+            power = power &* 10
+        }
+        return digits
+    }
+
+    /// Writes the `digits` (`count(value)`) digits of `value` into the
+    /// uninitialized bytes at `start`.
+    package static func write(_ value: UInt, to start: UnsafeMutablePointer<UInt8>, count digits: Int) {
+        var rest = value
+        var position = start + digits
+        repeat {
+            position -= 1
+            position.initialize(to: UInt8(truncatingIfNeeded: 0x30 + rest % 10))
+            rest /= 10
+        } while rest > 0
     }
 }

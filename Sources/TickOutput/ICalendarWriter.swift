@@ -150,13 +150,12 @@ public enum ICalendarWriter {
             /// Appends the UID of `item`, an item of this list (`uid(_:)`),
             /// hashed from the bytes in place.
             func appendUID(_ item: EncodedListedItem, to bytes: inout ByteOutput) {
-                if let id = item.id {
-                    ContentLines.appendEscaped(id.bytes, to: &bytes)
-                } else {
+                guard let id = item.id else {
                     let hash = hash(of: item)
                     (recent, beforeRecent) = ((item.index, hash), recent)
-                    bytes.appendHex(hash, digits: 16)
+                    return Self.appendUID(hash: hash, to: &bytes)
                 }
+                ContentLines.appendEscaped(id.bytes, to: &bytes)
                 bytes.append("@tick")
             }
 
@@ -173,6 +172,11 @@ public enum ICalendarWriter {
                         recent.index == index ? recent.hash : beforeRecent.index == index ? beforeRecent.hash : self.hash(of: parent)
                     lastParent = (index, hash)
                 }
+                Self.appendUID(hash: hash, to: &bytes)
+            }
+
+            /// `HASH@tick`, HASH in 16 hex digits.
+            private static func appendUID(hash: UInt64, to bytes: inout ByteOutput) {
                 bytes.appendHex(hash, digits: 16)
                 bytes.append("@tick")
             }

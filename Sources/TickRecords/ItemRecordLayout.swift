@@ -52,18 +52,13 @@ enum ItemRecordLayout {
     static func markRepeatedTitles(in payload: inout [UInt8], recordsAt start: Int, count: Int) {
         guard count > 1 else { return }
         payload.withUnsafeMutableBytes { raw in
-            func wordOffset(_ record: Int, _ word: Int) -> Int { start + record * size + word * 4 }
-            func word(_ record: Int, _ word: Int) -> Int {
-                Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: wordOffset(record, word), as: UInt32.self)))
-            }
+            // The records are read as every reader reads them; only the flags word is written.
             let bytes = UnsafeBufferPointer(raw.bindMemory(to: UInt8.self))
-            let titles = (0..<count).map { record in
-                let title = word(record, Field.title.rawValue)
-                return UnsafeBufferPointer(rebasing: bytes[title..<title + word(record, Field.title.rawValue + 1)])
-            }
+            let records = (0..<count).map { Record(buffer: bytes, offset: start + $0 * size) }
+            let titles = records.map { (try? $0.slice(.title)) ?? UnsafeBufferPointer(start: nil, count: 0) }
             for (record, earlier) in RepeatedTitles.earlierCounts(titles).enumerated() where earlier > 0 {
-                let flags = UInt32(word(record, Field.flags.rawValue)) | titleRepeatsBit
-                raw.storeBytes(of: flags.littleEndian, toByteOffset: wordOffset(record, Field.flags.rawValue), as: UInt32.self)
+                let flags = records[record].flags | titleRepeatsBit
+                raw.storeBytes(of: flags.littleEndian, toByteOffset: records[record].offset + Field.flags.rawValue * 4, as: UInt32.self)
             }
         }
     }

@@ -53,23 +53,12 @@ enum RelativeDate {
     /// `before`, `count` in decimal (not negative) and `after`, as one
     /// string made once.
     private static func counted(_ before: StaticString, _ count: Int, _ after: StaticString) -> String {
-        var digits = 1
-        var power = 10
-        while count >= power, digits < 19 {
-            digits += 1
-            power = power &* 10
-        }
+        let digits = DecimalDigits.count(count.magnitude)
         let length = before.utf8CodeUnitCount + digits + after.utf8CodeUnitCount
         return String(unsafeUninitializedCapacity: length) { bytes in
             let base = bytes.baseAddress!
             base.initialize(from: before.utf8Start, count: before.utf8CodeUnitCount)
-            var position = before.utf8CodeUnitCount + digits
-            var rest = count
-            repeat {
-                position -= 1
-                (base + position).initialize(to: UInt8(truncatingIfNeeded: 0x30 + rest % 10))
-                rest /= 10
-            } while rest > 0
+            DecimalDigits.write(count.magnitude, to: base + before.utf8CodeUnitCount, count: digits)
             (base + before.utf8CodeUnitCount + digits).initialize(from: after.utf8Start, count: after.utf8CodeUnitCount)
             return length
         }
