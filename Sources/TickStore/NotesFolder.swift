@@ -165,6 +165,11 @@ public struct NotesFolder: Sendable {
         // depend on timing.
         var level = [WalkedFolder(relative: "", real: root, ancestors: [root], throughLink: false, ignoring: IgnoreRules.forRoot(root))]
         var walked = 0
+        // Whether `found` is in path order so far: each folder's files are
+        // (`FolderContents.files`), so only where one folder's files meet
+        // the next's is compared; `sortByPath`'s pass over every path cost
+        // a cache miss for each (2 ms at 50,000 notes).
+        var isSorted = true
         while !level.isEmpty {
             if walked + level.count > 100_000 {
                 warnings.append("more than 100000 folders below the notes folder; the rest are skipped")
@@ -172,27 +177,26 @@ public struct NotesFolder: Sendable {
             }
             walked += level.count
             let contents = Parallel.map(level.count) { index in read(level[index]) }
+            // Grown once: grown by doubling, it was copied and its new pages
+            // faulted in again a dozen times.
+            found.reserveCapacity(found.count + contents.reduce(0) { $0 + $1.files.count })
             var next: [WalkedFolder] = []
             for (folder, held) in zip(level, contents) {
                 warnings += held.warnings
                 unnamable += held.unnamable
-                for subfolder in held.folders {
-                    if folder.ancestors.contains(subfolder.real) { continue } // a loop
-                    sawLink = sawLink || subfolder.isLink
-                    next.append(
-                        WalkedFolder(
-                            relative: subfolder.relative, real: subfolder.real,
-                            ancestors: folder.ancestors.union([subfolder.real]),
-                            throughLink: folder.throughLink || subfolder.isLink, ignoring: subfolder.ignoring))
-                }
+                sawLink = sawLink || held.foldersAreLinked
+                next += held.folders
                 sawLink = sawLink || !held.linkedFiles.isEmpty
+                if isSorted, let first = held.files.first {
+                    isSorted = held.pathsAreASCII && (found.last.map { Self.isBefore($0.path, first.path) } ?? true)
+                }
                 found += held.files
                 placed.append((folder, held))
             }
             level = next
         }
         if sawLink { found = Self.withoutRepeats(placed) }
-        Self.sortByPath(&found)
+        if sawLink || !isSorted { Self.sortByPath(&found) }
         return (found, warnings, unnamable)
     }
 
@@ -244,11 +248,14 @@ public struct NotesFolder: Sendable {
             return
         }
         if isSorted { return }
-        entries.sort { left, right in
-            var left = left.path
-            var right = right.path
-            return left.withUTF8 { l in right.withUTF8 { r in ByteText.compare(l, r) < 0 } }
-        }
+        entries.sort { isBefore($0.path, $1.path) }
+    }
+
+    /// `left < right` for paths of ASCII, as bytes.
+    private static func isBefore(_ left: String, _ right: String) -> Bool {
+        var left = left
+        var right = right
+        return left.withUTF8 { left in right.withUTF8 { ByteText.compare(left, $0) < 0 } }
     }
 
     private struct WalkedFolder: Sendable {
@@ -264,15 +271,33 @@ public struct NotesFolder: Sendable {
 
     /// What one folder holds, in name order.
     private struct FolderContents {
-        var folders: [(relative: String, real: String, isLink: Bool, ignoring: IgnoreRules?)] = []
-        /// List files, by path relative to the root, with their stamps.
+        /// Its subfolders to walk next (not those that hold it: a link to
+        /// one of them makes a loop).
+        var folders: [WalkedFolder] = []
+        /// Some of `folders` are reached through a link.
+        var foldersAreLinked = false
+        /// List files, by path relative to the root, with their stamps, in
+        /// path order (as `String` orders them: they differ only in their names).
         var files: [(path: String, stamp: FileStamp)] = []
+        /// Every path in `files` is ASCII: then `String` orders them as their bytes.
+        var pathsAreASCII = true
         /// The real paths of the files that are links, by index in `files`.
         var linkedFiles: [Int: String] = [:]
         /// What is skipped.
         var warnings: [String] = []
         /// List files and folders whose names are not UTF-8, by escaped path.
         var unnamable: [String] = []
+
+        /// Adds the subfolder `relative` (whose real path is `real`) of
+        /// `folder` to walk next, unless it holds `folder`.
+        mutating func add(subfolder relative: String, real: String, isLink: Bool, ignoring: IgnoreRules?, of folder: WalkedFolder) {
+            if folder.ancestors.contains(real) { return } // a loop
+            foldersAreLinked = foldersAreLinked || isLink
+            folders.append(
+                WalkedFolder(
+                    relative: relative, real: real, ancestors: folder.ancestors.union([real]), throughLink: folder.throughLink || isLink,
+                    ignoring: ignoring))
+        }
     }
 
     /// What one folder holds, in name order: its subfolders, its list files
@@ -312,7 +337,7 @@ public struct NotesFolder: Sendable {
             if type == UInt8(DT_DIR) {
                 // readdir said what it is (a folder's stamp is not needed).
                 if let ignoring, ignoring.isIgnored(name, isDirectory: true) { continue }
-                held.folders.append((relative, folder.real + "/" + name, false, ignoring?.descending(into: name)))
+                held.add(subfolder: relative, real: folder.real + "/" + name, isLink: false, ignoring: ignoring?.descending(into: name), of: folder)
                 continue
             }
             // Relative to the open folder: no path lookup from the root for each file.
@@ -340,10 +365,13 @@ public struct NotesFolder: Sendable {
                 real = resolved
             }
             if kind == S_IFDIR {
-                held.folders.append((relative, real ?? folder.real + "/" + name, real != nil, ignoring?.descending(into: name)))
+                held.add(
+                    subfolder: relative, real: real ?? folder.real + "/" + name, isLink: real != nil, ignoring: ignoring?.descending(into: name),
+                    of: folder)
             } else if kind == S_IFREG, Self.isListFile(name) {
                 if let real { held.linkedFiles[held.files.count] = real }
                 held.files.append((relative, FileStamp(info)))
+                held.pathsAreASCII = held.pathsAreASCII && relative.utf8.allSatisfy { $0 < 0x80 }
             }
         }
         return held

@@ -14,6 +14,20 @@ import Testing
         #expect(try scan(folder).paths == ["a.md", "b.markdown", "deep/er/c.md"])
     }
 
+    @Test func pathsComeInStringOrderWhateverOrderTheWalkFindsThemIn() throws {
+        // The walk goes a level at a time: the root's files come before
+        // those below them, whatever their names; "é" sorts after "z".
+        let names = [
+            "z.md", "c.md", "a.md", "a/x.md", "a/b/y.md", "b/a.md", "b/c.md", "a b/x.md", "ab.md", "é/x.md", "e/y.md", "Z/q.md", "é.md", "e.md",
+        ]
+        let folder = try TemporaryFolder(Dictionary(uniqueKeysWithValues: names.map { ($0, "") }))
+        #expect(try scan(folder).paths == names.sorted())
+        // A level of folders that follow each other in order: sorted as found.
+        let nested = ["a/1.md", "a/2.md", "b/1.md", "c/1.md"]
+        let inOrder = try TemporaryFolder(Dictionary(uniqueKeysWithValues: nested.map { ($0, "") }))
+        #expect(try scan(inOrder).paths == nested)
+    }
+
     @Test func hiddenFoldersAndNodeModulesAreSkipped() throws {
         let folder = try TemporaryFolder([
             "keep.md": "", ".obsidian/x.md": "", ".trash/y.md": "", "node_modules/pkg/readme.md": "",
