@@ -43,7 +43,8 @@ extension SmartGroupCommand {
     }
 }
 
-/// Prints arranged results as JSON or as a listing.
+/// Prints arranged results as JSON or as a listing, and keeps them until
+/// the process exits (`KeptUntilExit`).
 enum ResultPrinter {
     static func print(_ arranged: Arranged, context: ItemContext, output: OutputOptions, emptyMessage: String, showNotes: Bool = false) {
         if output.json {
@@ -52,6 +53,7 @@ enum ResultPrinter {
             } else {
                 Terminal.writeItemsJSON(arranged.items, context: context)
             }
+            KeptUntilExit.keep(arranged)
             return
         }
         let display = output.display
@@ -60,6 +62,7 @@ enum ResultPrinter {
             return
         }
         display.print(ItemsView.source(arranged, context: context, showNotes: showNotes, plain: display.depth == .none))
+        KeptUntilExit.keep(arranged)
     }
 }
 

@@ -29,10 +29,14 @@ extension FolderOptions {
     }
 }
 
-/// What lives until the process exits: the lists a command loaded. Freeing
-/// thousands of documents (and unmapping the parse cache) one by one after
-/// the answer is printed only delays the exit by milliseconds; the system
-/// takes a process's memory back at once.
+/// What lives until the process exits: the lists a command loaded, and
+/// the results it printed (arrays of items, each of which holds its list).
+/// Freeing thousands of documents (and unmapping the parse cache) one by
+/// one after the answer is printed only delays the exit by milliseconds,
+/// and releasing the items costs a reference count change each, on one
+/// core (`tick today` at 50,000 notes: 240,000 items, about 14 ms of CPU);
+/// the system takes a process's memory back at once. Only commands, which
+/// run once per process, keep anything; the language server never does.
 enum KeptUntilExit {
     nonisolated(unsafe) private static var values: [Any] = []
 
