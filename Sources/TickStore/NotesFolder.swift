@@ -184,7 +184,8 @@ public struct NotesFolder: Sendable {
             for (folder, held) in zip(level, contents) {
                 warnings += held.warnings
                 unnamable += held.unnamable
-                sawLink = sawLink || held.foldersAreLinked
+                // A folder below a link was counted when the link was met.
+                sawLink = sawLink || held.folders.contains { $0.throughLink }
                 next += held.folders
                 sawLink = sawLink || !held.linkedFiles.isEmpty
                 if isSorted, let first = held.files.first {
@@ -229,26 +230,29 @@ public struct NotesFolder: Sendable {
     /// query. The walk nearly always finds them in order already, which one
     /// pass tells.
     static func sortByPath(_ entries: inout [(path: String, stamp: FileStamp)]) {
-        var isASCII = true
+        var allASCII = true
         var isSorted = true
         var previous: String? = nil
         for entry in entries {
-            var path = entry.path
-            guard path.withUTF8({ ByteText.isASCII($0) }) else {
-                isASCII = false
+            guard isASCII(entry.path) else {
+                allASCII = false
                 break
             }
-            if isSorted, var before = previous {
-                isSorted = before.withUTF8 { before in path.withUTF8 { ByteText.compare(before, $0) <= 0 } }
-            }
-            previous = path
+            if isSorted, let before = previous { isSorted = !isBefore(entry.path, before) }
+            previous = entry.path
         }
-        guard isASCII else {
+        guard allASCII else {
             entries.sort { $0.path < $1.path }
             return
         }
         if isSorted { return }
         entries.sort { isBefore($0.path, $1.path) }
+    }
+
+    /// Every byte of `text` is ASCII.
+    private static func isASCII(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { ByteText.isASCII($0) }
     }
 
     /// `left < right` for paths of ASCII, as bytes.
@@ -274,13 +278,11 @@ public struct NotesFolder: Sendable {
         /// Its subfolders to walk next (not those that hold it: a link to
         /// one of them makes a loop).
         var folders: [WalkedFolder] = []
-        /// Some of `folders` are reached through a link.
-        var foldersAreLinked = false
         /// List files, by path relative to the root, with their stamps, in
         /// path order (as `String` orders them: they differ only in their names).
         var files: [(path: String, stamp: FileStamp)] = []
         /// Every path in `files` is ASCII: then `String` orders them as their bytes.
-        var pathsAreASCII = true
+        var pathsAreASCII: Bool
         /// The real paths of the files that are links, by index in `files`.
         var linkedFiles: [Int: String] = [:]
         /// What is skipped.
@@ -292,7 +294,6 @@ public struct NotesFolder: Sendable {
         /// `folder` to walk next, unless it holds `folder`.
         mutating func add(subfolder relative: String, real: String, isLink: Bool, ignoring: IgnoreRules?, of folder: WalkedFolder) {
             if folder.ancestors.contains(real) { return } // a loop
-            foldersAreLinked = foldersAreLinked || isLink
             folders.append(
                 WalkedFolder(
                     relative: relative, real: real, ancestors: folder.ancestors.union([real]), throughLink: folder.throughLink || isLink,
@@ -303,7 +304,7 @@ public struct NotesFolder: Sendable {
     /// What one folder holds, in name order: its subfolders, its list files
     /// with their stamps, and warnings about what is skipped.
     private func read(_ folder: WalkedFolder) -> FolderContents {
-        var held = FolderContents()
+        var held = FolderContents(pathsAreASCII: Self.isASCII(folder.relative))
         guard let directory = Posix.OpenFolder(folder.real) else {
             held.warnings.append("cannot read folder \(folder.relative.isEmpty ? "." : folder.relative); skipped")
             return held
@@ -371,7 +372,7 @@ public struct NotesFolder: Sendable {
             } else if kind == S_IFREG, Self.isListFile(name) {
                 if let real { held.linkedFiles[held.files.count] = real }
                 held.files.append((relative, FileStamp(info)))
-                held.pathsAreASCII = held.pathsAreASCII && relative.utf8.allSatisfy { $0 < 0x80 }
+                held.pathsAreASCII = held.pathsAreASCII && Self.isASCII(name)
             }
         }
         return held

@@ -87,6 +87,7 @@ extension Tick {
             }
             let items = try ListFilter.items(workspace, list: list, matching: query)
             let arranged = results.arrange(consume items, isManual: true, today: today)
+            defer { KeptUntilExit.keep(arranged) } // once written (`ResultPrinter`)
             switch format {
             case .json:
                 if output == nil {

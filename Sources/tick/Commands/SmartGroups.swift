@@ -44,16 +44,18 @@ extension SmartGroupCommand {
 }
 
 /// Prints arranged results as JSON or as a listing, and keeps them until
-/// the process exits (`KeptUntilExit`).
+/// the process exits (`KeptUntilExit`). (Kept once printed, not when
+/// arranged: a second reference while they are printed would make a
+/// mutation of them copy every item.)
 enum ResultPrinter {
     static func print(_ arranged: Arranged, context: ItemContext, output: OutputOptions, emptyMessage: String, showNotes: Bool = false) {
+        defer { KeptUntilExit.keep(arranged) }
         if output.json {
             if let groups = arranged.groups {
                 Terminal.writeGroupsJSON(groups, context: context)
             } else {
                 Terminal.writeItemsJSON(arranged.items, context: context)
             }
-            KeptUntilExit.keep(arranged)
             return
         }
         let display = output.display
@@ -62,7 +64,6 @@ enum ResultPrinter {
             return
         }
         display.print(ItemsView.source(arranged, context: context, showNotes: showNotes, plain: display.depth == .none))
-        KeptUntilExit.keep(arranged)
     }
 }
 

@@ -30,7 +30,8 @@ extension FolderOptions {
 }
 
 /// What lives until the process exits: the lists a command loaded, and
-/// the results it printed (arrays of items, each of which holds its list).
+/// the results it printed or exported (arrays of items, each of which
+/// holds its list).
 /// Freeing thousands of documents (and unmapping the parse cache) one by
 /// one after the answer is printed only delays the exit by milliseconds,
 /// and releasing the items costs a reference count change each, on one
