@@ -44,9 +44,10 @@ extension SmartGroupCommand {
 }
 
 /// Prints arranged results as JSON or as a listing, and keeps them until
-/// the process exits (`KeptUntilExit`). (Kept once printed, not when
-/// arranged: a second reference while they are printed would make a
-/// mutation of them copy every item.)
+/// the process exits (`KeptUntilExit`). (Kept once printed: kept from the
+/// moment they were arranged, `today` at 50,000 notes measured 15–20 ms
+/// slower, most likely because a second reference while they are printed
+/// makes a change to them copy every item.)
 enum ResultPrinter {
     static func print(_ arranged: Arranged, context: ItemContext, output: OutputOptions, emptyMessage: String, showNotes: Bool = false) {
         defer { KeptUntilExit.keep(arranged) }
