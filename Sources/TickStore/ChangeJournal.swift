@@ -27,7 +27,7 @@ public struct ChangeJournal: Sendable {
     static let limit = 100
 
     /// The journal of `root`, or nil when there is no state folder to use.
-    public init?(root: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init?(root: String, environment: Environment = .process) {
         guard let base = UserFolders.tick(.state, environment: environment) else { return nil }
         self.root = root
         folder = base + "/journal/" + String(FNV1a.hash(root), radix: 16)

@@ -239,7 +239,7 @@ public final class FileLock {
 /// empty or not a FIFO, it does nothing.
 public enum TestSeam {
     public static func wait(_ variable: String) {
-        guard let fifo = ProcessInfo.processInfo.environment[variable], !fifo.isEmpty else { return }
+        guard let fifo = Environment.process[variable], !fifo.isEmpty else { return }
         guard let status = Posix.status(atPath: fifo), status.isFIFO else { return }
         let descriptor = Posix.openFile(fifo, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return }

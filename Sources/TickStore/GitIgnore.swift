@@ -369,7 +369,7 @@ struct IgnoreRules: Sendable {
     /// the later one winning, as git reads them), else
     /// `$XDG_CONFIG_HOME/git/ignore`, else `~/.config/git/ignore`.
     static func globalExcludesFile() -> String? {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = Environment.process
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
         let xdg = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home.map { $0 + "/.config" }
         var configured: String? = nil

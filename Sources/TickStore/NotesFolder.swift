@@ -790,7 +790,7 @@ public enum BackgroundSaves {
     /// Test seam: `TICK_TEST_SLOW_CACHE_SAVE` (milliseconds) holds every
     /// save back that long, so that a test can close the output first.
     private static func testDelay() -> UInt32 {
-        guard let value = ProcessInfo.processInfo.environment["TICK_TEST_SLOW_CACHE_SAVE"], let milliseconds = UInt32(value) else { return 0 }
+        guard let value = Environment.process["TICK_TEST_SLOW_CACHE_SAVE"], let milliseconds = UInt32(value) else { return 0 }
         return min(milliseconds, 10_000) * 1000
     }
 

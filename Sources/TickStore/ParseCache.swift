@@ -57,7 +57,7 @@ public struct ParseCache: Sendable {
 
     /// The cache for the folder `root`, or nil when caching is off
     /// (`TICK_NO_CACHE` set) or there is no cache folder to use.
-    public init?(root: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init?(root: String, environment: Environment = .process) {
         if let off = environment["TICK_NO_CACHE"], !off.isEmpty, off != "0" { return nil }
         guard let base = UserFolders.tick(.cache, environment: environment) else { return nil }
         self.root = root

@@ -1,3 +1,5 @@
+import TickSystem
+
 /// Where tick keeps its files for the user, by the XDG Base Directory
 /// specification: `$XDG_CACHE_HOME` (parse cache), `$XDG_STATE_HOME`
 /// (change journal), `$XDG_CONFIG_HOME` (settings), each with its
@@ -25,7 +27,7 @@ public enum UserFolders {
 
     /// tick's folder of `kind` (`…/tick`), or nil when neither the
     /// variable nor HOME says where.
-    public static func tick(_ kind: Kind, environment: [String: String]) -> String? {
+    public static func tick(_ kind: Kind, environment: Environment) -> String? {
         if let base = environment[kind.variable], base.hasPrefix("/") { return base + "/tick" }
         if let home = environment["HOME"], !home.isEmpty { return home + kind.defaultBelowHome + "/tick" }
         return nil

@@ -23,7 +23,7 @@ struct Tick: ParsableCommand {
               tick check
               tick lsp
             """,
-        version: "0.1.0",
+        version: version,
         subcommands: [
             Home.self,
             Lists.self,
@@ -59,4 +59,23 @@ struct Tick: ParsableCommand {
         ],
         defaultSubcommand: Home.self
     )
+
+    /// `tick --version`, which every subcommand answers too (`tick query --version`).
+    static let version = "0.1.0"
+}
+
+extension CommandConfiguration {
+    /// A `tick` subcommand's configuration. `tick` parses the subcommand a
+    /// command line names as a root of its own (`Tick.parseCommand`), so the
+    /// subcommand names `tick` as its super-command: its help and usage still
+    /// read `tick query …`. (argument-parser calls `_superCommandName`
+    /// experimental; it exists for commands run apart from their parent, as
+    /// these are.)
+    static func subcommand(
+        commandName: String, abstract: String, discussion: String = "", subcommands: [ParsableCommand.Type] = []
+    ) -> CommandConfiguration {
+        CommandConfiguration(
+            commandName: commandName, _superCommandName: "tick", abstract: abstract, discussion: discussion,
+            version: Tick.version, subcommands: subcommands)
+    }
 }

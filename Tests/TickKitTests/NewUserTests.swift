@@ -60,6 +60,32 @@ struct NewUserTests {
         #expect(try TickRunner.run(["help"]).status == 0)
     }
 
+    @Test("a command's own --help, -h and --version answer as tick help and tick --version do")
+    func commandHelpAndVersionMatchTicks() throws {
+        // The named command is parsed on its own (Tick.parseCommand), so its
+        // help must still name `tick`, nested commands included.
+        let version = try TickRunner.run(["--version"])
+        #expect(version.status == 0)
+        for command in [["query"], ["done"], ["git", "setup"], ["home"]] {
+            let help = try TickRunner.run(["help"] + command)
+            #expect(help.status == 0)
+            #expect(help.stdout.contains("USAGE: tick " + command.joined(separator: " ")))
+            for flag in ["--help", "-h"] {
+                let own = try TickRunner.run(command + [flag])
+                #expect(own.status == 0)
+                #expect(own.stdout == help.stdout, "tick \(command.joined(separator: " ")) \(flag)")
+            }
+            let ownVersion = try TickRunner.run(command + ["--version"])
+            #expect(ownVersion.status == 0)
+            #expect(ownVersion.stdout == version.stdout)
+        }
+        let group = try TickRunner.run(["git", "--help"])
+        #expect(group.stdout.contains("See 'tick help git <subcommand>' for detailed help."))
+        let wrong = try TickRunner.run(["query", "open", "--bogus"])
+        #expect(wrong.status == 64)
+        #expect(wrong.stderr.hasPrefix("tick: Unknown option '--bogus'"))
+    }
+
     @Test("the suggestion is the nearest name within a typo's reach")
     func suggestionReach() {
         let names = ["today", "scheduled", "all", "add", "mv", "rm", "done"]

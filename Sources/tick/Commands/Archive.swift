@@ -7,7 +7,7 @@ import TickStore
 extension Tick {
     /// `tick archive LIST [--to FILE]`: done and cancelled items out of the way.
     struct Archive: TickCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.subcommand(
             commandName: "archive",
             abstract: "Move done and cancelled items to a ## Done section at the end, or to another file.",
             discussion: """
@@ -77,7 +77,7 @@ extension Tick {
 
     /// `tick new NAME`: a new list file.
     struct New: TickCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.subcommand(
             commandName: "new",
             abstract: "Create a new list: NAME.md with front matter and a level-1 heading.",
             discussion: """

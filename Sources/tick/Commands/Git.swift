@@ -3,6 +3,7 @@ import Foundation
 import TickEdit
 import TickModel
 import TickStore
+import TickSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -11,7 +12,7 @@ import TickStore
 extension Tick {
     /// `tick merge`: git's merge driver for list files (SPEC §8).
     struct Merge: TickCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.subcommand(
             commandName: "merge",
             abstract: "Merge three versions of a list file item by item (git's merge driver).",
             discussion: """
@@ -55,7 +56,7 @@ extension Tick {
                 }
             }
             let versions = (try read(base, "the base"), try read(ours, "our"), try read(theirs, "their"))
-            let today: TaskDate = ProcessInfo.processInfo.environment["TICK_TODAY"].flatMap { TaskDate(iso: $0) } ?? TaskDate.today()
+            let today: TaskDate = Environment.process["TICK_TODAY"].flatMap { TaskDate(iso: $0) } ?? TaskDate.today()
             let outcome = try ListMerge.merge(
                 base: versions.0, ours: versions.1, theirs: versions.2, path: shownPath,
                 today: today, markers: ListMerge.Markers(size: markerSize),
@@ -76,7 +77,7 @@ extension Tick {
 
     /// `tick git`: set up a repository for tick.
     struct Git: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.subcommand(
             commandName: "git",
             abstract: "Set up the git repository of the notes folder for tick.",
             subcommands: [GitSetup.self])
@@ -84,7 +85,7 @@ extension Tick {
 
     /// `tick git setup`: `.gitattributes` and `merge.tick.*`.
     struct GitSetup: TickCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.subcommand(
             commandName: "setup",
             abstract: "Make git merge list files with `tick merge` (writes .gitattributes and merge.tick.* config).",
             discussion: """
@@ -154,7 +155,7 @@ extension Tick {
             let me =
                 (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
                 ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
-            let onPath = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { String($0) + "/tick" }
+            let onPath = (Environment.process["PATH"] ?? "").split(separator: ":").map { String($0) + "/tick" }
                 .first { FileManager.default.isExecutableFile(atPath: $0) }
             if let onPath, URL(fileURLWithPath: onPath).resolvingSymlinksInPath().path == URL(fileURLWithPath: me).resolvingSymlinksInPath().path {
                 return "tick"

@@ -5,7 +5,7 @@ import TickModel
 extension Tick {
     /// `tick lsp`: the Language Server Protocol server (SPEC §10).
     struct Lsp: TickCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.subcommand(
             commandName: "lsp",
             abstract: "Serve the Language Server Protocol over standard input and output, for editors.",
             discussion: """

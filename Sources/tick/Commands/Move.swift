@@ -7,7 +7,7 @@ import TickSyntax
 extension Tick {
     /// `tick mv ITEM LIST`: moves the item with its notes and subtasks.
     struct Move: TickCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.subcommand(
             commandName: "mv",
             abstract: "Move an item, with its notes and subtasks, to another list or section.",
             discussion: """
@@ -114,7 +114,7 @@ extension Tick {
             return parts.isEmpty ? "" : ", with its " + parts.joined(separator: " and ")
         }
 
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.subcommand(
             commandName: "rm",
             abstract: "Remove items with their notes and subtasks.",
             discussion: """

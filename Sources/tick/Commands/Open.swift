@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TickEngine
 import TickModel
+import TickSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -12,7 +13,7 @@ import TickModel
 extension Tick {
     /// `tick open ITEM`: the item's file in the user's editor, at its line.
     struct Open: TickCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.subcommand(
             commandName: "open",
             abstract: "Open an item's file in $VISUAL or $EDITOR at the item's line.",
             discussion: """
@@ -38,7 +39,7 @@ extension Tick {
                 item, in: try list.map { [documents[try ListLookup.resolve($0, in: documents)]] })
             let line = document.line(of: index)
             let path = root.absolute(document.path)
-            let environment = ProcessInfo.processInfo.environment
+            let environment = Environment.process
             let editor =
                 [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }
                 .first { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? "vi"

@@ -71,7 +71,7 @@ enum ResultPrinter {
 extension Tick {
     /// `tick today`: open items due today or earlier, overdue first.
     struct Today: SmartGroupCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.subcommand(
             commandName: "today",
             abstract: "Show what is due today or earlier and still open: the overdue items first.",
             discussion: """
@@ -90,7 +90,7 @@ extension Tick {
 
     /// `tick scheduled`: open items with a due date, grouped by day.
     struct Scheduled: SmartGroupCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.subcommand(
             commandName: "scheduled",
             abstract: "Show the open items with a due date, by due date, grouped by day.",
             discussion: """
@@ -106,7 +106,7 @@ extension Tick {
 
     /// `tick all`: every open item.
     struct All: SmartGroupCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.subcommand(
             commandName: "all",
             abstract: "Show every open item, in list order.",
             discussion: """
@@ -122,7 +122,7 @@ extension Tick {
 
     /// `tick overdue`: open items due before today.
     struct Overdue: SmartGroupCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.subcommand(
             commandName: "overdue",
             abstract: "Show the open items due before today.",
             discussion: """
@@ -138,7 +138,7 @@ extension Tick {
 
     /// `tick completed`: done items, newest first.
     struct Completed: SmartGroupCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.subcommand(
             commandName: "completed",
             abstract: "Show the done items, newest completion first (undated ones last).",
             discussion: """

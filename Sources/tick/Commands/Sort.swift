@@ -6,11 +6,12 @@ import TickModel
 import TickRecords
 import TickStore
 import TickSyntax
+import TickSystem
 
 extension Tick {
     /// `tick sort LIST --by KEY --write`: reorders sibling items in the file.
     struct Sort: TickCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.subcommand(
             commandName: "sort",
             abstract: "Sort a list's items in the file, whole blocks at a time.",
             discussion: """
@@ -46,7 +47,7 @@ extension Tick {
                 let splices = SortList.splices(document, by: keys, reverse: reverse, today: session.today)
                 let parsed = DocumentParser.parse(try EditSession.apply(splices, to: document), path: path)
                 guard let sorted = EncodedDocument(encoding: parsed) else { throw TickError.badData("\(path) is too large to show") }
-                let display = Display(choice: .auto, environment: ProcessInfo.processInfo.environment)
+                let display = Display(choice: .auto, environment: .process)
                 // The preview shows the order; whether an item is blocked is not its concern.
                 display.print(
                     ListView.source(

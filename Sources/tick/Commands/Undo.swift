@@ -6,7 +6,7 @@ import TickStore
 extension Tick {
     /// `tick undo`: reverts the last change tick made to the notes folder.
     struct Undo: TickCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.subcommand(
             commandName: "undo",
             abstract: "Revert the last change tick made in the notes folder, all its files together.",
             discussion: """
@@ -41,7 +41,7 @@ extension Tick {
 
     /// `tick redo`: applies the change undone last again.
     struct Redo: TickCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.subcommand(
             commandName: "redo",
             abstract: "Apply again the change `tick undo` reverted last.",
             discussion: """

@@ -5,7 +5,7 @@ import TickSyntax
 extension Tick {
     /// `tick view [NAME]`: runs a saved view, or lists them.
     struct View: TickCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.subcommand(
             commandName: "view",
             abstract: "Run a saved view (a named query with its sort and groups), or list the views.",
             discussion: """

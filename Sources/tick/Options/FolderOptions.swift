@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TickModel
 import TickStore
+import TickSystem
 
 /// Where the notes are and what day it is: shared by every subcommand, so
 /// the options may follow the subcommand's name.
@@ -34,8 +35,5 @@ struct FolderOptions: ParsableArguments {
         return TaskDate.today()
     }
 
-    private func environment(_ name: String) -> String? {
-        guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { return nil }
-        return value
-    }
+    private func environment(_ name: String) -> String? { Environment.process.nonEmpty(name) }
 }

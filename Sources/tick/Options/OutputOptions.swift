@@ -28,7 +28,7 @@ struct OutputOptions: ParsableArguments {
     var color: ColorChoice = .auto
 
     /// The terminal settings for this run.
-    var display: Display { Display(choice: color, environment: ProcessInfo.processInfo.environment) }
+    var display: Display { Display(choice: color, environment: .process) }
 }
 
 /// What the terminal can show: colors and width.
@@ -43,7 +43,7 @@ struct Display {
         self.width = width
     }
 
-    init(choice: ColorChoice, environment: [String: String]) {
+    init(choice: ColorChoice, environment: Environment) {
         let isTerminal = isatty(STDOUT_FILENO) == 1
         let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
         let colored: Bool
@@ -61,7 +61,7 @@ struct Display {
         width = Display.terminalWidth(isTerminal: isTerminal, environment: environment)
     }
 
-    static func terminalWidth(isTerminal: Bool, environment: [String: String]) -> Int? {
+    static func terminalWidth(isTerminal: Bool, environment: Environment) -> Int? {
         if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
         guard isTerminal else { return nil }
         var size = winsize()

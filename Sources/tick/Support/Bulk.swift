@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TickEngine
 import TickModel
+import TickSystem
 
 /// `--where EXPR` and `--yes`: acting on every item a query matches (SPEC §5).
 struct BulkOptions: ParsableArguments {
@@ -60,7 +61,7 @@ enum Bulk {
     /// True when a person can answer: standard input and standard error are
     /// a terminal (or the test seam TICK_TEST_ASSUME_TERMINAL says so).
     private static var isTerminal: Bool {
-        if ProcessInfo.processInfo.environment["TICK_TEST_ASSUME_TERMINAL"] == "1" { return true }
+        if Environment.process["TICK_TEST_ASSUME_TERMINAL"] == "1" { return true }
         return isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import TickModel
 import TickRecords
 import TickStore
+import TickSystem
 
 /// Shell completions that know the notes folder: list names and item
 /// titles, read from the folder the command line names (`--dir`, else
@@ -108,7 +109,7 @@ enum Completions {
             if word == "--dir", index + 1 < words.count { folderPath = unquoted(words[index + 1]) }
             if word.hasPrefix("--dir=") { folderPath = unquoted(String(word.dropFirst(6))) }
         }
-        if folderPath == nil, let dir = ProcessInfo.processInfo.environment["TICK_DIR"], !dir.isEmpty { folderPath = dir }
+        if folderPath == nil, let dir = Environment.process.nonEmpty("TICK_DIR") { folderPath = dir }
         try? Configuration.loadUser()
         let path =
             folderPath.map { $0 == "~" || $0.hasPrefix("~/") ? NSHomeDirectory() + $0.dropFirst() : $0 }

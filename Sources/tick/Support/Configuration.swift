@@ -2,6 +2,7 @@ import Foundation
 import TickModel
 import TickStore
 import TickSyntax
+import TickSystem
 
 /// The settings in force (SPEC §9): the user's config file, with the notes
 /// folder's `.tick.yml` over it. Read once, before the command line is
@@ -14,7 +15,7 @@ enum Configuration {
 
     /// `$XDG_CONFIG_HOME/tick/config.yml`, else `~/.config/tick/config.yml`.
     static var userPath: String? {
-        UserFolders.tick(.config, environment: ProcessInfo.processInfo.environment).map { $0 + "/config.yml" }
+        UserFolders.tick(.config, environment: .process).map { $0 + "/config.yml" }
     }
 
     /// Reads the user's file.
@@ -26,7 +27,7 @@ enum Configuration {
     static var defaultFolder: String? {
         guard let folder = user.folder else { return nil }
         if folder == "~" || folder.hasPrefix("~/") {
-            return (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + folder.dropFirst()
+            return (Environment.process["HOME"] ?? NSHomeDirectory()) + folder.dropFirst()
         }
         return folder
     }
@@ -71,7 +72,7 @@ enum Configuration {
         }
         guard index < arguments.count, !commandNames.contains(arguments[index]) else { return arguments }
         let folder =
-            dir ?? ProcessInfo.processInfo.environment["TICK_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+            dir ?? Environment.process.nonEmpty("TICK_DIR")
             ?? defaultFolder ?? FileManager.default.currentDirectoryPath
         let settings = try self.settings(forFolder: folder)
         guard let words = settings.alias(arguments[index]) else { return arguments }

@@ -57,7 +57,7 @@ extension Tick {
             exit(withError: ExitCode(TickError.Kind.usage.exitCode))
         }
         do {
-            command = try parseAsRoot(arguments)
+            command = try parseCommand(arguments)
         } catch {
             refuseDashedName()
             exitWithUsageError(error)
@@ -77,6 +77,23 @@ extension Tick {
         // Output `print` buffered is written now, where a failure can still
         // be reported (exit 73), not by `exit`, which ignores it.
         Terminal.flushStandardOutput()
+    }
+
+    /// The command a command line names, parsed. A line that begins with a
+    /// subcommand's name is parsed by that subcommand alone, as a root of its
+    /// own: parsing through `tick` would also have the library reflect on
+    /// `tick`, on the default subcommand and on its completion-script
+    /// pseudo-commands, about 2 ms of every command before any work starts
+    /// (docs/PERFORMANCE.md). Anything else (plain `tick`, `help`, `--help`,
+    /// `--version`) is parsed through `tick`. Completion scripts never get
+    /// here: `CompletionScripts` answers them first.
+    static func parseCommand(_ arguments: [String]) throws -> ParsableCommand {
+        if let name = arguments.first,
+            let named = configuration.subcommands.first(where: { $0.configuration.commandName == name })
+        {
+            return try named.parseAsRoot(Array(arguments.dropFirst()))
+        }
+        return try parseAsRoot(arguments)
     }
 
     /// Work started on other threads for this process (setting up the
@@ -153,7 +170,7 @@ extension Tick {
     /// The width help is wrapped to, as the library finds it: COLUMNS, else
     /// the terminal's width, else 80.
     static var helpWidth: Int {
-        Display.terminalWidth(isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment) ?? 80
+        Display.terminalWidth(isTerminal: isatty(STDOUT_FILENO) == 1, environment: .process) ?? 80
     }
 
     /// `message` with its `USAGE:` line broken between arguments (never

@@ -3,6 +3,7 @@ import TickEngine
 import TickModel
 import TickRecords
 import TickStore
+import TickSystem
 
 extension FolderOptions {
     /// Every list of the notes folder as the read model holds it
@@ -25,7 +26,7 @@ extension FolderOptions {
 
     /// True when today was pinned with --today or TICK_TODAY.
     var isTodayPinned: Bool {
-        today != nil || !(ProcessInfo.processInfo.environment["TICK_TODAY"] ?? "").isEmpty
+        today != nil || Environment.process.nonEmpty("TICK_TODAY") != nil
     }
 }
 
