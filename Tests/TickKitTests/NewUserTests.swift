@@ -60,7 +60,7 @@ struct NewUserTests {
         #expect(try TickRunner.run(["help"]).status == 0)
     }
 
-    @Test("a command's own --help, -h and --version answer as tick help and tick --version do")
+    @Test("a command's own --help, -h and --version answer as tick help and tick --version do; options alone are the home screen's")
     func commandHelpAndVersionMatchTicks() throws {
         // The named command is parsed on its own (Tick.parseCommand), so its
         // help must still name `tick`, nested commands included.
@@ -79,6 +79,23 @@ struct NewUserTests {
             #expect(ownVersion.status == 0)
             #expect(ownVersion.stdout == version.stdout)
         }
+        // A line of options alone is the home screen's, parsed by it alone;
+        // help and the version still answer for tick itself.
+        let examples = TestPaths.examples.path
+        let home = try TickRunner.run(["home", "--dir", examples, "--json"])
+        #expect(home.status == 0)
+        #expect(try TickRunner.run(["--dir", examples, "--json"]).stdout == home.stdout)
+        let rootHelp = try TickRunner.run(["help"])
+        #expect(rootHelp.stdout.contains("USAGE: tick <subcommand>"))
+        for flags in [["--help"], ["-h"]] { #expect(try TickRunner.run(flags).stdout == rootHelp.stdout) }
+        // After an option, help is the home screen's, as the library has always answered.
+        #expect(try TickRunner.run(["--dir", examples, "-h"]).stdout == TickRunner.run(["home", "-h"]).stdout)
+        #expect(try TickRunner.run(["--dir", examples, "--version"]).stdout == version.stdout)
+        #expect(Tick.asksForHelpOrVersion(["--json", "-jh"]))
+        #expect(Tick.asksForHelpOrVersion(["--dir", "x", "--help-hidden"]))
+        #expect(Tick.asksForHelpOrVersion(["---completion", "show", "--", "g"]))
+        #expect(!Tick.asksForHelpOrVersion(["--dir", "x", "--json"]))
+        #expect(!Tick.asksForHelpOrVersion(["--dir", "x", "--", "-h"]))
         let group = try TickRunner.run(["git", "--help"])
         #expect(group.stdout.contains("See 'tick help git <subcommand>' for detailed help."))
         let wrong = try TickRunner.run(["query", "open", "--bogus"])

@@ -81,19 +81,36 @@ extension Tick {
 
     /// The command a command line names, parsed. A line that begins with a
     /// subcommand's name is parsed by that subcommand alone, as a root of its
-    /// own: parsing through `tick` would also have the library reflect on
-    /// `tick`, on the default subcommand and on its completion-script
-    /// pseudo-commands, about 2 ms of every command before any work starts
-    /// (docs/PERFORMANCE.md). Anything else (plain `tick`, `help`, `--help`,
-    /// `--version`) is parsed through `tick`. Completion scripts never get
-    /// here: `CompletionScripts` answers them first.
+    /// own, and a line of options only by the home screen (the default
+    /// subcommand): parsing through `tick` would also have the library
+    /// reflect on `tick`, on the default subcommand and on its
+    /// completion-script pseudo-commands, about 2 ms of every command before
+    /// any work starts (docs/PERFORMANCE.md). `help` and the flags the
+    /// library answers for `tick` itself (`--help`, `--version`) are parsed
+    /// through `tick`. Completion scripts never get here:
+    /// `CompletionScripts` answers them first.
     static func parseCommand(_ arguments: [String]) throws -> ParsableCommand {
-        if let name = arguments.first,
-            let named = configuration.subcommands.first(where: { $0.configuration.commandName == name })
-        {
+        guard let first = arguments.first, !first.hasPrefix("-") else {
+            if asksForHelpOrVersion(arguments) { return try parseAsRoot(arguments) }
+            return try Home.parseAsRoot(arguments)
+        }
+        if let named = configuration.subcommands.first(where: { $0.configuration.commandName == first }) {
             return try named.parseAsRoot(Array(arguments.dropFirst()))
         }
         return try parseAsRoot(arguments)
+    }
+
+    /// Whether options ask the library for help, the version, the help
+    /// dump or a shell's completions (`---completion`, which the scripts
+    /// send), which it answers for the command it parses (`tick`, not the
+    /// home screen). Any short option with an `h` counts: the library reads
+    /// `-xh` as `-x -h`.
+    static func asksForHelpOrVersion(_ arguments: [String]) -> Bool {
+        let libraryFlags: Set<String> = ["--help", "--help-hidden", "--version", "--experimental-dump-help"]
+        return arguments.prefix { $0 != "--" }.contains { argument in
+            if argument.hasPrefix("---") { return true }
+            return argument.hasPrefix("--") ? libraryFlags.contains(argument) : argument.hasPrefix("-") && argument.contains("h")
+        }
     }
 
     /// Work started on other threads for this process (setting up the
