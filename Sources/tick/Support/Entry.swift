@@ -85,13 +85,13 @@ extension Tick {
     /// subcommand): parsing through `tick` would also have the library
     /// reflect on `tick`, on the default subcommand and on its
     /// completion-script pseudo-commands, about 2 ms of every command before
-    /// any work starts (docs/PERFORMANCE.md). `help` and the flags the
-    /// library answers for `tick` itself (`--help`, `--version`) are parsed
-    /// through `tick`. Completion scripts never get here:
-    /// `CompletionScripts` answers them first.
+    /// any work starts (docs/PERFORMANCE.md). `help` and what the library
+    /// answers for `tick` itself (`--help`, `--version`, a shell's request
+    /// for completions) are parsed through `tick`. Requests for a completion
+    /// script never get here: `CompletionScripts` answers them first.
     static func parseCommand(_ arguments: [String]) throws -> ParsableCommand {
         guard let first = arguments.first, !first.hasPrefix("-") else {
-            if asksForHelpOrVersion(arguments) { return try parseAsRoot(arguments) }
+            if asksTheLibrary(arguments) { return try parseAsRoot(arguments) }
             return try Home.parseAsRoot(arguments)
         }
         if let named = configuration.subcommands.first(where: { $0.configuration.commandName == first }) {
@@ -105,7 +105,7 @@ extension Tick {
     /// send), which it answers for the command it parses (`tick`, not the
     /// home screen). Any short option with an `h` counts: the library reads
     /// `-xh` as `-x -h`.
-    static func asksForHelpOrVersion(_ arguments: [String]) -> Bool {
+    static func asksTheLibrary(_ arguments: [String]) -> Bool {
         let libraryFlags: Set<String> = ["--help", "--help-hidden", "--version", "--experimental-dump-help"]
         return arguments.prefix { $0 != "--" }.contains { argument in
             if argument.hasPrefix("---") { return true }
