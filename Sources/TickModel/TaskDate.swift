@@ -1,5 +1,4 @@
 import Foundation
-import TickSystem
 
 /// A calendar day, with an optional time of day, as written in a to-do file.
 ///
@@ -244,11 +243,13 @@ public struct TaskDate: Sendable, Hashable, Comparable, CustomStringConvertible 
         self.init(year: year, month: month, day: day)
     }
 
-    /// Today's local date. (From the C library, not a Foundation calendar
-    /// made for the purpose: that costs a third of a millisecond.)
+    /// Today's local date, in the time zone Foundation takes for the local
+    /// one (as the iCalendar export's reminders do).
     public static func today() -> TaskDate {
-        let parts = Posix.localDateToday()
-        return TaskDate(year: parts.year, month: parts.month, day: parts.day)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        let parts = calendar.dateComponents([.year, .month, .day], from: Date())
+        return TaskDate(year: parts.year!, month: parts.month!, day: parts.day!)
     }
 
     /// The short English weekday name, "Mon" ... "Sun".

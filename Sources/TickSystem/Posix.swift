@@ -337,16 +337,6 @@ public enum Posix {
     /// The current time, in whole seconds since 1970 (`time(3)`).
     package static func secondsNow() -> Int { Int(time(nil)) }
 
-    /// Today's date where the user is (`localtime_r`, which reads `TZ` or
-    /// the system's zone, as Foundation's `TimeZone.current` does): the
-    /// year, the month (1 to 12) and the day of the month.
-    package static func localDateToday() -> (year: Int, month: Int, day: Int) {
-        var now = time(nil)
-        var parts = tm()
-        localtime_r(&now, &parts)
-        return (Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday))
-    }
-
     // MARK: Environment
 
     /// The environment variable `name` (`getenv`), or nil when it is not set.

@@ -23,7 +23,7 @@ struct Tick: ParsableCommand {
               tick check
               tick lsp
             """,
-        version: version,
+        version: "0.1.0",
         subcommands: [
             Home.self,
             Lists.self,
@@ -59,16 +59,13 @@ struct Tick: ParsableCommand {
         ],
         defaultSubcommand: Home.self
     )
-
-    /// `tick --version`, which every subcommand answers too (`tick query --version`).
-    static let version = "0.1.0"
 }
 
 extension CommandConfiguration {
     /// A `tick` subcommand's configuration. `tick` parses the subcommand a
     /// command line names as a root of its own (`Tick.parseCommand`), so the
-    /// subcommand names `tick` as its super-command: its help and usage still
-    /// read `tick query …`. (argument-parser calls `_superCommandName`
+    /// subcommand names `tick` as its super-command: whatever the library
+    /// says of its usage still reads `tick query …`. (argument-parser calls `_superCommandName`
     /// experimental; it exists for commands run apart from their parent, as
     /// these are.)
     static func subcommand(
@@ -76,6 +73,6 @@ extension CommandConfiguration {
     ) -> CommandConfiguration {
         CommandConfiguration(
             commandName: commandName, _superCommandName: "tick", abstract: abstract, discussion: discussion,
-            version: Tick.version, subcommands: subcommands)
+            subcommands: subcommands)
     }
 }

@@ -32,20 +32,6 @@ import Testing
         #expect(given.nonEmpty("HOME") == "/home/a")
     }
 
-    @Test func localDateTodayIsFoundationsDateInTheLocalZone() {
-        // Either side of a midnight the two reads could straddle: read again.
-        for _ in 0..<3 {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = .current
-            let before = calendar.dateComponents([.year, .month, .day], from: Date())
-            let today = Posix.localDateToday()
-            let after = calendar.dateComponents([.year, .month, .day], from: Date())
-            guard before == after else { continue }
-            #expect(today.year == before.year && today.month == before.month && today.day == before.day)
-            return
-        }
-    }
-
     @Test func wholeFileReadStopsAtItsLimit() throws {
         let folder = try TemporaryFolder(["ten.txt": "0123456789"])
         let descriptor = Posix.openFile(folder.path + "/ten.txt", O_RDONLY | O_CLOEXEC)

@@ -79,37 +79,45 @@ extension Tick {
         Terminal.flushStandardOutput()
     }
 
-    /// The command a command line names, parsed. A line that begins with a
-    /// subcommand's name is parsed by that subcommand alone, as a root of its
-    /// own, and a line of options only by the home screen (the default
-    /// subcommand): parsing through `tick` would also have the library
-    /// reflect on `tick`, on the default subcommand and on its
-    /// completion-script pseudo-commands, about 2 ms of every command before
-    /// any work starts (docs/PERFORMANCE.md). `help` and what the library
-    /// answers for `tick` itself (`--help`, `--version`, a shell's request
-    /// for completions) are parsed through `tick`. Requests for a completion
-    /// script never get here: `CompletionScripts` answers them first.
+    /// The command a command line names, parsed. A line that begins with the
+    /// name of a subcommand without subcommands of its own is parsed by that
+    /// subcommand alone, as a root of its own, and a line of options alone
+    /// by the home screen (the default subcommand): parsing through `tick`
+    /// would also have the library reflect on `tick`, on the default
+    /// subcommand and on its completion-script pseudo-commands, about 2 ms
+    /// of every command before any work starts (docs/PERFORMANCE.md).
+    /// Everything else goes through `tick`, as every line once did: `help`,
+    /// `git` and its subcommands (a root of its own would gain a `help`
+    /// subcommand), and whatever the library answers itself
+    /// (`asksTheLibrary`).
     static func parseCommand(_ arguments: [String]) throws -> ParsableCommand {
-        guard let first = arguments.first, !first.hasPrefix("-") else {
-            if asksTheLibrary(arguments) { return try parseAsRoot(arguments) }
-            return try Home.parseAsRoot(arguments)
-        }
-        if let named = configuration.subcommands.first(where: { $0.configuration.commandName == first }) {
+        if asksTheLibrary(arguments) { return try parseAsRoot(arguments) }
+        guard let first = arguments.first, !first.hasPrefix("-") else { return try Home.parseAsRoot(arguments) }
+        if let named = configuration.subcommands.first(where: { $0.configuration.commandName == first }),
+            named.configuration.subcommands.isEmpty
+        {
             return try named.parseAsRoot(Array(arguments.dropFirst()))
         }
         return try parseAsRoot(arguments)
     }
 
-    /// Whether options ask the library for help, the version, the help
-    /// dump or a shell's completions (`---completion`, which the scripts
-    /// send), which it answers for the command it parses (`tick`, not the
-    /// home screen). Any short option with an `h` counts: the library reads
-    /// `-xh` as `-x -h`.
+    /// Whether a line asks the library itself for something: help, the
+    /// version, the help dump, a completion script (with or without a
+    /// shell; `CompletionScripts` answers only the first) or a shell's
+    /// completions (`---completion`, which the scripts send). The library
+    /// answers these for `tick`, and a command parsed as a root of its own
+    /// would answer some differently. Any short option with an `h` counts:
+    /// the library reads `-xh` as `-x -h`.
     static func asksTheLibrary(_ arguments: [String]) -> Bool {
-        let libraryFlags: Set<String> = ["--help", "--help-hidden", "--version", "--experimental-dump-help"]
+        let libraryOptions: Set<Substring> = [
+            "--help", "--help-hidden", "--version", "--experimental-dump-help", "--generate-completion-script",
+        ]
         return arguments.prefix { $0 != "--" }.contains { argument in
             if argument.hasPrefix("---") { return true }
-            return argument.hasPrefix("--") ? libraryFlags.contains(argument) : argument.hasPrefix("-") && argument.contains("h")
+            if argument.hasPrefix("--") {
+                return libraryOptions.contains(argument.split(separator: "=", maxSplits: 1).first ?? "")
+            }
+            return argument.hasPrefix("-") && argument.contains("h")
         }
     }
 
