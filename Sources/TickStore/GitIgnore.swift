@@ -370,8 +370,8 @@ struct IgnoreRules: Sendable {
     /// `$XDG_CONFIG_HOME/git/ignore`, else `~/.config/git/ignore`.
     static func globalExcludesFile() -> String? {
         let environment = Environment.process
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
-        let xdg = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home.map { $0 + "/.config" }
+        let home = environment.nonEmpty("HOME")
+        let xdg = environment.nonEmpty("XDG_CONFIG_HOME") ?? home.map { $0 + "/.config" }
         var configured: String? = nil
         for config in [xdg.map { $0 + "/git/config" }, home.map { $0 + "/.gitconfig" }].compactMap({ $0 }) {
             if let bytes = readSmallRegularFile(config, followingLink: true), let value = GitConfig.value(of: "core", "excludesfile", in: bytes) {

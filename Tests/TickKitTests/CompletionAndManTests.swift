@@ -84,7 +84,8 @@ import Testing
         let sources = TestPaths.packageRoot.appendingPathComponent("Sources")
         var names = Set<String>()
         let enumerator = FileManager.default.enumerator(atPath: sources.path)
-        let pattern = try Regex(#"(?:environment(?:\(\))?\[|getenv\(|environment\()"([A-Z_]+)""#)
+        // Read through `Environment`: `environment["NAME"]`, `Environment.process["NAME"]`, `….nonEmpty("NAME")`.
+        let pattern = try Regex(#"(?:[eE]nvironment(?:\.process)?\[|getenv\(|environment\(|nonEmpty\()"([A-Z_]+)""#)
         while let path = enumerator?.nextObject() as? String {
             guard path.hasSuffix(".swift") else { continue }
             let text = try String(contentsOfFile: sources.path + "/" + path, encoding: .utf8)

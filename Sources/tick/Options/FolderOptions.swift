@@ -17,7 +17,7 @@ struct FolderOptions: ParsableArguments {
     var today: String?
 
     func validate() throws {
-        if let text = today ?? environment("TICK_TODAY"), TaskDate(iso: text) == nil {
+        if let text = today ?? Environment.process.nonEmpty("TICK_TODAY"), TaskDate(iso: text) == nil {
             let origin = today == nil ? "TICK_TODAY" : "--today"
             throw ValidationError("\(origin) '\(text)' is not a date; write YYYY-MM-DD, e.g. 2026-11-21")
         }
@@ -25,15 +25,13 @@ struct FolderOptions: ParsableArguments {
 
     /// The notes folder's path as given.
     var folderPath: String {
-        dir ?? environment("TICK_DIR") ?? Configuration.defaultFolder ?? FileManager.default.currentDirectoryPath
+        dir ?? Environment.process.nonEmpty("TICK_DIR") ?? Configuration.defaultFolder ?? FileManager.default.currentDirectoryPath
     }
 
     func folder() throws -> NotesFolder { try NotesFolder(path: folderPath) }
 
     var todayDate: TaskDate {
-        if let text = today ?? environment("TICK_TODAY"), let date = TaskDate(iso: text) { return date.dayOnly }
+        if let text = today ?? Environment.process.nonEmpty("TICK_TODAY"), let date = TaskDate(iso: text) { return date.dayOnly }
         return TaskDate.today()
     }
-
-    private func environment(_ name: String) -> String? { Environment.process.nonEmpty(name) }
 }

@@ -45,7 +45,7 @@ struct Display {
 
     init(choice: ColorChoice, environment: Environment) {
         let isTerminal = isatty(STDOUT_FILENO) == 1
-        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+        let noColor = environment.nonEmpty("NO_COLOR") != nil
         let colored: Bool
         switch choice {
         case .always: colored = true
