@@ -96,10 +96,16 @@ struct NewUserTests {
         #expect(Tick.asksTheLibrary(["---completion", "show", "--", "g"]))
         #expect(Tick.asksTheLibrary(["query", "--generate-completion-script"]))
         #expect(Tick.asksTheLibrary(["--help=x"]))
-        // Lines the library answers for tick answer as they did.
-        let script = try TickRunner.run(["--generate-completion-script"])
+        // Lines the library answers for tick answer as they did: a
+        // completion script for the shell SHELL names, or a one-line error
+        // without one.
+        let script = try TickRunner.run(["--generate-completion-script"], environment: ["SHELL": "/bin/bash"])
         #expect(script.status == 0)
-        #expect(try TickRunner.run(["query", "--generate-completion-script"]).stdout == script.stdout)
+        #expect(script.stdout.contains("complete -o filenames -F _tick tick"))
+        #expect(try TickRunner.run(["query", "--generate-completion-script"], environment: ["SHELL": "/bin/bash"]).stdout == script.stdout)
+        let noShell = try TickRunner.run(["query", "--generate-completion-script"])
+        #expect(noShell.status == 64)
+        #expect(noShell.stderr.hasPrefix("tick: Can't autodetect a supported shell."))
         #expect(try TickRunner.run(["--help=x"]).stdout == rootHelp.stdout)
         #expect(try TickRunner.run(["git", "help"]).status == 64)
         #expect(!Tick.asksTheLibrary(["--dir", "x", "--json"]))

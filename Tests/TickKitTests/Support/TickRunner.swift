@@ -47,13 +47,14 @@ enum TickRunner {
         return folder
     }()
 
-    /// Runs tick with `arguments`. The environment is clean of TICK_*,
-    /// NO_COLOR, COLORTERM and COLUMNS unless `environment` sets them; the
-    /// output is a pipe, so tick sees no terminal. `program` runs instead of
-    /// tick when given (a shell running examples), with the same environment.
     /// The timestamp granularity the tick processes of the tests assume.
     static let timestampGranularity = "0"
 
+    /// Runs tick with `arguments`. The environment is clean of TICK_*,
+    /// NO_COLOR, COLORTERM, COLUMNS, VISUAL, EDITOR and SHELL unless
+    /// `environment` sets them (CI runs with no SHELL, a terminal with one);
+    /// the output is a pipe, so tick sees no terminal. `program` runs instead
+    /// of tick when given (a shell running examples), with the same environment.
     static func run(
         _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil,
         program: URL? = nil
@@ -62,7 +63,7 @@ enum TickRunner {
         process.executableURL = program ?? executable
         process.arguments = arguments
         var base = ProcessInfo.processInfo.environment
-        for key in ["TICK_DIR", "TICK_TODAY", "NO_COLOR", "COLORTERM", "COLUMNS", "VISUAL", "EDITOR"] { base[key] = nil }
+        for key in ["TICK_DIR", "TICK_TODAY", "NO_COLOR", "COLORTERM", "COLUMNS", "VISUAL", "EDITOR", "SHELL"] { base[key] = nil }
         // A parse cache of the test run's own, not the user's.
         base["XDG_CACHE_HOME"] = Self.cacheHome
         base["XDG_STATE_HOME"] = Self.stateHome
