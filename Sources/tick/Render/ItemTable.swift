@@ -207,7 +207,7 @@ enum ItemTable {
         // The kept lines are laid out in the listing's order, a chunk of
         // lines on each core.
         let fitted = widths
-        let chunks = stride(from: 0, to: source.count, by: 4096).map { $0..<min(source.count, $0 + 4096) }
+        let chunks = stride(from: 0, to: source.count, by: Self.linesPerWrittenChunk).map { $0..<min(source.count, $0 + Self.linesPerWrittenChunk) }
         writeInOrder(chunks, to: write) { index, _, printed in
             let wasCut =
                 cut?.withKept(index) { bytes, range in
@@ -350,7 +350,9 @@ enum ItemTable {
             for (stretch, range) in stretches.enumerated() {
                 for (place, line) in ordered[range].enumerated() { builtAt[line - start] = (Int32(stretch), Int32(place)) }
             }
-            let chunks = stride(from: start, to: window.upperBound, by: 4096).map { $0..<min(window.upperBound, $0 + 4096) }
+            let chunks = stride(from: start, to: window.upperBound, by: Self.linesPerWrittenChunk).map {
+                $0..<min(window.upperBound, $0 + Self.linesPerWrittenChunk)
+            }
             writeInOrder(chunks, to: write) { index, _, printed in
                 let (stretch, place) = (Int(builtAt[index - start].stretch), Int(builtAt[index - start].place))
                 built[stretch].bytes.withUnsafeBufferPointer { bytes in
@@ -364,6 +366,13 @@ enum ItemTable {
 
     /// The lines `writeInWindows` builds and holds at once (about 10 MB).
     static let windowLines = 32_768
+
+    /// The lines laid out together into one output buffer: about 150 KB
+    /// of rows, within the buffer `writeInOrder` starts with, so that the
+    /// four buffers in flight serve chunk after chunk and the output is
+    /// written into memory already touched (a buffer grown, or a chunk
+    /// for each buffer, touches fresh pages: a page fault per 4 KB).
+    static let linesPerWrittenChunk = 1024
 
     /// Prints `line`, built into `bytes`, as `write` prints it: from its
     /// cells, or cut from its styled text when it does not fit.
@@ -827,6 +836,7 @@ private struct BuiltLines<Kept> {
         source.inCacheOrder(where: include) { chunkLines in
             var chunk = Chunk()
             chunk.kept.reserveCapacity(chunkLines.count)
+            chunk.bytes.reserveCapacity(chunkLines.count * Self.bytesPerLineReserved)
             source.forEachPrefetching(chunkLines) { index in chunk.kept.append(build(index, &chunk.bytes)) }
             return (chunk, chunkLines)
         } collect: { built in
@@ -839,6 +849,13 @@ private struct BuiltLines<Kept> {
             }
         }
     }
+
+    /// The bytes reserved for each line of a chunk before it is built:
+    /// more than nearly any row prints, so that a chunk's bytes are not
+    /// grown (copied into fresh memory, twice as large, again and again)
+    /// as its rows are written. Pages reserved and never written are never
+    /// touched, so reserving too much costs nothing.
+    static var bytesPerLineReserved: Int { 512 }
 
     /// What was kept of line `line`; nil when it was not built.
     func kept(_ line: Int) -> Kept? {
