@@ -189,10 +189,30 @@ import TickSyntax
         expectRowsAsBytesPrintAsStyledRows(list, label: "tags.md")
     }
 
+    @Test("rows cut to fit a terminal from their bytes print as rows cut from styled text, at every width, through links and styles")
+    func rowsCutFromBytesPrintAsRowsCutFromStyledText() throws {
+        // Printable ASCII only (rows of other text are cut from their styled
+        // text, the reference itself): links, emphasis, code, tags and dates
+        // put span boundaries at many columns, and each width cuts at others.
+        let text = """
+            # Cut
+            - [ ] Read [the long guide](https://example.com/guide) before the meeting on Friday 📅 2026-11-20 #work #reading
+            - [ ] **Bold start** then *italic middle* and `code at the end` ⏫ #a #bb #ccc
+            - [x] Done item with a plain title that runs on and on ✅ 2026-11-18
+            - [ ] See https://example.org/a/very/long/path/that/goes/on and then more words 🔽
+            - [ ] x
+            - [/] In progress [link one](a) [link two](b) ~~struck~~ words after
+              - [ ] A subtask under it with a due date 📅 2026-11-25 #deep-tag-name
+            """
+        let list = try #require(EncodedDocument(encoding: DocumentParser.parse(Array(text.utf8), path: "cut.md")))
+        expectRowsAsBytesPrintAsStyledRows(list, label: "cut.md", widths: [nil] + Array(6...90))
+    }
+
     /// Every listing of `list`'s items (plain and styled titles, a listing
-    /// and the list's own view, every color depth and width) prints the
-    /// same bytes kept, cut from styled text, and measured first.
-    private func expectRowsAsBytesPrintAsStyledRows(_ list: EncodedDocument, label fileLabel: String) {
+    /// and the list's own view, every color depth and each of `widths`)
+    /// prints the same bytes kept (rows that do not fit cut from their
+    /// bytes where they can be), cut from styled text, and measured first.
+    private func expectRowsAsBytesPrintAsStyledRows(_ list: EncodedDocument, label fileLabel: String, widths: [Int?] = [nil, 80, 30]) {
         let items = list.items()
         // Blocked items too: the dependencies of the list's own items.
         let dependencies = DependencyIndex(items)
@@ -210,7 +230,7 @@ import TickSyntax
             for source in sources {
                 #expect(source.writeRow != nil)
                 for depth in plain ? [ColorDepth.none] : [.none, .ansi256, .trueColor] {
-                    for width in [nil, 80, 30] as [Int?] {
+                    for width in widths {
                         func printed(cuttingEveryRow: Bool, keepingAtMost limit: Int = ItemTable.keptLinesLimit, window: Int = 3) -> [UInt8] {
                             var bytes: [UInt8] = []
                             ItemTable.write(

@@ -137,9 +137,11 @@ enum ItemTable {
     /// to back and holds a batch's pages, not the file's. What is kept of a
     /// line is its cells as printed bytes and their widths (tens of bytes a
     /// row, not styled text); the columns are measured on them. The rows
-    /// that must be cut to fit the terminal are then built again as styled
-    /// text and cut (`renderStyled`), the same way, and the lines are laid
-    /// out in the listing's order, a chunk of 4,096 lines on each core, and
+    /// that must be cut to fit the terminal are then built again, the same
+    /// way, with their cells cut (`RowBytes` with cut limits; from styled
+    /// text, `renderStyled`, when the text to cut is not printable ASCII or
+    /// the row has notes), and the lines are laid out in the listing's
+    /// order, a chunk of `linesPerWrittenChunk` lines on each core, and
     /// written in order as they are done.
     ///
     /// A listing of more than `keepingAtMost` lines is not kept: it is
@@ -149,8 +151,9 @@ enum ItemTable {
     /// (`writeMeasuringFirst`), a window of lines built in the cache's
     /// order otherwise (`writeInWindows`).
     ///
-    /// With `cuttingEveryRow` (for tests) every row is printed as one that
-    /// must be cut is: the reference the kept bytes are checked against.
+    /// With `cuttingEveryRow` (for tests) every row is printed cut from its
+    /// styled text: the reference the kept bytes, and the rows cut from
+    /// bytes, are checked against.
     /// (`keepingAtMost` and `windowsOf` are small in tests.)
     static func write(
         _ source: ListingSource, width: Int?, depth: ColorDepth, cuttingEveryRow: Bool = false,
@@ -170,14 +173,34 @@ enum ItemTable {
             }
             return RenderedLine(source.line(index), width: width, depth: depth, into: &bytes)
         }
+        // A row that must be cut (`kept` is what was built of it) is built
+        // again with its cells cut (`RowBytes` with cut limits) when the
+        // text to cut is printable ASCII and it has no notes, and laid out
+        // as a row that fits; otherwise it is printed cut from its styled
+        // text. With `cuttingEveryRow`, always the latter: the reference
+        // the tests compare the rows cut from bytes with.
+        let buildCut = { (index: Int, kept: RenderedLine, widths: ColumnWidths, bytes: inout [UInt8]) -> RenderedLine in
+            let start = bytes.count
+            if writesRows, !cuttingEveryRow, kept.isRow, kept.end == kept.listEnd {
+                var cells = RowBytes(depth: depth, taking: &bytes, cutTo: kept.cutLimits(widths))
+                let isRow = writeRow(index, &cells)
+                let isExact = cells.cutIsExact
+                let line = cells.finish(into: &bytes)
+                if isRow, isExact { return line }
+                bytes.removeSubrange(start...)
+            }
+            appendCut(source.line(index), widths: widths, width: width, depth: depth, to: &bytes)
+            return RenderedLine(printed: start..<bytes.count - 1)
+        }
         if source.count > limit {
             let widths = measure(source, width: width, build: build)
             if source.rowsMostlyInCacheOrder {
-                writeMeasuringFirst(source, widths: widths, width: width, depth: depth, cuttingEveryRow: cuttingEveryRow, build: build, to: write)
+                writeMeasuringFirst(
+                    source, widths: widths, width: width, cuttingEveryRow: cuttingEveryRow, build: build, buildCut: buildCut, to: write)
             } else {
                 writeInWindows(
-                    source, windowsOf: window, widths: widths, width: width, depth: depth, cuttingEveryRow: cuttingEveryRow, build: build,
-                    to: write)
+                    source, windowsOf: window, widths: widths, width: width, cuttingEveryRow: cuttingEveryRow, build: build,
+                    buildCut: buildCut, to: write)
             }
             return
         }
@@ -199,20 +222,13 @@ enum ItemTable {
         let cut =
             !anyMustBeCut
             ? nil
-            : BuiltLines(of: source, where: mustBeCut) { index, bytes in
-                let start = bytes.count
-                appendCut(source.line(index), widths: widths, width: width, depth: depth, to: &bytes)
-                return Int32(start)..<Int32(bytes.count)
-            }
+            : BuiltLines(of: source, where: mustBeCut) { index, bytes in buildCut(index, listing.kept(index)!, widths, &bytes) }
         // The kept lines are laid out in the listing's order, a chunk of
         // lines on each core.
         let fitted = widths
         let chunks = stride(from: 0, to: source.count, by: Self.linesPerWrittenChunk).map { $0..<min(source.count, $0 + Self.linesPerWrittenChunk) }
         writeInOrder(chunks, to: write) { index, _, printed in
-            let wasCut =
-                cut?.withKept(index) { bytes, range in
-                    printed.append(UnsafeBufferPointer(rebasing: bytes[Int(range.lowerBound)..<Int(range.upperBound)]))
-                } ?? false
+            let wasCut = cut?.withKept(index) { bytes, line in line.write(from: bytes, widths: fitted, to: &printed) } ?? false
             if !wasCut { _ = listing.withKept(index) { bytes, line in line.write(from: bytes, widths: fitted, to: &printed) } }
         }
     }
@@ -281,10 +297,10 @@ enum ItemTable {
     /// cache), and the runs are written in order as they are done
     /// (`Parallel.orderedChunks`), each run's pages given back once it is
     /// written. Each line is printed as `write` prints it: from its cells,
-    /// or cut from its styled text.
+    /// or built again cut (`buildCut`).
     private static func writeMeasuringFirst(
-        _ source: ListingSource, widths: ColumnWidths, width: Int?, depth: ColorDepth, cuttingEveryRow: Bool,
-        build: (Int, inout [UInt8]) -> RenderedLine, to write: (UnsafeBufferPointer<UInt8>) -> Void
+        _ source: ListingSource, widths: ColumnWidths, width: Int?, cuttingEveryRow: Bool, build: (Int, inout [UInt8]) -> RenderedLine,
+        buildCut: (Int, RenderedLine, ColumnWidths, inout [UInt8]) -> RenderedLine, to write: (UnsafeBufferPointer<UInt8>) -> Void
     ) {
         // Each run's own pages are given back once it is written, not as
         // `WrittenCachePages` gives them back: the runs here are written
@@ -298,8 +314,7 @@ enum ItemTable {
             let line = build(index, &bytes)
             bytes.withUnsafeBufferPointer { bytes in
                 printBuilt(
-                    index, line, from: bytes, source: source, widths: widths, width: width, depth: depth, cuttingEveryRow: cuttingEveryRow,
-                    to: &printed)
+                    index, line, from: bytes, widths: widths, width: width, cuttingEveryRow: cuttingEveryRow, buildCut: buildCut, to: &printed)
             }
         }
     }
@@ -314,8 +329,9 @@ enum ItemTable {
     /// kernel maps up to 2 MB around a fault), and kept whole, a million
     /// rows took 280 MB.
     private static func writeInWindows(
-        _ source: ListingSource, windowsOf windowLines: Int, widths: ColumnWidths, width: Int?, depth: ColorDepth, cuttingEveryRow: Bool,
-        build: (Int, inout [UInt8]) -> RenderedLine, to write: (UnsafeBufferPointer<UInt8>) -> Void
+        _ source: ListingSource, windowsOf windowLines: Int, widths: ColumnWidths, width: Int?, cuttingEveryRow: Bool,
+        build: (Int, inout [UInt8]) -> RenderedLine, buildCut: (Int, RenderedLine, ColumnWidths, inout [UInt8]) -> RenderedLine,
+        to write: (UnsafeBufferPointer<UInt8>) -> Void
     ) {
         for start in stride(from: 0, to: source.count, by: windowLines) {
             let window = start..<min(source.count, start + windowLines)
@@ -327,9 +343,8 @@ enum ItemTable {
                 return leftOrder < rightOrder
             }.map(\.line)
             let stretches = CachePages.runs(of: ordered.count, atMost: 1024, spanningAtMost: 4 << 20) { source.item(ordered[$0])?.document }
-            // A row that must be cut is printed cut here, while its pages
-            // are mapped (kept as a printed line), not again in the
-            // listing's order.
+            // A row that must be cut is built again cut here, while its
+            // pages are mapped, not again in the listing's order.
             let built = Parallel.map(stretches.count) { stretch in
                 var bytes: [UInt8] = []
                 var lines: [RenderedLine] = []
@@ -338,9 +353,7 @@ enum ItemTable {
                     let line = build(index, &bytes)
                     guard line.mustBeCut(widths: widths, width: width, everyRow: cuttingEveryRow) else { return lines.append(line) }
                     bytes.removeSubrange(Int(line.start)...)
-                    let start = bytes.count
-                    appendCut(source.line(index), widths: widths, width: width, depth: depth, to: &bytes)
-                    lines.append(RenderedLine(printed: start..<bytes.count - 1))
+                    lines.append(buildCut(index, line, widths, &bytes))
                 }
                 source.releasePages(of: ordered[stretches[stretch]])
                 return (bytes: bytes, lines: lines)
@@ -357,8 +370,8 @@ enum ItemTable {
                 let (stretch, place) = (Int(builtAt[index - start].stretch), Int(builtAt[index - start].place))
                 built[stretch].bytes.withUnsafeBufferPointer { bytes in
                     printBuilt(
-                        index, built[stretch].lines[place], from: bytes, source: source, widths: widths, width: width, depth: depth,
-                        cuttingEveryRow: cuttingEveryRow, to: &printed)
+                        index, built[stretch].lines[place], from: bytes, widths: widths, width: width, cuttingEveryRow: cuttingEveryRow,
+                        buildCut: buildCut, to: &printed)
                 }
             }
         }
@@ -375,15 +388,15 @@ enum ItemTable {
     static let linesPerWrittenChunk = 1024
 
     /// Prints `line`, built into `bytes`, as `write` prints it: from its
-    /// cells, or cut from its styled text when it does not fit.
+    /// cells, or built again cut (`buildCut`) when it does not fit.
     private static func printBuilt(
-        _ index: Int, _ line: RenderedLine, from bytes: UnsafeBufferPointer<UInt8>, source: ListingSource, widths: ColumnWidths,
-        width: Int?, depth: ColorDepth, cuttingEveryRow: Bool, to printed: inout ByteOutput
+        _ index: Int, _ line: RenderedLine, from bytes: UnsafeBufferPointer<UInt8>, widths: ColumnWidths, width: Int?, cuttingEveryRow: Bool,
+        buildCut: (Int, RenderedLine, ColumnWidths, inout [UInt8]) -> RenderedLine, to printed: inout ByteOutput
     ) {
         if line.mustBeCut(widths: widths, width: width, everyRow: cuttingEveryRow) {
-            var cut: [UInt8] = []
-            appendCut(source.line(index), widths: widths, width: width, depth: depth, to: &cut)
-            printed.append(cut)
+            var bytes: [UInt8] = []
+            let cut = buildCut(index, line, widths, &bytes)
+            bytes.withUnsafeBufferPointer { cut.write(from: $0, widths: widths, to: &printed) }
         } else {
             line.write(from: bytes, widths: widths, to: &printed)
         }
@@ -549,6 +562,16 @@ private struct RenderedLine {
         end = mainEnd
     }
 
+    /// The columns `RowBytes` cuts this row's cells to, to fit `widths`:
+    /// those of the cells wider than their column (the title's, the main
+    /// column less the prefix), as `ItemTable.renderStyled` cuts them.
+    func cutLimits(_ widths: ItemTable.ColumnWidths) -> RowBytes.CutLimits {
+        func limit(_ cellWidth: Int32, _ column: Int) -> Int? { column > 0 && Int(cellWidth) > column ? column : nil }
+        return RowBytes.CutLimits(
+            title: Int(mainWidth) > widths.main ? max(0, widths.main - Int(prefixWidth)) : nil, due: limit(dueWidth, widths.due),
+            tags: limit(tagsWidth, widths.tags), list: limit(listWidth, widths.list))
+    }
+
     /// True for a row with a cell wider than its column, or a note wider
     /// than the terminal (or any row, with `everyRow`): the row is then
     /// built again and cut (`renderStyled`).
@@ -649,10 +672,39 @@ struct RowBytes: RowCells {
     /// The widths of the prefix and title together, of the title alone, and of the other cell being built.
     private var main = Measure(), title = Measure(), other = Measure()
     private var prefixWidth = 0
+    /// The columns each cell is cut to, for a row built again to fit.
+    private let cutLimits: CutLimits?
+    /// Columns left for text in the cell being cut (its limit less the
+    /// ellipsis); nil when the cell is not cut.
+    private var columnsLeft: Int? = nil
+    /// The cell being cut has its ellipsis: the rest of its text is left out.
+    private var cellIsCut = false
+    /// False once a cell to cut held text that is not printable ASCII: the
+    /// row is then cut from its styled text instead.
+    private(set) var cutIsExact = true
 
-    /// A row to be written at the end of `bytes`, which it holds until `finish`.
-    init(depth: ColorDepth, taking bytes: inout [UInt8]) {
+    /// The columns a row's cells are cut to, as `StyledText.truncated(to:)`
+    /// cuts them (kept text, then `…`); nil for a cell that fits.
+    struct CutLimits {
+        var title: Int?, due: Int?, tags: Int?, list: Int?
+
+        func limit(of cell: RowCell) -> Int? {
+            switch cell {
+            case .prefix: nil
+            case .title: title
+            case .due: due
+            case .tags: tags
+            case .list: list
+            }
+        }
+    }
+
+    /// A row to be written at the end of `bytes`, which it holds until
+    /// `finish`; with `cutLimits`, its cells cut to them, as long as the
+    /// text cut is printable ASCII (`cutIsExact`).
+    init(depth: ColorDepth, taking bytes: inout [UInt8], cutTo cutLimits: CutLimits? = nil) {
         self.depth = depth
+        self.cutLimits = cutLimits
         self.bytes = []
         swap(&self.bytes, &bytes)
         line.start = Int32(self.bytes.count)
@@ -733,9 +785,58 @@ struct RowBytes: RowCells {
         line.notesWidth = max(line.notesWidth, Int32(note.width))
     }
 
-    /// Writes visible text (`body` appends it), `width` columns wide, in `style` to `cell`.
+    /// Writes visible text (`body` appends it), `width` columns wide, in
+    /// `style` to `cell`; in a cell being cut, only what fits before the
+    /// ellipsis.
     private mutating func write(_ style: TextStyle, to cell: RowCell, width: Int, _ body: (inout [UInt8]) -> Void) {
         enter(cell.rawValue)
+        if let left = columnsLeft {
+            guard !cellIsCut else { return }
+            if width > left { return writeCut(style, to: cell, width: width, keeping: left, body) }
+            columnsLeft = left - width
+            var isPrintableASCII = true
+            writeSpan(style, to: cell, width: width) { bytes in
+                let start = bytes.count
+                body(&bytes)
+                isPrintableASCII = Self.isPrintableASCII(bytes, from: start, width: width)
+            }
+            cutIsExact = cutIsExact && isPrintableASCII
+            return
+        }
+        writeSpan(style, to: cell, width: width, body)
+    }
+
+    /// Writes the first `left` columns of text that is `width` columns
+    /// wide, then the ellipsis in its style without a link, as
+    /// `StyledText.truncated(to:)` cuts a span (text of one byte a column
+    /// only: other text may join across spans or be wider).
+    private mutating func writeCut(_ style: TextStyle, to cell: RowCell, width: Int, keeping left: Int, _ body: (inout [UInt8]) -> Void) {
+        cellIsCut = true
+        var isPrintableASCII = true
+        func keepingPrintableASCII(_ bytes: inout [UInt8]) {
+            let start = bytes.count
+            body(&bytes)
+            isPrintableASCII = Self.isPrintableASCII(bytes, from: start, width: width)
+            bytes.removeSubrange(min(bytes.count, start + left)...)
+        }
+        if left > 0 {
+            writeSpan(style, to: cell, width: left, keepingPrintableASCII)
+        } else {
+            var scratch: [UInt8] = []
+            keepingPrintableASCII(&scratch)
+        }
+        cutIsExact = cutIsExact && isPrintableASCII
+        var ellipsisStyle = style
+        ellipsisStyle.link = nil
+        writeSpan(ellipsisStyle, to: cell, width: 1) { $0.append(contentsOf: "…".utf8) }
+    }
+
+    /// Whether the bytes from `start` on are printable ASCII, `width` of them: text a cut can count a column a byte.
+    private static func isPrintableASCII(_ bytes: [UInt8], from start: Int, width: Int) -> Bool {
+        width == bytes.count - start && bytes.withUnsafeBufferPointer { ByteText.isPrintableASCII(UnsafeBufferPointer(rebasing: $0[start...])) }
+    }
+
+    private mutating func writeSpan(_ style: TextStyle, to cell: RowCell, width: Int, _ body: (inout [UInt8]) -> Void) {
         if !inSpan || spanStyle != style {
             endSpan()
             spanEnd = StyledText.open(style, depth, into: &bytes)
@@ -781,6 +882,12 @@ struct RowBytes: RowCells {
             }
             other = Measure()
             cell += 1
+            if let limits = cutLimits, let next = RowCell(rawValue: cell) {
+                // A limit of 0 leaves nothing, not even the ellipsis.
+                let limit = limits.limit(of: next)
+                columnsLeft = limit.map { max(0, $0 - 1) }
+                cellIsCut = limit == 0
+            }
         }
     }
 
