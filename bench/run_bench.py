@@ -15,14 +15,15 @@ rotation:
   query cold    tick query 'open and due <= +7d' --json, XDG_CACHE_HOME empty
   query json    the same, warm cache          query text   the same, as text
   today         tick today                    home         tick
-  today color   tick today --color always, COLORTERM=truecolor (what a terminal shows)
+  today color   tick today --color always, COLORTERM=truecolor, COLUMNS=120
+                (what a 120-column terminal shows: rows that do not fit are cut)
   lists         tick lists                    show name    tick show "LIST NAME"
   done title    tick done "ITEM TITLE" (then reopen, untimed, which restores the file)
   export ics    tick export --format ics open
   after edit    the warm query right after one note was rewritten (as an editor saves it)
 
-Every tick run gets TICK_TODAY=2026-11-21, an explicit --dir and NO_COLOR
-(but "today color");
+Every tick run gets TICK_TODAY=2026-11-21, an explicit --dir, NO_COLOR and
+no COLUMNS (but "today color");
 stdout goes to /dev/null. Wall time is taken around each process; peak
 memory is that process's own ru_maxrss from os.wait4. The report shows, per
 size, the median of the rounds, its ratio to rg's median and the largest
@@ -113,11 +114,15 @@ def tick_env(cache_dir, color=False):
     env["XDG_STATE_HOME"] = os.path.join(cache_dir, "state")
     env["XDG_CONFIG_HOME"] = os.path.join(cache_dir, "config")
     if color:
-        # As in a terminal with 24-bit color (the output still goes to a file).
+        # As in a terminal of 120 columns with 24-bit color (the output
+        # still goes to a file): rows wider than the terminal are cut.
         env.pop("NO_COLOR", None)
         env["COLORTERM"] = "truecolor"
+        env["COLUMNS"] = "120"
     else:
+        # Output that is not a terminal, whatever the shell exports.
         env["NO_COLOR"] = "1"
+        env.pop("COLUMNS", None)
     return env
 
 
@@ -221,7 +226,7 @@ ROWS = (
     ("query_text", "query (text)", True, True),
     ("query_words", "query roadmap sprint (words)", True, False),
     ("today", "today", True, True),
-    ("today_color", "today, in color", True, False),
+    ("today_color", "today, 120 columns, in color", True, False),
     ("home", "tick (home)", True, True),
     ("lists", "lists", True, True),
     ("show_name", "show LIST by name", True, True),

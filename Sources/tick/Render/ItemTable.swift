@@ -192,7 +192,10 @@ enum ItemTable {
             appendCut(source.line(index), widths: widths, width: width, depth: depth, to: &bytes)
             return RenderedLine(printed: start..<bytes.count - 1)
         }
-        if source.count > limit {
+        // Cut to a terminal's width, most rows of a long listing are built
+        // twice either way, and the rows cut are kept beside the rows built:
+        // half as many lines are kept.
+        if source.count > (width == nil ? limit : limit / 2) {
             let widths = measure(source, width: width, build: build)
             if source.rowsMostlyInCacheOrder {
                 writeMeasuringFirst(
