@@ -269,7 +269,8 @@ enum ItemTable {
     /// (`writeMeasuringFirst`, `writeInWindows`): each line is built twice,
     /// but at 50,000 notes `tick all` (700,000 rows) peaks near 190 MB,
     /// where keeping its rows took 290, and `query open --sort title` (a
-    /// million rows) took 280.
+    /// million rows) took 280. A listing cut to a terminal's width keeps
+    /// half as many (`write`).
     static let keptLinesLimit = 327_680
 
     /// The columns' widths of a listing, every line built once, in the
