@@ -315,11 +315,12 @@ enum ItemTable {
         writeInOrder(source.runs(ofAtMost: 1024, spanningAtMost: 8 << 20), buildingRowsOf: source, to: write, written: giveBackPages) {
             index, bytes, printed in
             bytes.removeAll(keepingCapacity: true)
-            let line = build(index, &bytes)
-            bytes.withUnsafeBufferPointer { bytes in
-                printBuilt(
-                    index, line, from: bytes, widths: widths, width: width, cuttingEveryRow: cuttingEveryRow, buildCut: buildCut, to: &printed)
+            var line = build(index, &bytes)
+            if line.mustBeCut(widths: widths, width: width, everyRow: cuttingEveryRow) {
+                bytes.removeAll(keepingCapacity: true)
+                line = buildCut(index, line, widths, &bytes)
             }
+            bytes.withUnsafeBufferPointer { line.write(from: $0, widths: widths, to: &printed) }
         }
     }
 
@@ -372,11 +373,8 @@ enum ItemTable {
             }
             writeInOrder(chunks, to: write) { index, _, printed in
                 let (stretch, place) = (Int(builtAt[index - start].stretch), Int(builtAt[index - start].place))
-                built[stretch].bytes.withUnsafeBufferPointer { bytes in
-                    printBuilt(
-                        index, built[stretch].lines[place], from: bytes, widths: widths, width: width, cuttingEveryRow: cuttingEveryRow,
-                        buildCut: buildCut, to: &printed)
-                }
+                // Every line fits: rows that did not were built again cut above.
+                built[stretch].bytes.withUnsafeBufferPointer { built[stretch].lines[place].write(from: $0, widths: widths, to: &printed) }
             }
         }
     }
@@ -390,21 +388,6 @@ enum ItemTable {
     /// written into memory already touched (a buffer grown, or a chunk
     /// for each buffer, touches fresh pages: a page fault per 4 KB).
     static let linesPerWrittenChunk = 1024
-
-    /// Prints `line`, built into `bytes`, as `write` prints it: from its
-    /// cells, or built again cut (`buildCut`) when it does not fit.
-    private static func printBuilt(
-        _ index: Int, _ line: RenderedLine, from bytes: UnsafeBufferPointer<UInt8>, widths: ColumnWidths, width: Int?, cuttingEveryRow: Bool,
-        buildCut: (Int, RenderedLine, ColumnWidths, inout [UInt8]) -> RenderedLine, to printed: inout ByteOutput
-    ) {
-        if line.mustBeCut(widths: widths, width: width, everyRow: cuttingEveryRow) {
-            var bytes: [UInt8] = []
-            let cut = buildCut(index, line, widths, &bytes)
-            bytes.withUnsafeBufferPointer { cut.write(from: $0, widths: widths, to: &printed) }
-        } else {
-            line.write(from: bytes, widths: widths, to: &printed)
-        }
-    }
 
     /// Lines built together by one task, and tasks run before the cache's
     /// pages are given back: a batch of 16,384 lines in small tasks, so
@@ -678,11 +661,17 @@ struct RowBytes: RowCells {
     private var prefixWidth = 0
     /// The columns each cell is cut to, for a row built again to fit.
     private let cutLimits: CutLimits?
-    /// Columns left for text in the cell being cut (its limit less the
-    /// ellipsis); nil when the cell is not cut.
-    private var columnsLeft: Int? = nil
-    /// The cell being cut has its ellipsis: the rest of its text is left out.
-    private var cellIsCut = false
+    /// How the cell being built is cut.
+    private var cellCut = CellCut.whole
+    private enum CellCut {
+        /// The cell is not cut.
+        case whole
+        /// The cell is cut: this many columns are left for its text (its
+        /// limit less the ellipsis).
+        case keeping(Int)
+        /// The cell has its ellipsis: the rest of its text is left out.
+        case ended
+    }
     /// False once a cell to cut held text that is not printable ASCII: the
     /// row is then cut from its styled text instead.
     private(set) var cutIsExact = true
@@ -794,42 +783,39 @@ struct RowBytes: RowCells {
     /// ellipsis.
     private mutating func write(_ style: TextStyle, to cell: RowCell, width: Int, _ body: (inout [UInt8]) -> Void) {
         enter(cell.rawValue)
-        if let left = columnsLeft {
-            guard !cellIsCut else { return }
-            if width > left { return writeCut(style, to: cell, width: width, keeping: left, body) }
-            columnsLeft = left - width
-            var isPrintableASCII = true
-            writeSpan(style, to: cell, width: width) { bytes in
-                let start = bytes.count
-                body(&bytes)
-                isPrintableASCII = Self.isPrintableASCII(bytes, from: start, width: width)
-            }
-            cutIsExact = cutIsExact && isPrintableASCII
-            return
+        switch cellCut {
+        case .whole: writeSpan(style, to: cell, width: width, body)
+        case .keeping(let left): writeCut(style, to: cell, width: width, keeping: left, body)
+        case .ended: return
         }
-        writeSpan(style, to: cell, width: width, body)
     }
 
-    /// Writes the first `left` columns of text that is `width` columns
-    /// wide, then the ellipsis in its style without a link, as
+    /// Writes text that is `width` columns wide to a cell being cut, `left`
+    /// columns left for it: the text whole when it fits, else its first
+    /// `left` columns and the ellipsis in its style without a link, as
     /// `StyledText.truncated(to:)` cuts a span (text of one byte a column
     /// only: other text may join across spans or be wider).
     private mutating func writeCut(_ style: TextStyle, to cell: RowCell, width: Int, keeping left: Int, _ body: (inout [UInt8]) -> Void) {
-        cellIsCut = true
+        let kept = min(width, left)
         var isPrintableASCII = true
         func keepingPrintableASCII(_ bytes: inout [UInt8]) {
             let start = bytes.count
             body(&bytes)
             isPrintableASCII = Self.isPrintableASCII(bytes, from: start, width: width)
-            bytes.removeSubrange(min(bytes.count, start + left)...)
+            bytes.removeSubrange(min(bytes.count, start + kept)...)
         }
-        if left > 0 {
-            writeSpan(style, to: cell, width: left, keepingPrintableASCII)
+        if width <= left || kept > 0 {
+            writeSpan(style, to: cell, width: kept, keepingPrintableASCII)
         } else {
             var scratch: [UInt8] = []
             keepingPrintableASCII(&scratch)
         }
         cutIsExact = cutIsExact && isPrintableASCII
+        guard width > left else {
+            cellCut = .keeping(left - width)
+            return
+        }
+        cellCut = .ended
         var ellipsisStyle = style
         ellipsisStyle.link = nil
         writeSpan(ellipsisStyle, to: cell, width: 1) { $0.append(contentsOf: "…".utf8) }
@@ -888,9 +874,7 @@ struct RowBytes: RowCells {
             cell += 1
             if let limits = cutLimits, let next = RowCell(rawValue: cell) {
                 // A limit of 0 leaves nothing, not even the ellipsis.
-                let limit = limits.limit(of: next)
-                columnsLeft = limit.map { max(0, $0 - 1) }
-                cellIsCut = limit == 0
+                cellCut = limits.limit(of: next).map { $0 == 0 ? .ended : .keeping($0 - 1) } ?? .whole
             }
         }
     }
