@@ -116,13 +116,17 @@ public struct NotesFolder: Sendable {
         // Compared as bytes: the same answer as `hasSuffix` (a grapheme
         // always breaks before "."), without its Unicode machinery, for
         // every file of the folder on every query.
-        func hasSuffix(_ suffix: StaticString) -> Bool {
-            let utf8 = name.utf8
-            let count = suffix.utf8CodeUnitCount
-            guard utf8.count >= count else { return false }
-            return suffix.withUTF8Buffer { utf8.suffix(count).elementsEqual($0) }
+        // (Read in place and compared with `memcmp`: the generic
+        // `suffix(_:).elementsEqual(_:)` was a tenth of the walk's own work.)
+        var name = name
+        return name.withUTF8 { bytes in
+            func hasSuffix(_ suffix: StaticString) -> Bool {
+                let count = suffix.utf8CodeUnitCount
+                guard bytes.count >= count else { return false }
+                return Posix.compareBytes(bytes.baseAddress! + (bytes.count - count), suffix.utf8Start, count) == 0
+            }
+            return hasSuffix(".md") || hasSuffix(".markdown")
         }
-        return hasSuffix(".md") || hasSuffix(".markdown")
     }
 
     /// The list files, as paths relative to the root, sorted; and warnings
@@ -332,8 +336,9 @@ public struct NotesFolder: Sendable {
         }
         for (name, type) in names {
             if name.utf8.first == UInt8(ascii: ".") || name == "node_modules" { continue }
+            let isListName = Self.isListFile(name)
             // A regular file that is not a list needs no `stat`.
-            if type == UInt8(DT_REG), !Self.isListFile(name) { continue }
+            if type == UInt8(DT_REG), !isListName { continue }
             let relative = folder.relative.isEmpty ? name : folder.relative + "/" + name
             if type == UInt8(DT_DIR) {
                 // readdir said what it is (a folder's stamp is not needed).
@@ -345,7 +350,7 @@ public struct NotesFolder: Sendable {
             guard var info = Posix.status(in: descriptor, name) else { continue }
             var kind = info.fileType
             // As git does, a link is matched as a file, never as a folder.
-            if let ignoring, kind == S_IFDIR || kind == S_IFLNK || Self.isListFile(name),
+            if let ignoring, kind == S_IFDIR || kind == S_IFLNK || isListName,
                 ignoring.isIgnored(name, isDirectory: kind == S_IFDIR)
             {
                 continue
@@ -369,7 +374,7 @@ public struct NotesFolder: Sendable {
                 held.add(
                     subfolder: relative, real: real ?? folder.real + "/" + name, isLink: real != nil, ignoring: ignoring?.descending(into: name),
                     of: folder)
-            } else if kind == S_IFREG, Self.isListFile(name) {
+            } else if kind == S_IFREG, isListName {
                 if let real { held.linkedFiles[held.files.count] = real }
                 held.files.append((relative, FileStamp(info)))
                 held.pathsAreASCII = held.pathsAreASCII && Self.isASCII(name)

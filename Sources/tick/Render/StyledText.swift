@@ -1,4 +1,5 @@
 import Synchronization
+import TickModel
 import TickSyntax
 
 /// How many colors the terminal shows, or none at all.
@@ -296,9 +297,14 @@ struct StyledText: Sendable {
             if bytes.count == start + 1 { bytes.append(UInt8(ascii: "[")) }
             text.withUTF8Buffer { bytes.append(contentsOf: $0) }
         }
+        // A color's numbers are written digit by digit: `String(value)`
+        // allocated three strings for each colored span of every row.
         func number(_ value: Int) {
             bytes.append(UInt8(ascii: ";"))
-            bytes.append(contentsOf: String(value).utf8)
+            let digits = DecimalDigits.count(value.magnitude)
+            let end = bytes.count
+            bytes.append(contentsOf: repeatElement(0, count: digits))
+            bytes.withUnsafeMutableBufferPointer { DecimalDigits.write(value.magnitude, to: $0.baseAddress! + end, count: digits) }
         }
         if style.bold { code("1") }
         if style.dim { code("2") }
