@@ -173,14 +173,18 @@ enum ItemTable {
             }
             return RenderedLine(source.line(index), width: width, depth: depth, into: &bytes)
         }
-        // A row that must be cut (`kept` is what was built of it) is built
-        // again with its cells cut (`RowBytes` with cut limits) when the
-        // text to cut is printable ASCII and it has no notes, and laid out
-        // as a row that fits; otherwise it is printed cut from its styled
-        // text. With `cuttingEveryRow`, always the latter: the reference
-        // the tests compare the rows cut from bytes with.
-        let buildCut = { (index: Int, kept: RenderedLine, widths: ColumnWidths, bytes: inout [UInt8]) -> RenderedLine in
+        // A row that must be cut (`kept` is what was built of it, at
+        // `keptBytes`) is cut from its bytes where it can be
+        // (`cutFromBytes`), else built again with its cells cut (`RowBytes`
+        // with cut limits) when the text to cut is printable ASCII and it
+        // has no notes, and laid out as a row that fits; otherwise it is
+        // printed cut from its styled text. With `cuttingEveryRow`, always
+        // the last: the reference the tests compare the rows cut from bytes
+        // with. (`bytes` is not the array `keptBytes` lies in.)
+        let buildCut = {
+            (index: Int, kept: RenderedLine, keptBytes: UnsafeBufferPointer<UInt8>, widths: ColumnWidths, bytes: inout [UInt8]) -> RenderedLine in
             let start = bytes.count
+            if !cuttingEveryRow, let cut = kept.cutFromBytes(keptBytes, to: kept.cutLimits(widths), into: &bytes) { return cut }
             if writesRows, !cuttingEveryRow, kept.isRow, kept.end == kept.listEnd {
                 var cells = RowBytes(depth: depth, taking: &bytes, cutTo: kept.cutLimits(widths))
                 let isRow = writeRow(index, &cells)
@@ -192,10 +196,7 @@ enum ItemTable {
             appendCut(source.line(index), widths: widths, width: width, depth: depth, to: &bytes)
             return RenderedLine(printed: start..<bytes.count - 1)
         }
-        // Cut to a terminal's width, most rows of a long listing are built
-        // twice either way, and the rows cut are kept beside the rows built:
-        // half as many lines are kept.
-        if source.count > (width == nil ? limit : limit / 2) {
+        if source.count > limit {
             let widths = measure(source, width: width, build: build)
             if source.rowsMostlyInCacheOrder {
                 writeMeasuringFirst(
@@ -213,26 +214,21 @@ enum ItemTable {
             for line in chunk.kept where line.isRow { widths.include(line) }
         }
         if let width { widths.fit(in: width) }
-        let mustBeCut = { (index: Int) -> Bool in
-            listing.kept(index)!.mustBeCut(widths: widths, width: width, everyRow: cuttingEveryRow)
-        }
-        // Rows that must be cut are built again, cut: none when the columns
-        // are as wide as their widest cells (output that is not a terminal),
-        // which one pass over the kept rows tells without ordering them.
-        let anyMustBeCut = listing.chunks.contains { chunk in
-            chunk.kept.contains { $0.mustBeCut(widths: widths, width: width, everyRow: cuttingEveryRow) }
-        }
-        let cut =
-            !anyMustBeCut
-            ? nil
-            : BuiltLines(of: source, where: mustBeCut) { index, bytes in buildCut(index, listing.kept(index)!, widths, &bytes) }
         // The kept lines are laid out in the listing's order, a chunk of
-        // lines on each core.
+        // lines on each core; a row that must be cut is cut as it is
+        // written (none, when the columns are as wide as their widest
+        // cells: output that is not a terminal).
         let fitted = widths
         let chunks = stride(from: 0, to: source.count, by: Self.linesPerWrittenChunk).map { $0..<min(source.count, $0 + Self.linesPerWrittenChunk) }
-        writeInOrder(chunks, to: write) { index, _, printed in
-            let wasCut = cut?.withKept(index) { bytes, line in line.write(from: bytes, widths: fitted, to: &printed) } ?? false
-            if !wasCut { _ = listing.withKept(index) { bytes, line in line.write(from: bytes, widths: fitted, to: &printed) } }
+        writeInOrder(chunks, to: write) { index, scratch, printed in
+            listing.withKept(index) { bytes, line in
+                guard line.mustBeCut(widths: fitted, width: width, everyRow: cuttingEveryRow) else {
+                    return line.write(from: bytes, widths: fitted, to: &printed)
+                }
+                scratch.cut.removeAll(keepingCapacity: true)
+                let cut = buildCut(index, line, bytes, fitted, &scratch.cut)
+                scratch.cut.withUnsafeBufferPointer { cut.write(from: $0, widths: fitted, to: &printed) }
+            }
         }
     }
 
@@ -245,11 +241,11 @@ enum ItemTable {
     /// ahead (`ListingSource.forEachPrefetching`).
     private static func writeInOrder(
         _ ranges: [Range<Int>], buildingRowsOf source: ListingSource? = nil, to write: (UnsafeBufferPointer<UInt8>) -> Void,
-        written: (Range<Int>) -> Void = { _ in }, printLine: (Int, _ scratch: inout [UInt8], _ printed: inout ByteOutput) -> Void
+        written: (Range<Int>) -> Void = { _ in }, printLine: (Int, _ scratch: inout LineScratch, _ printed: inout ByteOutput) -> Void
     ) {
         var delivered = 0
         Parallel.orderedChunks(ranges.count, inFlight: 4, capacity: 1024 * 256) { range, output in
-            var scratch: [UInt8] = []
+            var scratch = LineScratch()
             if let source {
                 source.forEachPrefetching(ranges[range]) { index in printLine(index, &scratch, &output) }
             } else {
@@ -269,8 +265,7 @@ enum ItemTable {
     /// (`writeMeasuringFirst`, `writeInWindows`): each line is built twice,
     /// but at 50,000 notes `tick all` (700,000 rows) peaks near 190 MB,
     /// where keeping its rows took 290, and `query open --sort title` (a
-    /// million rows) took 280. A listing cut to a terminal's width keeps
-    /// half as many (`write`).
+    /// million rows) took 280.
     static let keptLinesLimit = 327_680
 
     /// The columns' widths of a listing, every line built once, in the
@@ -304,7 +299,8 @@ enum ItemTable {
     /// or built again cut (`buildCut`).
     private static func writeMeasuringFirst(
         _ source: ListingSource, widths: ColumnWidths, width: Int?, cuttingEveryRow: Bool, build: (Int, inout [UInt8]) -> RenderedLine,
-        buildCut: (Int, RenderedLine, ColumnWidths, inout [UInt8]) -> RenderedLine, to write: (UnsafeBufferPointer<UInt8>) -> Void
+        buildCut: (Int, RenderedLine, UnsafeBufferPointer<UInt8>, ColumnWidths, inout [UInt8]) -> RenderedLine,
+        to write: (UnsafeBufferPointer<UInt8>) -> Void
     ) {
         // Each run's own pages are given back once it is written, not as
         // `WrittenCachePages` gives them back: the runs here are written
@@ -313,14 +309,15 @@ enum ItemTable {
         // run through the cache once per day).
         let giveBackPages = { (run: Range<Int>) in source.releasePages(of: run) }
         writeInOrder(source.runs(ofAtMost: 1024, spanningAtMost: 8 << 20), buildingRowsOf: source, to: write, written: giveBackPages) {
-            index, bytes, printed in
-            bytes.removeAll(keepingCapacity: true)
-            var line = build(index, &bytes)
-            if line.mustBeCut(widths: widths, width: width, everyRow: cuttingEveryRow) {
-                bytes.removeAll(keepingCapacity: true)
-                line = buildCut(index, line, widths, &bytes)
+            index, scratch, printed in
+            scratch.built.removeAll(keepingCapacity: true)
+            let line = build(index, &scratch.built)
+            guard line.mustBeCut(widths: widths, width: width, everyRow: cuttingEveryRow) else {
+                return scratch.built.withUnsafeBufferPointer { line.write(from: $0, widths: widths, to: &printed) }
             }
-            bytes.withUnsafeBufferPointer { line.write(from: $0, widths: widths, to: &printed) }
+            scratch.cut.removeAll(keepingCapacity: true)
+            let cut = scratch.built.withUnsafeBufferPointer { buildCut(index, line, $0, widths, &scratch.cut) }
+            scratch.cut.withUnsafeBufferPointer { cut.write(from: $0, widths: widths, to: &printed) }
         }
     }
 
@@ -335,7 +332,8 @@ enum ItemTable {
     /// rows took 280 MB.
     private static func writeInWindows(
         _ source: ListingSource, windowsOf windowLines: Int, widths: ColumnWidths, width: Int?, cuttingEveryRow: Bool,
-        build: (Int, inout [UInt8]) -> RenderedLine, buildCut: (Int, RenderedLine, ColumnWidths, inout [UInt8]) -> RenderedLine,
+        build: (Int, inout [UInt8]) -> RenderedLine,
+        buildCut: (Int, RenderedLine, UnsafeBufferPointer<UInt8>, ColumnWidths, inout [UInt8]) -> RenderedLine,
         to write: (UnsafeBufferPointer<UInt8>) -> Void
     ) {
         for start in stride(from: 0, to: source.count, by: windowLines) {
@@ -352,13 +350,18 @@ enum ItemTable {
             // pages are mapped, not again in the listing's order.
             let built = Parallel.map(stretches.count) { stretch in
                 var bytes: [UInt8] = []
+                var cutBytes: [UInt8] = []
                 var lines: [RenderedLine] = []
                 lines.reserveCapacity(stretches[stretch].count)
                 source.forEachPrefetching(ordered[stretches[stretch]]) { index in
                     let line = build(index, &bytes)
                     guard line.mustBeCut(widths: widths, width: width, everyRow: cuttingEveryRow) else { return lines.append(line) }
+                    // Cut into memory of its own, then put where the row was built.
+                    cutBytes.removeAll(keepingCapacity: true)
+                    let cut = bytes.withUnsafeBufferPointer { buildCut(index, line, $0, widths, &cutBytes) }
                     bytes.removeSubrange(Int(line.start)...)
-                    lines.append(buildCut(index, line, widths, &bytes))
+                    lines.append(cut.moved(by: bytes.count))
+                    bytes.append(contentsOf: cutBytes)
                 }
                 source.releasePages(of: ordered[stretches[stretch]])
                 return (bytes: bytes, lines: lines)
@@ -377,6 +380,13 @@ enum ItemTable {
                 built[stretch].bytes.withUnsafeBufferPointer { built[stretch].lines[place].write(from: $0, widths: widths, to: &printed) }
             }
         }
+    }
+
+    /// The memory a range of lines is printed with, reused line after
+    /// line: a line built, and a row cut from it.
+    private struct LineScratch {
+        var built: [UInt8] = []
+        var cut: [UInt8] = []
     }
 
     /// The lines `writeInWindows` builds and holds at once (about 10 MB).
@@ -507,6 +517,9 @@ private struct RenderedLine {
     /// the notes, each ended by a line feed. A heading's bytes all lie
     /// before `mainEnd`.
     var start: Int32 = 0, mainEnd: Int32 = 0, dueEnd: Int32 = 0, tagsEnd: Int32 = 0, listEnd: Int32 = 0, end: Int32 = 0
+    /// Where a row's title begins in its main cell: after the prefix's
+    /// bytes (the prefix's span may run on into the title).
+    var titleStart: Int32 = 0
     /// The widths the columns are measured with (the main cell's is its
     /// prefix's and its title's), and the main cell's own width, which
     /// pads it: the prefix's last space and a title that starts with a
@@ -519,6 +532,20 @@ private struct RenderedLine {
 
     /// An empty line, for `RowBytes` to fill in.
     fileprivate init() {}
+
+    /// The line with its bytes `offset` further on.
+    fileprivate func moved(by offset: Int) -> RenderedLine {
+        var line = self
+        let shift = Int32(offset)
+        line.start += shift
+        line.titleStart += shift
+        line.mainEnd += shift
+        line.dueEnd += shift
+        line.tagsEnd += shift
+        line.listEnd += shift
+        line.end += shift
+        return line
+    }
 
     /// Lines already printed, at `printed` in the bytes (their line feeds
     /// but the last), written as they are.
@@ -557,6 +584,53 @@ private struct RenderedLine {
         return RowBytes.CutLimits(
             title: Int(mainWidth) > widths.main ? max(0, widths.main - Int(prefixWidth)) : nil, due: limit(dueWidth, widths.due),
             tags: limit(tagsWidth, widths.tags), list: limit(listWidth, widths.list))
+    }
+
+    /// This row with its cells cut to `limits`, cut from its printed bytes
+    /// (`bytes`, which its offsets index) and appended to `output`: what
+    /// `RowBytes` builds when it builds the row again cut, without reading
+    /// the item again (`CutFromBytes`). Nil, with `output` as it was, for a
+    /// row with notes or a cell it cannot cut so; such a row is built
+    /// again cut.
+    func cutFromBytes(_ bytes: UnsafeBufferPointer<UInt8>, to limits: RowBytes.CutLimits, into output: inout [UInt8]) -> RenderedLine? {
+        guard isRow, end == listEnd else { return nil }
+        let outputStart = output.count
+        output.reserveCapacity(outputStart + Int(end - start) + 32)
+        var cut = self
+        cut.start = Int32(outputStart)
+        cut.titleStart = Int32(outputStart) + (titleStart - start)
+        /// Appends `cell`, cut to `limit` columns counted from `countFrom`
+        /// when there is one, and says where it ends in `output`; nil when
+        /// it cannot be cut from its bytes.
+        func append(_ cell: Range<Int32>, limit: Int?, countingFrom countFrom: Int32) -> Int32? {
+            let range = Int(cell.lowerBound)..<Int(cell.upperBound)
+            if let limit {
+                guard CutFromBytes.append(bytes, cell: range, countingFrom: Int(countFrom), limit: limit, to: &output) else { return nil }
+            } else {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
+            }
+            return Int32(output.count)
+        }
+        guard let cutMainEnd = append(start..<mainEnd, limit: limits.title, countingFrom: titleStart),
+            let cutDueEnd = append(mainEnd..<dueEnd, limit: limits.due, countingFrom: mainEnd),
+            let cutTagsEnd = append(dueEnd..<tagsEnd, limit: limits.tags, countingFrom: dueEnd),
+            let cutListEnd = append(tagsEnd..<listEnd, limit: limits.list, countingFrom: tagsEnd)
+        else {
+            output.removeSubrange(outputStart...)
+            return nil
+        }
+        (cut.mainEnd, cut.dueEnd, cut.tagsEnd, cut.listEnd, cut.end) = (cutMainEnd, cutDueEnd, cutTagsEnd, cutListEnd, cutListEnd)
+        // A cut cell is as wide as its limit: the text kept (a column a
+        // byte) and the ellipsis; the prefix, which is never cut, runs on
+        // into a title that starts with printable ASCII without joining it.
+        if let title = limits.title {
+            cut.mainWidth = prefixWidth + Int32(title)
+            cut.mainCellWidth = cut.mainWidth
+        }
+        if let due = limits.due { cut.dueWidth = Int32(due) }
+        if let tags = limits.tags { cut.tagsWidth = Int32(tags) }
+        if let list = limits.list { cut.listWidth = Int32(list) }
+        return cut
     }
 
     /// True for a row with a cell wider than its column, or a note wider
@@ -860,7 +934,9 @@ struct RowBytes: RowCells {
             if cell != RowCell.prefix.rawValue { endSpan() }
             let here = Int32(bytes.count)
             switch RowCell(rawValue: cell)! {
-            case .prefix: prefixWidth = main.width
+            case .prefix:
+                prefixWidth = main.width
+                line.titleStart = here
             case .title:
                 line.mainEnd = here
                 line.prefixWidth = Int32(prefixWidth)
@@ -919,16 +995,15 @@ private struct BuiltLines<Kept> {
         var kept: [Kept] = []
     }
     private(set) var chunks: [Chunk] = []
-    /// For each line of the listing, its chunk (-1 when not built) and its
-    /// place in the chunk.
+    /// For each line of the listing, its chunk and its place in the chunk.
     private var chunkOfLine: [Int32]
     private var placeOfLine: [Int32]
 
-    /// Builds the lines of `source` that `include` says, in the cache's order.
-    init(of source: ListingSource, where include: (Int) -> Bool = { _ in true }, build: (Int, inout [UInt8]) -> Kept) {
-        chunkOfLine = Array(repeating: -1, count: source.count)
+    /// Builds every line of `source`, in the cache's order.
+    init(of source: ListingSource, build: (Int, inout [UInt8]) -> Kept) {
+        chunkOfLine = Array(repeating: 0, count: source.count)
         placeOfLine = Array(repeating: 0, count: source.count)
-        source.inCacheOrder(where: include) { chunkLines in
+        source.inCacheOrder { chunkLines in
             var chunk = Chunk()
             chunk.kept.reserveCapacity(chunkLines.count)
             chunk.bytes.reserveCapacity(chunkLines.count * Self.bytesPerLineReserved)
@@ -952,19 +1027,11 @@ private struct BuiltLines<Kept> {
     /// touched, so reserving too much costs nothing.
     static var bytesPerLineReserved: Int { 512 }
 
-    /// What was kept of line `line`; nil when it was not built.
-    func kept(_ line: Int) -> Kept? {
-        let chunk = Int(chunkOfLine[line])
-        return chunk >= 0 ? chunks[chunk].kept[Int(placeOfLine[line])] : nil
-    }
-
     /// Calls `body` with the bytes of line `line`'s chunk, in place, and
-    /// what was kept of the line; false when it was not built.
-    func withKept(_ line: Int, _ body: (UnsafeBufferPointer<UInt8>, Kept) -> Void) -> Bool {
+    /// what was kept of the line.
+    func withKept(_ line: Int, _ body: (UnsafeBufferPointer<UInt8>, Kept) -> Void) {
         let chunk = Int(chunkOfLine[line])
-        guard chunk >= 0 else { return false }
         chunks[chunk].bytes.withUnsafeBufferPointer { body($0, chunks[chunk].kept[Int(placeOfLine[line])]) }
-        return true
     }
 }
 
@@ -1074,7 +1141,7 @@ struct ListingSource {
         pages.release()
     }
 
-    /// Runs `build` on the lines `include` says (all by default) in the
+    /// Runs `build` on every line in the
     /// order they are best built in: the lines of no item first, in order,
     /// then the rows in the order their items' records lie in the parse
     /// cache (`EncodedListedItem.cacheOrder`; an item listed twice, by
@@ -1093,7 +1160,7 @@ struct ListingSource {
     /// the rows ascend in the cache was a seventh of the CPU of a listing
     /// sorted by title, whose runs are a row or two long.)
     func inCacheOrder<Result>(
-        where include: (Int) -> Bool = { _ in true }, spanningAtMost span: Int = ItemTable.batchSpan,
+        spanningAtMost span: Int = ItemTable.batchSpan,
         _ build: (ArraySlice<Int>) -> Result, collect: ([Result]) -> Void
     ) {
         let batchSize = ItemTable.chunkSize * ItemTable.chunksPerBatch
@@ -1129,7 +1196,7 @@ struct ListingSource {
         var otherLists: [ObjectIdentifier: Int32] = [:]
         /// The line of the next row of the same list, by line (-1: none).
         var nextOfList = [Int32](repeating: -1, count: count)
-        for line in 0..<count where include(line) {
+        for line in 0..<count {
             guard let place = itemPlace(line) else {
                 add(line)
                 continue
@@ -1205,5 +1272,140 @@ struct ListingSource {
             rows += 1
         }
         return jumps * 64 < max(1, rows)
+    }
+}
+
+/// Cuts a printed cell of a row to a number of columns from its bytes, as
+/// `RowBytes` cuts a cell it builds (`writeCut`): the text up to the column
+/// before the limit, then `…` in the style of the span it ends without a
+/// link, then what ends that span; the rest of the cell is left out.
+///
+/// A printed cell is spans of text, each opened by a link
+/// (`ESC ] 8 ; ; URL ESC \`) and SGR codes (`ESC [ … m`) and ended by
+/// `ESC [ 0 m` and `ESC ] 8 ; ; ESC \` (`StyledText.open`, `SpanEnd`), so
+/// the style in force at each byte is read from the bytes. Written by hand:
+/// it reads only what `StyledText` writes, and is checked against cutting
+/// styled text at every width (`RenderingTests`).
+private enum CutFromBytes {
+    /// Appends the bytes of `cell` in `bytes` cut to `limit` columns
+    /// counted from `countFrom` (the title's start, in the main cell: the
+    /// prefix before it is kept whole) to `output`; false, with `output`
+    /// left for the caller to restore, when the cell cannot be cut from its
+    /// bytes: text up to the cut that is not printable ASCII (its columns
+    /// are not its bytes), a limit below 2, a cut where two spans meet (the
+    /// ellipsis would then join the span before it, which only styles can
+    /// tell), or bytes that are not what `StyledText` writes.
+    static func append(
+        _ bytes: UnsafeBufferPointer<UInt8>, cell: Range<Int>, countingFrom countFrom: Int, limit: Int, to output: inout [UInt8]
+    ) -> Bool {
+        guard limit >= 2 else { return false }
+        var left = limit - 1
+        // The span the bytes read so far are in: its link, and its SGR codes.
+        var spanHasLink = false
+        var spanCodes: Range<Int>? = nil
+        /// Whether the last bytes read opened a link: a span's codes follow its link.
+        var linkJustOpened = false
+        var index = cell.lowerBound
+        while index < cell.upperBound {
+            if bytes[index] == 0x1B {
+                guard let sequence = escapeSequence(in: bytes, at: index, before: cell.upperBound) else { return false }
+                switch sequence.kind {
+                case .link(let isEmpty):
+                    // A link of no address is written as a link's end is:
+                    // it ends the link open, else it opens one.
+                    if isEmpty && spanHasLink {
+                        spanHasLink = false
+                    } else {
+                        guard !spanHasLink else { return false }
+                        spanHasLink = true
+                        linkJustOpened = true
+                    }
+                    spanCodes = nil
+                    index = sequence.range.upperBound
+                    continue
+                case .codes:
+                    guard linkJustOpened || !spanHasLink else { return false }
+                    spanCodes = sequence.range
+                case .reset:
+                    spanCodes = nil
+                }
+                linkJustOpened = false
+                index = sequence.range.upperBound
+                continue
+            }
+            linkJustOpened = false
+            var textEnd = index
+            while textEnd < cell.upperBound, bytes[textEnd] != 0x1B { textEnd += 1 }
+            // (Text before `countFrom`, the prefix's, is kept whole.)
+            let counted = min(max(index, countFrom), textEnd)..<textEnd
+            if !counted.isEmpty {
+                guard ByteText.isPrintableASCII(UnsafeBufferPointer(rebasing: bytes[counted])) else { return false }
+                if counted.count > left {
+                    guard left > 0 else { return false }
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[cell.lowerBound..<counted.lowerBound + left]))
+                    appendEllipsis(spanHasLink: spanHasLink, spanCodes: spanCodes.map { UnsafeBufferPointer(rebasing: bytes[$0]) }, to: &output)
+                    return true
+                }
+                left -= counted.count
+            }
+            index = textEnd
+        }
+        // A cell to cut is wider than its limit: its bytes end before its text does.
+        return false
+    }
+
+    /// Appends `…` in the style of the span it ends, less its link, and
+    /// what ends the spans, as `RowBytes.writeSpan` writes them.
+    private static func appendEllipsis(spanHasLink: Bool, spanCodes: UnsafeBufferPointer<UInt8>?, to output: inout [UInt8]) {
+        let ellipsis = "…".utf8
+        if spanHasLink {
+            // The ellipsis has no link: the span ends, and one of its codes alone holds the ellipsis.
+            StyledText.SpanEnd(resetsStyle: spanCodes != nil, endsLink: true).append(to: &output)
+            if let spanCodes { output.append(contentsOf: spanCodes) }
+            output.append(contentsOf: ellipsis)
+        } else {
+            output.append(contentsOf: ellipsis)
+        }
+        StyledText.SpanEnd(resetsStyle: spanCodes != nil, endsLink: false).append(to: &output)
+    }
+
+    private enum SequenceKind {
+        /// `ESC ] 8 ; ; URL ESC \`: a link's start, or with no address its end.
+        case link(isEmpty: Bool)
+        /// SGR codes other than a reset.
+        case codes
+        /// `ESC [ 0 m`.
+        case reset
+    }
+
+    /// The escape sequence at `start`, as `StyledText` writes them; nil for
+    /// anything else.
+    private static func escapeSequence(
+        in bytes: UnsafeBufferPointer<UInt8>, at start: Int, before end: Int
+    ) -> (kind: SequenceKind, range: Range<Int>)? {
+        guard start + 1 < end else { return nil }
+        switch bytes[start + 1] {
+        case UInt8(ascii: "["):
+            var index = start + 2
+            while index < end, bytes[index] == UInt8(ascii: ";") || (bytes[index] >= 0x30 && bytes[index] <= 0x39) { index += 1 }
+            guard index < end, bytes[index] == UInt8(ascii: "m"), index > start + 2 else { return nil }
+            let isReset = index == start + 3 && bytes[start + 2] == UInt8(ascii: "0")
+            return (isReset ? .reset : .codes, start..<index + 1)
+        case UInt8(ascii: "]"):
+            // `ESC ] 8 ; ;`, then the link up to `ESC \\` (none: the end of a link).
+            let linkStart = start + 5
+            guard linkStart <= end, bytes[start + 2] == UInt8(ascii: "8"), bytes[start + 3] == UInt8(ascii: ";"),
+                bytes[start + 4] == UInt8(ascii: ";")
+            else { return nil }
+            var index = linkStart
+            while index + 1 < end, !(bytes[index] == 0x1B && bytes[index + 1] == UInt8(ascii: "\\")) {
+                guard bytes[index] >= 0x20 else { return nil }
+                index += 1
+            }
+            guard index + 1 < end else { return nil }
+            return (.link(isEmpty: index == linkStart), start..<index + 2)
+        default:
+            return nil
+        }
     }
 }
