@@ -209,6 +209,19 @@ import TickSyntax
         expectRowsAsBytesPrintAsStyledRows(list, label: "cut.md", widths: [nil] + Array(6...90))
     }
 
+    @Test("a title that starts with a combining mark, then bold text, is cut at every width as styled text cuts it, without a crash")
+    func titleOfAJoiningMarkIsCutAsStyledText() throws {
+        // The mark is a piece of no width: where a cut leaves no column it
+        // wrote nothing, and measuring that nothing read past the row's bytes.
+        let text = """
+            # Marks
+            - [ ] \u{301}**abcdefghijklmnopqrstuvwxyz** #tag
+            - [ ] e\u{301}*accented* then plain words 📅 2026-11-20
+            """
+        let list = try #require(EncodedDocument(encoding: DocumentParser.parse(Array(text.utf8), path: "marks.md")))
+        expectRowsAsBytesPrintAsStyledRows(list, label: "marks.md", widths: [nil] + Array(1...40))
+    }
+
     /// Every listing of `list`'s items (plain and styled titles, a listing
     /// and the list's own view, every color depth and each of `widths`)
     /// prints the same bytes kept (rows that do not fit cut from their

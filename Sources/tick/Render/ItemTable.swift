@@ -969,6 +969,9 @@ struct RowBytes: RowCells {
         /// Adds the text in `range` of `bytes`, `measured` columns wide, in `style`.
         mutating func add(_ range: Range<Int>, of bytes: [UInt8], _ style: TextStyle, width measured: Int) {
             if hasSpan, self.style == style {
+                // Nothing written (a piece of no width where a cut leaves
+                // no column) adds nothing.
+                guard !range.isEmpty else { return }
                 let merged =
                     bytes[range.lowerBound] < 0x80
                     ? spanWidth + measured : DisplayWidth.of(String(decoding: bytes[spanStart..<range.upperBound], as: UTF8.self))
