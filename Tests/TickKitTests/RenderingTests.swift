@@ -206,7 +206,7 @@ import TickSyntax
               - [ ] A subtask under it with a due date 📅 2026-11-25 #deep-tag-name
             """
         let list = try #require(EncodedDocument(encoding: DocumentParser.parse(Array(text.utf8), path: "cut.md")))
-        expectRowsAsBytesPrintAsStyledRows(list, label: "cut.md", widths: [nil] + Array(6...90))
+        expectRowsAsBytesPrintAsStyledRows(list, label: "cut.md", widths: [nil] + Array(1...90))
     }
 
     @Test("a title that starts with a combining mark, then bold text, is cut at every width as styled text cuts it, without a crash")
