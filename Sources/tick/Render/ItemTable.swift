@@ -136,13 +136,11 @@ enum ItemTable {
     /// listing in any order (by due date, by priority) reads the cache front
     /// to back and holds a batch's pages, not the file's. What is kept of a
     /// line is its cells as printed bytes and their widths (tens of bytes a
-    /// row, not styled text); the columns are measured on them. The rows
-    /// that must be cut to fit the terminal are then built again, the same
-    /// way, with their cells cut (`RowBytes` with cut limits; from styled
-    /// text, `renderStyled`, when the text to cut is not printable ASCII or
-    /// the row has notes), and the lines are laid out in the listing's
-    /// order, a chunk of `linesPerWrittenChunk` lines on each core, and
-    /// written in order as they are done.
+    /// row, not styled text); the columns are measured on them. Then the
+    /// lines are laid out in the listing's order, a chunk of
+    /// `linesPerWrittenChunk` lines on each core, and written in order as
+    /// they are done; a row that must be cut to fit the terminal is cut as
+    /// it is laid out (`printFitting`).
     ///
     /// A listing of more than `keepingAtMost` lines is not kept: it is
     /// measured first and built again as it is written, so that its memory
@@ -184,23 +182,39 @@ enum ItemTable {
         let buildCut = {
             (index: Int, kept: RenderedLine, keptBytes: UnsafeBufferPointer<UInt8>, widths: ColumnWidths, bytes: inout [UInt8]) -> RenderedLine in
             let start = bytes.count
-            if !cuttingEveryRow, let cut = kept.cutFromBytes(keptBytes, to: kept.cutLimits(widths), into: &bytes) { return cut }
-            if writesRows, !cuttingEveryRow, kept.isRow, kept.end == kept.listEnd {
-                var cells = RowBytes(depth: depth, taking: &bytes, cutTo: kept.cutLimits(widths))
-                let isRow = writeRow(index, &cells)
-                let isExact = cells.cutIsExact
-                let line = cells.finish(into: &bytes)
-                if isRow, isExact { return line }
-                bytes.removeSubrange(start...)
+            if !cuttingEveryRow {
+                let limits = kept.cutLimits(widths)
+                if let cut = kept.cutFromBytes(keptBytes, to: limits, into: &bytes) { return cut }
+                if writesRows, kept.isRow, kept.end == kept.listEnd {
+                    var cells = RowBytes(depth: depth, taking: &bytes, cutTo: limits)
+                    let isRow = writeRow(index, &cells)
+                    let isExact = cells.cutIsExact
+                    let line = cells.finish(into: &bytes)
+                    if isRow, isExact { return line }
+                    bytes.removeSubrange(start...)
+                }
             }
             appendCut(source.line(index), widths: widths, width: width, depth: depth, to: &bytes)
             return RenderedLine(printed: start..<bytes.count - 1)
         }
+        // A line built into `bytes`, laid out in `widths`: as it is, or cut
+        // into `scratch` when it does not fit.
+        let printFitting = {
+            (
+                index: Int, line: RenderedLine, bytes: UnsafeBufferPointer<UInt8>, widths: ColumnWidths, scratch: inout [UInt8],
+                printed: inout ByteOutput
+            ) in
+            guard line.mustBeCut(widths: widths, width: width, everyRow: cuttingEveryRow) else {
+                return line.write(from: bytes, widths: widths, to: &printed)
+            }
+            scratch.removeAll(keepingCapacity: true)
+            let cut = buildCut(index, line, bytes, widths, &scratch)
+            scratch.withUnsafeBufferPointer { cut.write(from: $0, widths: widths, to: &printed) }
+        }
         if source.count > limit {
             let widths = measure(source, width: width, build: build)
             if source.rowsMostlyInCacheOrder {
-                writeMeasuringFirst(
-                    source, widths: widths, width: width, cuttingEveryRow: cuttingEveryRow, build: build, buildCut: buildCut, to: write)
+                writeMeasuringFirst(source, widths: widths, build: build, printFitting: printFitting, to: write)
             } else {
                 writeInWindows(
                     source, windowsOf: window, widths: widths, width: width, cuttingEveryRow: cuttingEveryRow, build: build,
@@ -219,16 +233,8 @@ enum ItemTable {
         // written (none, when the columns are as wide as their widest
         // cells: output that is not a terminal).
         let fitted = widths
-        let chunks = stride(from: 0, to: source.count, by: Self.linesPerWrittenChunk).map { $0..<min(source.count, $0 + Self.linesPerWrittenChunk) }
-        writeInOrder(chunks, to: write) { index, scratch, printed in
-            listing.withKept(index) { bytes, line in
-                guard line.mustBeCut(widths: fitted, width: width, everyRow: cuttingEveryRow) else {
-                    return line.write(from: bytes, widths: fitted, to: &printed)
-                }
-                scratch.cut.removeAll(keepingCapacity: true)
-                let cut = buildCut(index, line, bytes, fitted, &scratch.cut)
-                scratch.cut.withUnsafeBufferPointer { cut.write(from: $0, widths: fitted, to: &printed) }
-            }
+        writeInOrder(writtenChunks(0..<source.count), to: write) { index, scratch, printed in
+            listing.withKept(index) { bytes, line in printFitting(index, line, bytes, fitted, &scratch.cut, &printed) }
         }
     }
 
@@ -295,11 +301,10 @@ enum ItemTable {
     /// (`ListingSource.runs`: short where the rows lie far apart in the
     /// cache), and the runs are written in order as they are done
     /// (`Parallel.orderedChunks`), each run's pages given back once it is
-    /// written. Each line is printed as `write` prints it: from its cells,
-    /// or built again cut (`buildCut`).
+    /// written. Each line is printed as `write` prints it (`printFitting`).
     private static func writeMeasuringFirst(
-        _ source: ListingSource, widths: ColumnWidths, width: Int?, cuttingEveryRow: Bool, build: (Int, inout [UInt8]) -> RenderedLine,
-        buildCut: (Int, RenderedLine, UnsafeBufferPointer<UInt8>, ColumnWidths, inout [UInt8]) -> RenderedLine,
+        _ source: ListingSource, widths: ColumnWidths, build: (Int, inout [UInt8]) -> RenderedLine,
+        printFitting: (Int, RenderedLine, UnsafeBufferPointer<UInt8>, ColumnWidths, inout [UInt8], inout ByteOutput) -> Void,
         to write: (UnsafeBufferPointer<UInt8>) -> Void
     ) {
         // Each run's own pages are given back once it is written, not as
@@ -312,12 +317,7 @@ enum ItemTable {
             index, scratch, printed in
             scratch.built.removeAll(keepingCapacity: true)
             let line = build(index, &scratch.built)
-            guard line.mustBeCut(widths: widths, width: width, everyRow: cuttingEveryRow) else {
-                return scratch.built.withUnsafeBufferPointer { line.write(from: $0, widths: widths, to: &printed) }
-            }
-            scratch.cut.removeAll(keepingCapacity: true)
-            let cut = scratch.built.withUnsafeBufferPointer { buildCut(index, line, $0, widths, &scratch.cut) }
-            scratch.cut.withUnsafeBufferPointer { cut.write(from: $0, widths: widths, to: &printed) }
+            scratch.built.withUnsafeBufferPointer { printFitting(index, line, $0, widths, &scratch.cut, &printed) }
         }
     }
 
@@ -346,8 +346,8 @@ enum ItemTable {
                 return leftOrder < rightOrder
             }.map(\.line)
             let stretches = CachePages.runs(of: ordered.count, atMost: 1024, spanningAtMost: 4 << 20) { source.item(ordered[$0])?.document }
-            // A row that must be cut is built again cut here, while its
-            // pages are mapped, not again in the listing's order.
+            // A row that must be cut is cut here (`buildCut`), while its
+            // pages are mapped, not in the listing's order.
             let built = Parallel.map(stretches.count) { stretch in
                 var bytes: [UInt8] = []
                 var cutBytes: [UInt8] = []
@@ -371,12 +371,9 @@ enum ItemTable {
             for (stretch, range) in stretches.enumerated() {
                 for (place, line) in ordered[range].enumerated() { builtAt[line - start] = (Int32(stretch), Int32(place)) }
             }
-            let chunks = stride(from: start, to: window.upperBound, by: Self.linesPerWrittenChunk).map {
-                $0..<min(window.upperBound, $0 + Self.linesPerWrittenChunk)
-            }
-            writeInOrder(chunks, to: write) { index, _, printed in
+            writeInOrder(writtenChunks(window), to: write) { index, _, printed in
                 let (stretch, place) = (Int(builtAt[index - start].stretch), Int(builtAt[index - start].place))
-                // Every line fits: rows that did not were built again cut above.
+                // Every line fits: rows that did not were cut above.
                 built[stretch].bytes.withUnsafeBufferPointer { built[stretch].lines[place].write(from: $0, widths: widths, to: &printed) }
             }
         }
@@ -398,6 +395,13 @@ enum ItemTable {
     /// written into memory already touched (a buffer grown, or a chunk
     /// for each buffer, touches fresh pages: a page fault per 4 KB).
     static let linesPerWrittenChunk = 1024
+
+    /// `lines` in chunks of `linesPerWrittenChunk` (the last shorter).
+    private static func writtenChunks(_ lines: Range<Int>) -> [Range<Int>] {
+        stride(from: lines.lowerBound, to: lines.upperBound, by: linesPerWrittenChunk).map {
+            $0..<min(lines.upperBound, $0 + linesPerWrittenChunk)
+        }
+    }
 
     /// Lines built together by one task, and tasks run before the cache's
     /// pages are given back: a batch of 16,384 lines in small tasks, so
@@ -635,7 +639,7 @@ private struct RenderedLine {
 
     /// True for a row with a cell wider than its column, or a note wider
     /// than the terminal (or any row, with `everyRow`): the row is then
-    /// built again and cut (`renderStyled`).
+    /// cut (`ItemTable.write`'s `buildCut`).
     func mustBeCut(widths: ItemTable.ColumnWidths, width: Int?, everyRow: Bool) -> Bool {
         guard isRow else { return false }
         if everyRow { return true }
@@ -1360,15 +1364,12 @@ private enum CutFromBytes {
     /// Appends `…` in the style of the span it ends, less its link, and
     /// what ends the spans, as `RowBytes.writeSpan` writes them.
     private static func appendEllipsis(spanHasLink: Bool, spanCodes: UnsafeBufferPointer<UInt8>?, to output: inout [UInt8]) {
-        let ellipsis = "…".utf8
         if spanHasLink {
-            // The ellipsis has no link: the span ends, and one of its codes alone holds the ellipsis.
+            // The ellipsis has no link: the span ends, and its codes alone open the ellipsis's.
             StyledText.SpanEnd(resetsStyle: spanCodes != nil, endsLink: true).append(to: &output)
             if let spanCodes { output.append(contentsOf: spanCodes) }
-            output.append(contentsOf: ellipsis)
-        } else {
-            output.append(contentsOf: ellipsis)
         }
+        output.append(contentsOf: "…".utf8)
         StyledText.SpanEnd(resetsStyle: spanCodes != nil, endsLink: false).append(to: &output)
     }
 
