@@ -14,6 +14,32 @@ import TickStore
         try TickRunner.run(arguments + pinned, environment: environment)
     }
 
+    @Test("the options read before parsing, to open the parse cache early, are the last given, in either form, before --")
+    func optionsReadBeforeParsing() {
+        #expect(Tick.optionGiven("--dir", in: ["today", "--dir", "a", "--list", "x", "--dir=b"]) == "b")
+        #expect(Tick.optionGiven("--dir", in: ["--dir=a", "--dir", "b"]) == "b")
+        #expect(Tick.optionGiven("--dir", in: ["open", "--", "--dir", "a"]) == nil)
+        #expect(Tick.optionGiven("--dir", in: ["open", "--dir"]) == nil)
+        #expect(Tick.optionGiven("--dir", in: ["open", "--directory", "a"]) == nil)
+    }
+
+    @Test("commands say how they read the parse cache: every list for queries, groups and exports, some for the rest, none for undo")
+    func commandsDeclareTheirParseCacheUse() {
+        for command in [Tick.Query.self, Tick.Today.self, Tick.All.self, Tick.Export.self, Tick.Agenda.self, Tick.Check.self]
+            as [any TickCommand.Type]
+        {
+            #expect(command.parseCacheUse == .everyList, "\(command)")
+        }
+        for command in [Tick.Home.self, Tick.Lists.self, Tick.Show.self, Tick.Done.self, Tick.Add.self, Tick.Move.self] as [any TickCommand.Type] {
+            #expect(command.parseCacheUse == .someLists, "\(command)")
+        }
+        for command in [Tick.Undo.self, Tick.Lsp.self, Tick.Merge.self] as [any TickCommand.Type] {
+            #expect(command.parseCacheUse == .none, "\(command)")
+        }
+        #expect(Tick.rootOfItsOwn(["today", "--dir", "x"])?.command == Tick.Today.self)
+        #expect(Tick.rootOfItsOwn(["today", "--help"]) == nil)
+    }
+
     @Test("--due with --no-due, and --section with --under, are refused: one line, exit 64, nothing changed")
     func conflictingFlagsAreRefused() throws {
         let before = try Data(contentsOf: URL(fileURLWithPath: folder + "/alpha.md"))

@@ -109,6 +109,27 @@ struct ParseCacheTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: cacheFile)) == grown, "an unchanged folder rewrote its cache")
     }
 
+    @Test("a load started early is what the next load of the same cache file reads, once; a load of another file leaves it")
+    func earlyLoadIsTakenByTheNextLoadOfItsFile() throws {
+        let notes = try TemporaryFolder(["a.md": "# A\n- [ ] one\n", "b.md": "# B\n- [ ] two\n"])
+        let other = try TemporaryFolder(["c.md": "# C\n- [ ] three\n"])
+        let cache = CacheFolder()
+        _ = try run(["query", "open", "--json"], notes, cache: cache)
+        _ = try run(["query", "open", "--json"], other, cache: cache)
+        let notesCache = try cache.parseCache(of: notes)
+        let otherCache = try cache.parseCache(of: other)
+        func paths(_ contents: ParseCache.Contents?) -> [String] { contents?.entries.map(\.path).sorted() ?? [] }
+
+        notesCache.startLoading()
+        #expect(paths(otherCache.load()) == ["c.md"], "a load of another folder's cache read the one started early")
+        let started = try #require(ParseCache.EarlyLoad.slot.withLock { $0 }, "the load started early was taken by another file")
+        started.done.wait()
+        // What it read stands, even once the file is no longer a cache.
+        try Data("not a cache".utf8).write(to: URL(fileURLWithPath: notesCache.path))
+        #expect(paths(notesCache.load()) == ["a.md", "b.md"])
+        #expect(notesCache.load() == nil, "a second load took the early one again instead of reading the file")
+    }
+
     /// Forty lists whose names sort the other way round from their paths,
     /// so that list order and the folder's walk order differ.
     static func listsNamedAgainstTheirPaths(itemsEach: Int = 20) -> [String: String] {

@@ -8,6 +8,7 @@ import TickRecords
 extension Tick {
     /// `tick agenda`: the coming days, with what is due, scheduled or starting.
     struct Agenda: TickCommand {
+        static let parseCacheUse = ParseCacheUse.everyList
         static let configuration = CommandConfiguration.subcommand(
             commandName: "agenda",
             abstract: "Show the coming days: what is overdue, then each day's due, scheduled and starting items.",

@@ -9,6 +9,7 @@ import TickSyntax
 extension Tick {
     /// `tick check [PATH...]`: report what tick cannot read as intended.
     struct Check: TickCommand {
+        static let parseCacheUse = ParseCacheUse.everyList
         static let configuration = CommandConfiguration.subcommand(
             commandName: "check",
             abstract: "Report problems in lists: invalid dates, unknown priorities, malformed front matter.",

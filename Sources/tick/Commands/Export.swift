@@ -12,6 +12,7 @@ enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
 extension Tick {
     /// `tick export --format json|ics|csv [EXPR]`: items for other programs.
     struct Export: TickCommand {
+        static let parseCacheUse = ParseCacheUse.everyList
         static let configuration = CommandConfiguration.subcommand(
             commandName: "export",
             abstract: "Write items as JSON, iCalendar to-dos (VTODO) or events (VEVENT), or CSV.",

@@ -7,6 +7,7 @@ import TickSyntax
 extension Tick {
     /// `tick mv ITEM LIST`: moves the item with its notes and subtasks.
     struct Move: TickCommand {
+        static let parseCacheUse = ParseCacheUse.someLists
         static let configuration = CommandConfiguration.subcommand(
             commandName: "mv",
             abstract: "Move an item, with its notes and subtasks, to another list or section.",
@@ -103,6 +104,7 @@ extension Tick {
 
     /// `tick rm ITEM...`: removes items with their notes and subtasks.
     struct Remove: TickCommand {
+        static let parseCacheUse = ParseCacheUse.someLists
         /// ", with its 2 note lines and 1 subtask", or nothing when the item
         /// had neither.
         static func carried(_ item: TaskItem, in document: Document) -> String {

@@ -5,6 +5,7 @@ import TickModel
 extension Tick {
     /// `tick note ITEM TEXT`: a note line under the item.
     struct Note: TickCommand {
+        static let parseCacheUse = ParseCacheUse.someLists
         static let configuration = CommandConfiguration.subcommand(
             commandName: "note",
             abstract: "Add a note line under an item, indented like its other notes.",

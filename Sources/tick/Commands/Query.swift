@@ -6,6 +6,7 @@ import TickRecords
 extension Tick {
     /// `tick query EXPR`: the items that match a query.
     struct Query: TickCommand {
+        static let parseCacheUse = ParseCacheUse.everyList
         static let configuration = CommandConfiguration.subcommand(
             commandName: "query",
             abstract: "Show the items that match a query.",

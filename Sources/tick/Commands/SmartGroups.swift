@@ -21,6 +21,8 @@ struct SmartGroupOptions: ParsableArguments {
 }
 
 extension SmartGroupCommand {
+    static var parseCacheUse: ParseCacheUse { .everyList }
+
     func execute() throws {
         let today = options.folder.todayDate
         let workspace = try options.folder.workspace(readingEveryList: options.list == nil)

@@ -24,7 +24,11 @@ struct FolderOptions: ParsableArguments {
     }
 
     /// The notes folder's path as given.
-    var folderPath: String {
+    var folderPath: String { Self.folderPath(dir: dir) }
+
+    /// The notes folder's path: `dir` (from `--dir`), else $TICK_DIR, else
+    /// `folder:` in the config file, else the current folder.
+    static func folderPath(dir: String?) -> String {
         dir ?? Environment.process.nonEmpty("TICK_DIR") ?? Configuration.defaultFolder ?? FileManager.default.currentDirectoryPath
     }
 

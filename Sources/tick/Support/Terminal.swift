@@ -16,9 +16,25 @@ import TickSystem
 /// SPEC's exit code, never a stack trace.
 protocol TickCommand: ParsableCommand {
     func execute() throws
+    /// How the command reads the notes folder's parse cache, with its usual
+    /// options: the cache is opened on another core while the command line
+    /// is parsed (`Tick.openParseCacheEarly`). `.none` (the default) for a
+    /// command that never reads it.
+    static var parseCacheUse: ParseCacheUse { get }
+}
+
+/// How a command reads the parse cache (`TickCommand.parseCacheUse`).
+enum ParseCacheUse {
+    case none
+    /// Its index, and the payloads of the lists it names.
+    case someLists
+    /// Every list's items (`ParseCache.readsEveryList`).
+    case everyList
 }
 
 extension TickCommand {
+    static var parseCacheUse: ParseCacheUse { .none }
+
     func run() throws {
         do {
             try execute()
