@@ -449,7 +449,7 @@ def main():
     parser.add_argument("--corpus", default="/tmp/tick-bench", help="generate_corpus.py's output (default: %(default)s)")
     parser.add_argument("--sizes", type=int, nargs="+", default=[5000, 50000], help="notes folders to measure")
     parser.add_argument("--runs", type=int, default=int(os.environ.get("BENCH_RUNS", "5")),
-                        help="timed rounds at each size (default: $BENCH_RUNS, else 5; 3 at 50,000 notes and more)")
+                        help="timed rounds at each size (default: $BENCH_RUNS, else 5)")
     parser.add_argument("--results", help="JSON results file (default: CORPUS/results.json)")
     args = parser.parse_args()
     if args.runs < 1:
@@ -467,9 +467,7 @@ def main():
     if os.path.exists(results_path):
         os.remove(results_path)  # no stale results after a failed run
     work = tempfile.mkdtemp(prefix="run-", dir=corpus)
-    explicit_runs = "BENCH_RUNS" in os.environ or any(a.startswith("--runs") for a in sys.argv)
-    benches = [SizeBench(tick, corpus, size, args.runs if explicit_runs or size < 50000 else min(args.runs, 3), work)
-               for size in args.sizes]
+    benches = [SizeBench(tick, corpus, size, args.runs, work) for size in args.sizes]
     usage_before = cpu_usage()
     results = {}
     try:
