@@ -266,15 +266,17 @@ public struct EncodedWorkspace: Sendable {
 
     /// The items at `places` (each a list's rank and a place in that
     /// list), taken in the order of `positions`, each place once, made on
-    /// every core (`Parallel.array`: each item retains its list, and
-    /// 600,000 of them made on one core were a tenth of an export at
-    /// 50,000 notes). Every gathering ends here, so here the memory its
-    /// tasks freed on the worker threads is given back
-    /// (`Posix.giveBackFreedMemory`).
+    /// every core (`Parallel.array`, in pieces of 4,096: each item retains
+    /// its list, and 600,000 of them made on one core were a tenth of an
+    /// export at 50,000 notes; `today`'s 24,000 at 5,000 notes, in one
+    /// piece of the 32,768 there were, took 0.7 ms on one core). Every
+    /// gathering ends here, so here the memory its tasks freed on the
+    /// worker threads is given back (`Posix.giveBackFreedMemory`, on
+    /// another core).
     private func items<Value>(
         at places: [(rank: Int32, index: Int32, value: Value)], inOrder positions: some RandomAccessCollection<Int>
     ) -> [EncodedListedItem] {
-        let items = Parallel.array(count: positions.count, chunksOf: 32_768) { (range, append: (EncodedListedItem) -> Void) in
+        let items = Parallel.array(count: positions.count, chunksOf: 4096) { (range, append: (EncodedListedItem) -> Void) in
             // One value, moved from place to place: a new one for each would
             // retain and release its list once more.
             var item: EncodedListedItem? = nil

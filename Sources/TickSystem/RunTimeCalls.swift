@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -89,8 +91,12 @@ extension Posix {
 
     /// Gives the memory the C library holds freed back to the system, in
     /// every arena (`malloc_trim`): memory a worker thread allocated and
-    /// another thread freed stays in the worker's arena otherwise.
+    /// another thread freed stays in the worker's arena otherwise. On
+    /// another core, returning at once: what a command does next (a
+    /// listing measuring its rows' prefixes, a sort) starts on one core,
+    /// and the trim took 0.2 ms of it at 5,000 notes, 1.2 ms at 50,000.
     package static func giveBackFreedMemory() {
-        _ = trimFunction?(0)
+        guard let trim = trimFunction else { return }
+        DispatchQueue.global().async { _ = trim(0) }
     }
 }
