@@ -271,8 +271,7 @@ public struct EncodedWorkspace: Sendable {
     /// export at 50,000 notes; `today`'s 24,000 at 5,000 notes, in one
     /// piece of the 32,768 there were, took 0.7 ms on one core). Every
     /// gathering ends here, so here the memory its tasks freed on the
-    /// worker threads is given back (`Posix.giveBackFreedMemory`, on
-    /// another core).
+    /// worker threads is given back (`Posix.giveBackFreedMemory`).
     private func items<Value>(
         at places: [(rank: Int32, index: Int32, value: Value)], inOrder positions: some RandomAccessCollection<Int>
     ) -> [EncodedListedItem] {

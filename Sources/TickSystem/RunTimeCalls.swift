@@ -1,5 +1,3 @@
-import Dispatch
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -91,12 +89,10 @@ extension Posix {
 
     /// Gives the memory the C library holds freed back to the system, in
     /// every arena (`malloc_trim`): memory a worker thread allocated and
-    /// another thread freed stays in the worker's arena otherwise. On
-    /// another core, returning at once: what a command does next (a
-    /// listing measuring its rows' prefixes, a sort) starts on one core,
-    /// and the trim took 0.2 ms of it at 5,000 notes, 1.2 ms at 50,000.
+    /// another thread freed stays in the worker's arena otherwise. (On
+    /// another core it took as long: it holds each arena's lock, and the
+    /// allocations of what the command did next waited for them.)
     package static func giveBackFreedMemory() {
-        guard let trim = trimFunction else { return }
-        DispatchQueue.global().async { _ = trim(0) }
+        _ = trimFunction?(0)
     }
 }
