@@ -160,11 +160,6 @@ public struct TaskDate: Sendable, Hashable, Comparable, CustomStringConvertible 
         return calendar
     }()
 
-    /// Sets up Foundation's calendar ahead of the first date arithmetic
-    /// (about half a millisecond): a command can have it done on another
-    /// core while it reads its command line.
-    public static func prepareCalendar() { _ = calendar.firstWeekday }
-
     var foundationDate: Date {
         TaskDate.calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 12))!
     }
@@ -243,13 +238,18 @@ public struct TaskDate: Sendable, Hashable, Comparable, CustomStringConvertible 
         self.init(year: year, month: month, day: day)
     }
 
-    /// Today's local date, in the time zone Foundation takes for the local
-    /// one (as the iCalendar export's reminders do).
+    /// Today's local date, in the time zone the C library takes for the
+    /// local one (`TZ`, else `/etc/localtime`), as Foundation's
+    /// `TimeZone.current` does (and so the iCalendar export's reminders).
+    /// Read from the C library (`localtime_r`), which has nothing to set
+    /// up: setting up Foundation's calendar, which a command did on another
+    /// core while it started, for this date alone, took 1–6 ms of CPU in
+    /// runs at 5,000 notes and 3 MB of memory.
     public static func today() -> TaskDate {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = .current
-        let parts = calendar.dateComponents([.year, .month, .day], from: Date())
-        return TaskDate(year: parts.year!, month: parts.month!, day: parts.day!)
+        var now = time(nil)
+        var parts = tm()
+        if localtime_r(&now, &parts) == nil { gmtime_r(&now, &parts) }
+        return TaskDate(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))
     }
 
     /// The short English weekday name, "Mon" ... "Sun".

@@ -266,9 +266,8 @@ public struct ParseCache: Sendable {
         /// The one load started and not yet taken.
         static let slot = Mutex<EarlyLoad?>(nil)
         /// A queue of its own, which has a thread of its own at once: the
-        /// global queue's threads, as many as there are cores, may all be
-        /// taken (one sets up the calendar while the command line is
-        /// parsed), and it waited for one.
+        /// global queue has as many threads as there are cores, and a load
+        /// sent there waited while one of them was busy.
         static let queue = DispatchQueue(label: "tick.parse-cache.early-load")
     }
 

@@ -23,6 +23,24 @@ import TickStore
         #expect(Tick.optionGiven("--dir", in: ["open", "--directory", "a"]) == nil)
     }
 
+    @Test(
+        "today, unpinned, is the local date of the time zone TZ names, as Foundation's calendar reckons it there",
+        arguments: ["Pacific/Kiritimati", "Pacific/Pago_Pago", "Asia/Kolkata", "UTC"])
+    func todayIsTheLocalDate(zone: String) throws {
+        func foundationToday() -> String {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: zone)!
+            let parts = calendar.dateComponents([.year, .month, .day], from: Date())
+            return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+        }
+        let before = foundationToday()
+        let run = try TickRunner.run(["query", "due < today", "--explain", "--dir", folder], environment: ["TZ": zone])
+        let after = foundationToday()
+        #expect(run.status == 0, "\(run.stderr)")
+        // The query, resolved, names today's date (either side of a midnight that passed meanwhile).
+        #expect(run.stdout.contains("due < \(before)") || run.stdout.contains("due < \(after)"), "\(run.stdout)")
+    }
+
     @Test("commands say how they read the parse cache: every list for queries, groups and exports, some for the rest, none for undo")
     func commandsDeclareTheirParseCacheUse() {
         for command in [Tick.Query.self, Tick.Today.self, Tick.All.self, Tick.Export.self, Tick.Agenda.self, Tick.Check.self]

@@ -17,9 +17,6 @@ extension Tick {
         // through the file: `Terminal.writeAll` meets EPIPE instead, waits for
         // the save, and ends tick with SIGPIPE (`Terminal.endWithBrokenPipe`).
         ProcessHooks.beforeBackgroundSave = { signal(SIGPIPE, SIG_IGN) }
-        // Relative dates (`+7d`, `tomorrow`) need Foundation's calendar; it
-        // is set up on another core while the command line is parsed.
-        DispatchQueue.global().async(group: backgroundWork) { TaskDate.prepareCalendar() }
         let command: ParsableCommand
         if let shell = CompletionScripts.requested(in: Array(CommandLine.arguments.dropFirst())) {
             finishBackgroundWork()
@@ -167,13 +164,10 @@ extension Tick {
         }
     }
 
-    /// Work started on other threads for this process (setting up the
-    /// calendar, saving the parse cache), which must be done before it
-    /// exits: `exit` tears down what those threads may still be using.
-    private static let backgroundWork = DispatchGroup()
-
+    /// Waits for the work started on other threads for this process (saving
+    /// the parse cache), which must be done before it exits: `exit` tears
+    /// down what those threads may still be using.
     private static func finishBackgroundWork() {
-        backgroundWork.wait()
         BackgroundSaves.wait()
     }
 
