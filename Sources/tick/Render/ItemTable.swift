@@ -995,11 +995,11 @@ struct RowBytes: RowCells {
 /// Lines of a listing built in chunks of `ItemTable.chunkSize` on every
 /// core, in the order given, a batch of chunks at a time, with the parse
 /// cache's pages given back after each batch: each chunk's printed bytes,
-/// and what `build` keeps of each of its lines (where its bytes lie).
-private struct BuiltLines<Kept> {
+/// and each of its lines as built (where its bytes lie).
+private struct BuiltLines {
     struct Chunk {
         var bytes: [UInt8] = []
-        var kept: [Kept] = []
+        var kept: [RenderedLine] = []
     }
     private(set) var chunks: [Chunk] = []
     /// For each line of the listing, its chunk and its place in the chunk.
@@ -1007,7 +1007,7 @@ private struct BuiltLines<Kept> {
     private var placeOfLine: [Int32]
 
     /// Builds every line of `source`, in the cache's order.
-    init(of source: ListingSource, build: (Int, inout [UInt8]) -> Kept) {
+    init(of source: ListingSource, build: (Int, inout [UInt8]) -> RenderedLine) {
         chunkOfLine = Array(repeating: 0, count: source.count)
         placeOfLine = Array(repeating: 0, count: source.count)
         source.inCacheOrder { chunkLines in
@@ -1035,8 +1035,8 @@ private struct BuiltLines<Kept> {
     static var bytesPerLineReserved: Int { 512 }
 
     /// Calls `body` with the bytes of line `line`'s chunk, in place, and
-    /// what was kept of the line.
-    func withKept(_ line: Int, _ body: (UnsafeBufferPointer<UInt8>, Kept) -> Void) {
+    /// the line as built.
+    func withKept(_ line: Int, _ body: (UnsafeBufferPointer<UInt8>, RenderedLine) -> Void) {
         let chunk = Int(chunkOfLine[line])
         chunks[chunk].bytes.withUnsafeBufferPointer { body($0, chunks[chunk].kept[Int(placeOfLine[line])]) }
     }

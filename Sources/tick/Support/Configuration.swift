@@ -71,10 +71,7 @@ enum Configuration {
             }
         }
         guard index < arguments.count, !commandNames.contains(arguments[index]) else { return arguments }
-        let folder =
-            dir ?? Environment.process.nonEmpty("TICK_DIR")
-            ?? defaultFolder ?? FileManager.default.currentDirectoryPath
-        let settings = try self.settings(forFolder: folder)
+        let settings = try self.settings(forFolder: FolderOptions.folderPath(dir: dir))
         guard let words = settings.alias(arguments[index]) else { return arguments }
         return Array(arguments[..<index]) + words + Array(arguments[(index + 1)...])
     }
