@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import TickSystem
 
@@ -17,59 +16,18 @@ extension Parallel {
         render: (Int, inout ByteOutput) -> Void,
         deliver: (UnsafeBufferPointer<UInt8>) -> Void
     ) {
-        guard count > 0 else { return }
+        // Buffers delivered go back here for the next chunks: `inOrder`
+        // holds at most `inFlight` at once.
         let lock = NSLock()
-        // A chunk takes a slot before it takes its index, so the next chunk
-        // to deliver is always being rendered or about to be: the slots can
-        // never all be held by chunks that wait for it.
-        let slots = DispatchSemaphore(value: max(1, inFlight))
         nonisolated(unsafe) var free: [ByteOutput.Storage] = []
-        nonisolated(unsafe) var done = [ByteOutput.Storage?](repeating: nil, count: count)
-        nonisolated(unsafe) var nextIndex = 0
-        nonisolated(unsafe) var nextToDeliver = 0
-        withoutActuallyEscaping(render) { render in
-            withoutActuallyEscaping(deliver) { deliver in
-                nonisolated(unsafe) let render = render
-                nonisolated(unsafe) let deliver = deliver
-                let workers = min(count, ProcessInfo.processInfo.activeProcessorCount)
-                DispatchQueue.concurrentPerform(iterations: workers) { _ in
-                    while true {
-                        slots.wait()
-                        lock.lock()
-                        guard nextIndex < count else {
-                            lock.unlock()
-                            slots.signal()
-                            return
-                        }
-                        let index = nextIndex
-                        nextIndex += 1
-                        let storage = free.popLast()
-                        lock.unlock()
-                        var output = storage.map { ByteOutput(reusing: $0) } ?? ByteOutput(capacity: capacity)
-                        render(index, &output)
-                        let rendered = output.release()
-                        lock.lock()
-                        done[index] = rendered
-                        // Whoever finishes the next chunk in order delivers it
-                        // and the finished ones after it, outside the lock, so
-                        // that the other cores go on rendering meanwhile. A
-                        // chunk is taken out of `done` before it is delivered
-                        // and the next one is looked for only after it: no
-                        // other thread can deliver until then, and a chunk
-                        // finished meanwhile is found by the one delivering.
-                        while nextToDeliver < count, let ready = done[nextToDeliver] {
-                            done[nextToDeliver] = nil
-                            lock.unlock()
-                            deliver(ready.written)
-                            lock.lock()
-                            free.append(ready)
-                            nextToDeliver += 1
-                            slots.signal()
-                        }
-                        lock.unlock()
-                    }
-                }
-            }
+        inOrder(count, inFlight: inFlight) { index in
+            let storage = lock.withLock { free.popLast() }
+            var output = storage.map { ByteOutput(reusing: $0) } ?? ByteOutput(capacity: capacity)
+            render(index, &output)
+            return output.release()
+        } take: { _, rendered in
+            deliver(rendered.written)
+            lock.withLock { free.append(rendered) }
         }
         for storage in free { storage.deallocate() }
     }

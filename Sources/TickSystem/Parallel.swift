@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// Runs `body` for every index on every core and collects the results in order.
 public enum Parallel {
@@ -58,6 +59,66 @@ public enum Parallel {
     public static func map<T>(chunksOf chunkSize: Int, in count: Int, _ body: (Range<Int>) -> T) -> [T] {
         map((count + chunkSize - 1) / chunkSize) { chunk in
             body(chunk * chunkSize..<min(count, (chunk + 1) * chunkSize))
+        }
+    }
+
+    /// Makes the result of each index of `0..<count` on every core, the
+    /// indices taken in order, and hands each result to `take` in index
+    /// order as soon as it and every one before it are made: no core waits
+    /// for the others between steps, as it would after each `map`. At most
+    /// `inFlight` results are being made or waiting to be taken.
+    ///
+    /// `make` runs on several threads at once, so it must only read shared
+    /// state; `take` runs on one thread at a time, in index order (on the
+    /// thread that made the next result in order, while the others go on
+    /// making theirs).
+    public static func inOrder<T>(_ count: Int, inFlight: Int, make: (Int) -> T, take: (Int, T) -> Void) {
+        guard count > 0 else { return }
+        let lock = NSLock()
+        // An index is taken only with a slot, so the next result to take is
+        // always being made or about to be: the slots can never all be held
+        // by results that wait for it.
+        let slots = DispatchSemaphore(value: max(1, inFlight))
+        nonisolated(unsafe) var made = [T?](repeating: nil, count: count)
+        nonisolated(unsafe) var nextIndex = 0
+        nonisolated(unsafe) var nextToTake = 0
+        withoutActuallyEscaping(make) { make in
+            withoutActuallyEscaping(take) { take in
+                nonisolated(unsafe) let make = make
+                nonisolated(unsafe) let take = take
+                DispatchQueue.concurrentPerform(iterations: min(count, ProcessInfo.processInfo.activeProcessorCount)) { _ in
+                    while true {
+                        slots.wait()
+                        lock.lock()
+                        guard nextIndex < count else {
+                            lock.unlock()
+                            slots.signal()
+                            return
+                        }
+                        let index = nextIndex
+                        nextIndex += 1
+                        lock.unlock()
+                        let result = make(index)
+                        lock.lock()
+                        made[index] = result
+                        // Whoever makes the next result in order takes it and
+                        // the made ones after it, outside the lock. A result
+                        // is moved out of `made` before it is taken, and the
+                        // next is looked for only after: no other thread can
+                        // take one meanwhile, and a result made meanwhile is
+                        // found by the one taking.
+                        while nextToTake < count, let ready = made[nextToTake].take() {
+                            let index = nextToTake
+                            lock.unlock()
+                            take(index, ready)
+                            lock.lock()
+                            nextToTake += 1
+                            slots.signal()
+                        }
+                        lock.unlock()
+                    }
+                }
+            }
         }
     }
 }

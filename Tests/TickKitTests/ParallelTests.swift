@@ -3,8 +3,8 @@ import Testing
 
 @testable import TickSystem
 
-/// `Parallel.orderedChunks`: chunks rendered on every core reach the
-/// writer whole and in order, however long each one takes.
+/// `Parallel`'s passes on every core: results and chunks reach their
+/// taker whole and in order, however long each one takes.
 @Suite struct ParallelTests {
     /// A slow delivery lets other chunks finish while one is delivered
     /// (outside the pool's lock): they are delivered after it, in order,
@@ -39,12 +39,46 @@ import Testing
         }
     }
 
+    /// `Parallel.inOrder` takes each result once, in index order, one at a
+    /// time, whatever order they are made in; no more than `inFlight` are
+    /// being made or waiting at once; and each result is released once
+    /// taken (none leaked).
+    @Test(arguments: [0, 1, 2, 7, 50], [1, 2, 3, 8])
+    func resultsAreTakenInOrderWithAtMostInFlightHeld(count: Int, inFlight: Int) {
+        let tally = Tally()
+        let held = Tally()
+        let mostHeld = Tally()
+        var taken: [Int] = []
+        var taking = 0
+        var mostTakingAtOnce = 0
+        Parallel.inOrder(count, inFlight: inFlight) { index in
+            held.add(1)
+            mostHeld.raise(to: held.alive)
+            // Later results are often made first: early ones sleep longer.
+            usleep(useconds_t((count - index) % 4 * 300))
+            return Counted(index * 5, in: tally)
+        } take: { index, result in
+            taking += 1
+            mostTakingAtOnce = max(mostTakingAtOnce, taking)
+            #expect(result.value == index * 5)
+            taken.append(index)
+            taking -= 1
+            held.add(-1)
+        }
+        #expect(taken == Array(0..<count))
+        #expect(mostTakingAtOnce <= 1)
+        #expect(mostHeld.alive <= inFlight)
+        #expect(tally.alive == 0)
+    }
+
     /// How many `Counted` objects of one test are alive.
     final class Tally: @unchecked Sendable {
         private let lock = NSLock()
         private var count = 0
         var alive: Int { lock.withLock { count } }
         func add(_ change: Int) { lock.withLock { count += change } }
+        /// Keeps the larger of the count and `value`.
+        func raise(to value: Int) { lock.withLock { count = max(count, value) } }
     }
 
     /// An object that counts itself in its test's tally while it lives.

@@ -222,6 +222,27 @@ import TickSyntax
         expectRowsAsBytesPrintAsStyledRows(list, label: "marks.md", widths: [nil] + Array(1...40))
     }
 
+    /// `ListingSource.inCacheOrder` builds every line once, in chunks of
+    /// `ItemTable.chunkSize` on every core, and hands the chunks of each
+    /// batch to `collect` in order, a batch at a time: lines of no item in
+    /// the listing's order, over several batches.
+    @Test func linesAreBuiltOnceAndCollectedInOrderOverSeveralBatches() {
+        let batch = ItemTable.chunkSize * ItemTable.chunksPerBatch
+        let count = 2 * batch + 777
+        let source = ListingSource(count: count) { _ in .blank }
+        var collected: [Int] = []
+        var batchSizes: [Int] = []
+        source.inCacheOrder { lines in
+            #expect(lines.count <= ItemTable.chunkSize)
+            return Array(lines)
+        } collect: { chunks in
+            batchSizes.append(chunks.reduce(0) { $0 + $1.count })
+            for chunk in chunks { collected += chunk }
+        }
+        #expect(collected == Array(0..<count))
+        #expect(batchSizes == [batch, batch, 777])
+    }
+
     /// Every listing of `list`'s items (plain and styled titles, a listing
     /// and the list's own view, every color depth and each of `widths`)
     /// prints the same bytes kept (rows that do not fit cut from their

@@ -403,9 +403,9 @@ enum ItemTable {
         }
     }
 
-    /// Lines built together by one task, and tasks run before the cache's
-    /// pages are given back: a batch of 16,384 lines in small tasks, so
-    /// that neither core waits long for the other at the end of a batch
+    /// Lines built together by one task, and tasks built before the
+    /// cache's pages are given back: a batch of 16,384 lines in small
+    /// tasks, so that neither core waits long for the other at the end
     /// (four tasks of 4,096 kept the cores 1.65 busy of 2).
     static let chunkSize = 1024
     static let chunksPerBatch = 16
@@ -1153,46 +1153,76 @@ struct ListingSource {
     /// then the rows in the order their items' records lie in the parse
     /// cache (`EncodedListedItem.cacheOrder`; an item listed twice, by
     /// line): a list at a time, the lists in the order they lie in the
-    /// cache, each list's rows by their items' places in it. The lines go
-    /// to `build` in chunks of `ItemTable.chunkSize` on every core,
-    /// `ItemTable.chunksPerBatch` chunks at a time, or fewer when their
-    /// rows' lists span more than `ItemTable.batchSpan` of the cache; each
-    /// batch's results go to `collect` in order, and the cache's pages are
-    /// given back as `WrittenCachePages` gives them back (after each batch:
-    /// a full one holds more than 4,096 lines, one cut short spans 8 MB).
-    /// (`span` is `ItemTable.batchSpan`; tests make it small.)
+    /// cache, each list's rows by their items' places in it. The lines are
+    /// cut into batches of `ItemTable.chunksPerBatch` chunks of
+    /// `ItemTable.chunkSize`, or fewer when their rows' lists span more
+    /// than `ItemTable.batchSpan` of the cache; the chunks go to `build` on
+    /// every core, taken in order with no wait between batches
+    /// (`Parallel.inOrder`), and each batch's results go to `collect` in
+    /// order, one batch at a time, once all of its chunks are built. The
+    /// cache's pages are given back as `WrittenCachePages` gives them back
+    /// (after each batch: a full one holds more than 4,096 lines, one cut
+    /// short spans 8 MB). (`span` is `ItemTable.batchSpan`; tests make it
+    /// small.)
     ///
     /// Each row is chained to the next row of its list (4 bytes a line),
-    /// so no order of all the rows is made. (A merge of the runs in which
+    /// so no order of all the rows is sorted. (A merge of the runs in which
     /// the rows ascend in the cache was a seventh of the CPU of a listing
     /// sorted by title, whose runs are a row or two long.)
     func inCacheOrder<Result>(
         spanningAtMost span: Int = ItemTable.batchSpan,
         _ build: (ArraySlice<Int>) -> Result, collect: ([Result]) -> Void
     ) {
-        let batchSize = ItemTable.chunkSize * ItemTable.chunksPerBatch
-        var batch: [Int] = []
-        batch.reserveCapacity(batchSize)
+        let (order, batchEnds) = cacheOrder(spanningAtMost: span)
+        // Each batch cut into chunks: where each chunk ends in `order`, and
+        // whether it ends its batch.
+        var chunks: [(end: Int, endsBatch: Bool)] = []
+        var batchStart = 0
+        for batchEnd in batchEnds {
+            for end in stride(from: batchStart + ItemTable.chunkSize, to: batchEnd, by: ItemTable.chunkSize) {
+                chunks.append((end, false))
+            }
+            chunks.append((batchEnd, true))
+            batchStart = batchEnd
+        }
         var pages = WrittenCachePages()
+        var batch: [Result] = []
+        var batchLines = 0
+        Parallel.inOrder(chunks.count, inFlight: 2 * ItemTable.chunksPerBatch) { chunk in
+            let start = chunk == 0 ? 0 : chunks[chunk - 1].end
+            let lines = order[start..<chunks[chunk].end].map { Int($0) }[...]
+            // Each chunk also says which lists it read, on its own core.
+            var read = CachePages()
+            includeLists(of: lines, in: &read)
+            return (result: build(lines), read: read, count: lines.count)
+        } take: { chunk, built in
+            batch.append(built.result)
+            pages.include(built.read)
+            batchLines += built.count
+            guard chunks[chunk].endsBatch else { return }
+            pages.written(batchLines, isLast: chunk == chunks.count - 1)
+            collect(batch)
+            batch.removeAll(keepingCapacity: true)
+            batchLines = 0
+        }
+    }
+
+    /// Every line of the listing in the order `inCacheOrder` builds them
+    /// in, and where each of its batches ends in that order.
+    private func cacheOrder(spanningAtMost span: Int) -> (order: [Int32], batchEnds: [Int]) {
+        let batchSize = ItemTable.chunkSize * ItemTable.chunksPerBatch
+        var order: [Int32] = []
+        order.reserveCapacity(count)
+        var batchEnds: [Int] = []
         /// Where the batch's first row's list lies in the cache's mapping (0: none yet).
         var batchStart = 0
-        func flush(isLast: Bool = false) {
+        func endBatch() {
             batchStart = 0
-            let lines = batch
-            // Each chunk also says which lists it read, on its own core.
-            let built = Parallel.map(chunksOf: ItemTable.chunkSize, in: lines.count) { chunk in
-                var read = CachePages()
-                includeLists(of: lines[chunk], in: &read)
-                return (result: build(lines[chunk]), read: read)
-            }
-            for chunk in built { pages.include(chunk.read) }
-            pages.written(lines.count, isLast: isLast)
-            collect(built.map(\.result))
-            batch.removeAll(keepingCapacity: true)
+            batchEnds.append(order.count)
         }
         func add(_ line: Int) {
-            batch.append(line)
-            if batch.count == batchSize { flush() }
+            order.append(Int32(line))
+            if order.count - (batchEnds.last ?? 0) == batchSize { endBatch() }
         }
         // The lines of no item go first; each row joins its list's chain.
         /// The lists the rows are of: where each lies in the cache and in
@@ -1245,14 +1275,15 @@ struct ListingSource {
                     if batchStart == 0 {
                         batchStart = mapped
                     } else if mapped - batchStart > span {
-                        flush()
+                        if order.count > (batchEnds.last ?? 0) { endBatch() }
                         batchStart = mapped
                     }
                 }
                 add(row.line)
             }
         }
-        if !batch.isEmpty { flush(isLast: true) }
+        if order.count > (batchEnds.last ?? 0) { batchEnds.append(order.count) }
+        return (order, batchEnds)
     }
 
     /// The lines cut into runs, in order, to be built and written one
