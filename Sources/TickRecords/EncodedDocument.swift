@@ -428,6 +428,9 @@ package protocol ListMapping: AnyObject, Sendable {
     /// far as they lie in the mapping: what is read again is mapped again
     /// from the file.
     func releasePages(holding bytes: UnsafeBufferPointer<UInt8>)
+    /// False when `releasePages` gives nothing back (a small cache is held
+    /// whole): a pass then need not note which pages it read.
+    var givesPagesBack: Bool { get }
 }
 
 /// The pages of the parse cache that hold the payloads of the lists

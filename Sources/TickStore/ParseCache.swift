@@ -147,7 +147,7 @@ public struct ParseCache: Sendable {
         /// same lists (a listing's filter, then its rows), and a whole small
         /// file is little memory.
         package func releasePages(holding bytes: UnsafeBufferPointer<UInt8>) {
-            guard length > Self.heldWhole, let start = bytes.baseAddress, let mapped = buffer.baseAddress else { return }
+            guard givesPagesBack, let start = bytes.baseAddress, let mapped = buffer.baseAddress else { return }
             let lower = max(start, mapped)
             let upper = min(start + bytes.count, mapped + length)
             guard lower < upper else { return }
@@ -156,6 +156,8 @@ public struct ParseCache: Sendable {
 
         /// The largest cache file held whole (about 10,000 notes' worth).
         static let heldWhole = 64 << 20
+
+        package var givesPagesBack: Bool { length > Self.heldWhole }
 
         var buffer: UnsafeBufferPointer<UInt8> {
             UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: length)

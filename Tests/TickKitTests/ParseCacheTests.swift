@@ -681,6 +681,8 @@ struct ParseCacheTests {
             // outlive the temporary array (and the memory could be reused).
             bytes = payloads.flatMap { Array($0.buffer) }.withUnsafeBufferPointer { OwnedBytes(copying: $0) }
         }
+        /// False for a mapping held whole, whose pages stay.
+        var givesPagesBack = true
         func releasePages(holding released: UnsafeBufferPointer<UInt8>) {
             let start = released.baseAddress! - UnsafePointer(bytes.buffer.baseAddress!)
             lock.withLock { releasedSoFar.append(start..<start + released.count) }

@@ -243,6 +243,32 @@ import TickSyntax
         #expect(batchSizes == [batch, batch, 777])
     }
 
+    /// A listing of lists read from a mapping that gives its pages back
+    /// gives back the pages it read once its rows are built; from a
+    /// mapping held whole (a small cache), it notes no pages and gives
+    /// none back, and prints the same rows.
+    @Test func aListingGivesBackPagesOnlyOfAMappingThatGivesThemBack() throws {
+        let (documents, mapping, ranges) = try ParseCacheTests.mappedLists([
+            "a.md": "# a\n- [ ] one\n- [ ] two\n", "b.md": "# b\n- [ ] three\n",
+        ])
+        let items = documents[0].items() + documents[1].items()
+        let context = ItemContext(today: Fixture.today, dependencies: .none)
+        let arranged = Arranged(items: items, groups: nil, groupKey: nil, isManualOrder: true)
+        func printed() -> String {
+            var bytes: [UInt8] = []
+            let source = ItemsView.source(arranged, context: context, showList: true, plain: true)
+            ItemTable.write(source, width: nil, depth: .none) { bytes.append(contentsOf: $0) }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        let givenBack = printed()
+        #expect(mapping.released == [ranges[0].lowerBound..<ranges[1].upperBound])
+        mapping.released = []
+        mapping.givesPagesBack = false
+        #expect(printed() == givenBack)
+        #expect(mapping.released.isEmpty)
+        #expect(givenBack.contains("three"))
+    }
+
     /// Every listing of `list`'s items (plain and styled titles, a listing
     /// and the list's own view, every color depth and each of `widths`)
     /// prints the same bytes kept (rows that do not fit cut from their

@@ -1066,6 +1066,9 @@ struct ListingSource {
     /// lists lying far apart in memory). An item of another list of the
     /// same rank (items of several folders) is looked at itself.
     private let listPlaces: [(list: ObjectIdentifier?, place: Int, mapped: Int)]
+    /// Whether the list of some rank's first row lies in a mapping that
+    /// gives its pages back (`inCacheOrder` looks at the other lists).
+    private let givesPagesBack: Bool
 
     init(
         count: Int, items: [EncodedListedItem] = [], itemPlace: @escaping (Int) -> Int? = { _ in nil },
@@ -1078,11 +1081,14 @@ struct ListingSource {
         self.writeRow = writeRow
         var places = [(list: ObjectIdentifier?, place: Int, mapped: Int)](
             repeating: (nil, 0, 0), count: (items.lazy.map(\.listRank).max() ?? -1) + 1)
+        var givesPagesBack = false
         for place in items.indices where places[items[place].listRank].list == nil {
             let document = items[place].document
             places[items[place].listRank] = (ObjectIdentifier(document), document.cachePlace, document.mappedPosition)
+            givesPagesBack = givesPagesBack || document.mapping?.givesPagesBack == true
         }
         listPlaces = places
+        self.givesPagesBack = givesPagesBack
     }
 
     init(_ lines: [ListingLine]) {
@@ -1173,7 +1179,9 @@ struct ListingSource {
         spanningAtMost span: Int = ItemTable.batchSpan,
         _ build: (ArraySlice<Int>) -> Result, collect: ([Result]) -> Void
     ) {
-        let (order, batchEnds) = cacheOrder(spanningAtMost: span)
+        let (order, batchEnds, otherListsGivePagesBack) = cacheOrder(spanningAtMost: span)
+        // Which pages each chunk read is noted only when some are given back.
+        let notesPages = givesPagesBack || otherListsGivePagesBack
         // Each batch cut into chunks: where each chunk ends in `order`, and
         // whether it ends its batch.
         var chunks: [(end: Int, endsBatch: Bool)] = []
@@ -1193,7 +1201,7 @@ struct ListingSource {
             let lines = order[start..<chunks[chunk].end].map { Int($0) }[...]
             // Each chunk also says which lists it read, on its own core.
             var read = CachePages()
-            includeLists(of: lines, in: &read)
+            if notesPages { includeLists(of: lines, in: &read) }
             return (result: build(lines), read: read, count: lines.count)
         } take: { chunk, built in
             batch.append(built.result)
@@ -1208,8 +1216,9 @@ struct ListingSource {
     }
 
     /// Every line of the listing in the order `inCacheOrder` builds them
-    /// in, and where each of its batches ends in that order.
-    private func cacheOrder(spanningAtMost span: Int) -> (order: [Int32], batchEnds: [Int]) {
+    /// in, where each of its batches ends in that order, and whether a
+    /// list not the first of its rank gives its pages back.
+    private func cacheOrder(spanningAtMost span: Int) -> (order: [Int32], batchEnds: [Int], otherListsGivePagesBack: Bool) {
         let batchSize = ItemTable.chunkSize * ItemTable.chunksPerBatch
         var order: [Int32] = []
         order.reserveCapacity(count)
@@ -1231,6 +1240,7 @@ struct ListingSource {
         /// The list (in `lists`) of each rank's list, and of any other list.
         var listOfRank = [Int32](repeating: -1, count: listPlaces.count)
         var otherLists: [ObjectIdentifier: Int32] = [:]
+        var otherListsGivePagesBack = false
         /// The line of the next row of the same list, by line (-1: none).
         var nextOfList = [Int32](repeating: -1, count: count)
         for line in 0..<count {
@@ -1249,6 +1259,7 @@ struct ListingSource {
                 } else {
                     otherLists[identity] = new
                     let document = items[place].document
+                    otherListsGivePagesBack = otherListsGivePagesBack || document.mapping?.givesPagesBack == true
                     lists.append((document.cachePlace, document.mappedPosition, Int32(line), Int32(line)))
                 }
                 continue
@@ -1283,7 +1294,7 @@ struct ListingSource {
             }
         }
         if order.count > (batchEnds.last ?? 0) { batchEnds.append(order.count) }
-        return (order, batchEnds)
+        return (order, batchEnds, otherListsGivePagesBack)
     }
 
     /// The lines cut into runs, in order, to be built and written one
