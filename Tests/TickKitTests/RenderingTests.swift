@@ -27,6 +27,11 @@ import TickSyntax
         #expect(words("2026-11-18", open: false) == "3 days ago")
         #expect(words("2026-11-20", open: false) == "yesterday")
         #expect(words("2026-11-21T14:30") == "today 14:30")
+        #expect(words("2026-11-18T09:05", open: false) == "3 days ago 09:05")
+        let finished = RelativeDate.withWords(date("2026-11-18"), today: today, isOpen: false, after: "cancelled") {
+            (String(decoding: $0, as: UTF8.self), $1)
+        }
+        #expect(finished.0 == "cancelled 3 days ago" && finished.1 == .past)
         #expect(RelativeDate.describe(date("2026-11-18"), today: today).tone == .overdue)
     }
 

@@ -104,12 +104,14 @@ enum ItemStyle {
     struct RowPrefixes: Sendable {
         /// The spans of the prefix of each depth below `builtDepths`,
         /// status and priority (`place`), one prefix after another in one
-        /// array, and where each prefix's spans start (and the last ends).
-        /// A row reads its prefix's spans one by one, each a copy of plain
-        /// data (short texts are stored inline): a prefix held as
-        /// `StyledText` was retained and released for every row, on the
-        /// same few counts from every core at once.
-        private let spans: [StyledText.Span]
+        /// array, and where each prefix's spans start (and the last ends):
+        /// each span's style, width, and where its text lies in `texts`,
+        /// the texts' bytes one after another. A row copies its prefix's
+        /// bytes: a prefix held as `StyledText` was retained and released
+        /// for every row, on the same few counts from every core at once,
+        /// and spans of strings were each copied and read as strings.
+        private let spans: [(style: TextStyle, width: Int, text: Range<Int>)]
+        private let texts: [UInt8]
         private let spanStarts: [Int32]
         private static let builtDepths = 4
         private static let priorityCount = Priority.allCases.count
@@ -128,7 +130,13 @@ enum ItemStyle {
                     }
                 }
             }
-            spans = built.flatMap(\.spans)
+            var texts: [UInt8] = []
+            spans = built.flatMap(\.spans).map { span in
+                let start = texts.count
+                texts.append(contentsOf: span.text.utf8)
+                return (span.style, span.width, start..<texts.count)
+            }
+            self.texts = texts
             spanStarts = built.reduce(into: [0]) { starts, prefix in starts.append(starts.last! + Int32(prefix.spans.count)) }
         }
 
@@ -136,27 +144,37 @@ enum ItemStyle {
         /// indented two spaces per level of `depth`.
         func prefix(status: TaskStatus, priority: Priority, depth: Int) -> StyledText {
             var prefix = StyledText()
-            let width = forEachSpan(status: status, priority: priority, depth: depth) { prefix.append(visible: $0.text, $0.style, width: $0.width) }
+            let width = forEachSpan(status: status, priority: priority, depth: depth) { text, style, width in
+                prefix.append(visible: String(decoding: text, as: UTF8.self), style, width: width)
+            }
             assert(width == prefix.width)
             return prefix
         }
 
         /// Calls `body` with each span of the prefix of a row of an item
         /// with `status` and `priority`, indented two spaces per level of
-        /// `depth`, in order; returns the prefix's width.
+        /// `depth`, in order (its visible text's bytes, its style and its
+        /// width); returns the prefix's width.
         @discardableResult
-        func forEachSpan(status: TaskStatus, priority: Priority, depth: Int, _ body: (StyledText.Span) -> Void) -> Int {
+        func forEachSpan(
+            status: TaskStatus, priority: Priority, depth: Int, _ body: (UnsafeBufferPointer<UInt8>, TextStyle, Int) -> Void
+        ) -> Int {
             guard depth < Self.builtDepths else {
                 let prefix = Self.indented(self.prefix(status: status, priority: priority, depth: 0), depth: depth)
-                for span in prefix.spans { body(span) }
+                for span in prefix.spans {
+                    var text = span.text
+                    text.withUTF8 { body($0, span.style, span.width) }
+                }
                 return prefix.width
             }
             let place = Self.place(status: status, priority: priority, depth: depth)
             var width = 0
-            for index in Int(spanStarts[place])..<Int(spanStarts[place + 1]) {
-                let span = spans[index]
-                width += span.width
-                body(span)
+            texts.withUnsafeBufferPointer { texts in
+                for index in Int(spanStarts[place])..<Int(spanStarts[place + 1]) {
+                    let span = spans[index]
+                    width += span.width
+                    body(UnsafeBufferPointer(rebasing: texts[span.text]), span.style, span.width)
+                }
             }
             return width
         }

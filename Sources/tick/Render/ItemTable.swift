@@ -46,6 +46,9 @@ protocol RowCells {
     mutating func append(_ text: String, _ style: TextStyle, to cell: RowCell)
     /// Appends the text `text` holds, as `append(text.string, style, to: cell)`.
     mutating func append(_ text: EncodedText, _ style: TextStyle, to cell: RowCell)
+    /// Appends printable ASCII `text` (a column a byte), as
+    /// `append(String(decoding: text, as: UTF8.self), style, to: cell)`.
+    mutating func append(ascii text: UnsafeBufferPointer<UInt8>, _ style: TextStyle, to cell: RowCell)
     /// Appends the item's tags, `#tag #other`, in `style` to the tags cell,
     /// as `append(ItemStyle.tagsText(item.tags.map(\.string)), style, to: .tags)` does.
     mutating func appendTags(of item: EncodedListedItem, _ style: TextStyle)
@@ -76,6 +79,10 @@ extension ItemRow: RowCells {
     mutating func append(_ text: String, _ style: TextStyle, to cell: RowCell) { append(StyledText(text, style), to: cell) }
 
     mutating func append(_ text: EncodedText, _ style: TextStyle, to cell: RowCell) { append(text.string, style, to: cell) }
+
+    mutating func append(ascii text: UnsafeBufferPointer<UInt8>, _ style: TextStyle, to cell: RowCell) {
+        append(String(decoding: text, as: UTF8.self), style, to: cell)
+    }
 
     mutating func appendTags(of item: EncodedListedItem, _ style: TextStyle) {
         append(ItemStyle.tagsText(item.tags.map(\.string)), style, to: .tags)
@@ -795,7 +802,9 @@ struct RowBytes: RowCells {
     }
 
     mutating func appendPrefix(_ prefixes: ItemStyle.RowPrefixes, status: TaskStatus, priority: Priority, depth: Int) -> Int {
-        prefixes.forEachSpan(status: status, priority: priority, depth: depth) { append($0, to: .prefix) }
+        prefixes.forEachSpan(status: status, priority: priority, depth: depth) { text, style, width in
+            write(style, to: .prefix, width: width) { $0.append(contentsOf: text) }
+        }
     }
 
     private mutating func append(_ span: StyledText.Span, to cell: RowCell) {
@@ -824,6 +833,11 @@ struct RowBytes: RowCells {
         guard ByteText.isPrintableASCII(source) else { return append(text.string, style, to: cell) }
         guard !source.isEmpty else { return }
         write(style, to: cell, width: source.count) { $0.append(contentsOf: source) }
+    }
+
+    mutating func append(ascii text: UnsafeBufferPointer<UInt8>, _ style: TextStyle, to cell: RowCell) {
+        guard !text.isEmpty else { return }
+        write(style, to: cell, width: text.count) { $0.append(contentsOf: text) }
     }
 
     mutating func appendTags(of item: EncodedListedItem, _ style: TextStyle) {

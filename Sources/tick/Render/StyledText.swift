@@ -69,7 +69,10 @@ struct TextStyle: Equatable, Sendable {
     /// Shown as an OSC 8 hyperlink.
     var link: String? {
         get { linkNumber == 0 ? nil : Links.shared.url(numbered: linkNumber) }
-        set { linkNumber = newValue.map(Links.shared.number) ?? 0 }
+        // `Links.shared` looked up only for a link: `map(Links.shared.number)`
+        // looked it up (a lazy global) and retained and released it for every
+        // style made, on the count every core shares.
+        set { linkNumber = newValue.map { Links.shared.number($0) } ?? 0 }
     }
     /// The link's number in `Links` (0: none), so that a style is plain
     /// data, copied and compared as bytes: with the link's string in it,
@@ -82,7 +85,7 @@ struct TextStyle: Equatable, Sendable {
     ) {
         (self.bold, self.dim, self.italic, self.underline, self.strikethrough, self.inverse) = (bold, dim, italic, underline, strikethrough, inverse)
         self.color = color
-        self.link = link
+        if let link { self.link = link }
     }
 
     static let plain = TextStyle()

@@ -171,23 +171,24 @@ enum ItemsView {
     }
 
     /// The due column of an item: when an open item is due, when a finished one was finished.
+    /// A finished one's is dimmed: `done yesterday`, `cancelled 3 days ago`.
     private static func dueCell<Cells: RowCells>(of item: EncodedListedItem, today: TaskDate, into cells: inout Cells) {
         switch item.status {
         case .open, .inProgress:
             if let due = item.date(.due) {
-                let (text, style) = RelativeDate.textAndStyle(due, today: today, isOpen: true)
-                cells.append(text, style, to: .due)
+                RelativeDate.withWords(due, today: today) { cells.append(ascii: $0, RelativeDate.style(of: $1), to: .due) }
             }
         case .done:
-            if let done = item.date(.done) { cells.append(finished("done", done, today: today), .dimmed, to: .due) }
+            if let done = item.date(.done) {
+                RelativeDate.withWords(done, today: today, isOpen: false, after: "done") { words, _ in cells.append(ascii: words, .dimmed, to: .due) }
+            }
         case .cancelled:
-            if let cancelled = item.date(.cancelled) { cells.append(finished("cancelled", cancelled, today: today), .dimmed, to: .due) }
+            if let cancelled = item.date(.cancelled) {
+                RelativeDate.withWords(cancelled, today: today, isOpen: false, after: "cancelled") { words, _ in
+                    cells.append(ascii: words, .dimmed, to: .due)
+                }
+            }
         }
-    }
-
-    /// `done yesterday`, `cancelled 3 days ago` (shown dimmed).
-    private static func finished(_ word: String, _ date: TaskDate, today: TaskDate) -> String {
-        word + " " + RelativeDate.describe(date, today: today, isOpen: false).text
     }
 }
 
