@@ -24,29 +24,11 @@ enum RelativeDate {
         _ body: (UnsafeBufferPointer<UInt8>, Tone) -> Result
     ) -> Result {
         // Room for the longest: `cancelled 2147483647 days overdue 23:59`.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
-            var count = 0
-            func put(_ bytes: UnsafeBufferPointer<UInt8>) {
-                precondition(count + bytes.count <= buffer.count, "RelativeDate: words longer than their room")
-                _ = UnsafeMutableBufferPointer(rebasing: buffer[count...]).initialize(fromContentsOf: bytes)
-                count += bytes.count
-            }
-            func put(_ text: StaticString) { put(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)) }
-            func put(_ text: String) {
-                var text = text
-                text.withUTF8 { put($0) }
-            }
-            // In decimal, with zeros before it to make `minimum` digits.
-            func put(number: Int, digits minimum: Int = 1) {
-                let digits = DecimalDigits.count(number.magnitude)
-                for _ in digits..<max(digits, minimum) { put("0") }
-                precondition(count + digits <= buffer.count, "RelativeDate: words longer than their room")
-                DecimalDigits.write(number.magnitude, to: buffer.baseAddress! + count, count: digits)
-                count += digits
-            }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { room in
+            var words = Words(room: room)
             if word.utf8CodeUnitCount > 0 {
-                put(word)
-                put(" ")
+                words.put(word)
+                words.put(" ")
             }
             let days = today.days(until: date.dayOnly)
             let tone: Tone
@@ -55,46 +37,80 @@ enum RelativeDate {
                 let count = -days
                 if isOpen {
                     if count == 1 {
-                        put("1 day overdue")
+                        words.put("1 day overdue")
                     } else {
-                        put(number: count)
-                        put(" days overdue")
+                        words.put(number: count)
+                        words.put(" days overdue")
                     }
                     tone = .overdue
                 } else {
                     if count == 1 {
-                        put("yesterday")
+                        words.put("yesterday")
                     } else {
-                        put(number: count)
-                        put(" days ago")
+                        words.put(number: count)
+                        words.put(" days ago")
                     }
                     tone = .past
                 }
             case 0:
-                put("today")
+                words.put("today")
                 tone = .today
             case 1:
-                put("tomorrow")
+                words.put("tomorrow")
                 tone = .soon
             case 2...6:
-                put(date.weekdayAbbreviation)
+                words.put(date.weekdayAbbreviation)
                 tone = .soon
             case 7..<60:
-                put("in ")
-                put(number: days)
-                put(" days")
+                words.put("in ")
+                words.put(number: days)
+                words.put(" days")
                 tone = .later
             default:
-                put(date.dayOnly.isoString)
+                words.put(date.dayOnly.isoString)
                 tone = .later
             }
             if let minutes = date.minuteOfDay {
-                put(" ")
-                put(number: minutes / 60, digits: 2)
-                put(":")
-                put(number: minutes % 60, digits: 2)
+                words.put(" ")
+                words.put(number: minutes / 60, digits: 2)
+                words.put(":")
+                words.put(number: minutes % 60, digits: 2)
             }
-            return body(UnsafeBufferPointer(rebasing: buffer[..<count]), tone)
+            return body(words.written, tone)
+        }
+    }
+
+    /// Words written into a fixed room (`withWords`). A value with its own
+    /// count, not a count the functions that write share: a captured
+    /// variable is checked for exclusive access at each use, at run time.
+    private struct Words {
+        let room: UnsafeMutableBufferPointer<UInt8>
+        private(set) var count = 0
+
+        init(room: UnsafeMutableBufferPointer<UInt8>) { self.room = room }
+
+        var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: room[..<count]) }
+
+        mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+            precondition(count + bytes.count <= room.count, "RelativeDate: words longer than their room")
+            _ = UnsafeMutableBufferPointer(rebasing: room[count...]).initialize(fromContentsOf: bytes)
+            count += bytes.count
+        }
+
+        mutating func put(_ text: StaticString) { put(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)) }
+
+        mutating func put(_ text: String) {
+            var text = text
+            text.withUTF8 { put($0) }
+        }
+
+        /// `number` in decimal, with zeros before it to make `minimum` digits.
+        mutating func put(number: Int, digits minimum: Int = 1) {
+            let digits = DecimalDigits.count(number.magnitude)
+            for _ in digits..<max(digits, minimum) { put("0") }
+            precondition(count + digits <= room.count, "RelativeDate: words longer than their room")
+            DecimalDigits.write(number.magnitude, to: room.baseAddress! + count, count: digits)
+            count += digits
         }
     }
 
