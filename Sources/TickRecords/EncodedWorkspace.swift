@@ -20,8 +20,10 @@ public struct EncodedWorkspace: Sendable {
     public let warnings: [String]
     /// The same, by kind: the list files that are not among `documents`, and why.
     public let skipped: SkippedLists
-    /// The documents in list order, each with its rank.
-    private let ranked: [(document: EncodedDocument, rank: Int)]
+    /// Where the list of each rank (its place in list order) lies in
+    /// `documents`. Places, not the lists: holding each list again retained
+    /// it, each a cache miss in turn, on one core (2–3 ms at 50,000 notes).
+    private let placeOfRank: [Int32]
 
     /// Checks the lists read from the cache unchecked, as their items are
     /// first read, and saves the ones found damaged (`CacheRepairs`, in the store).
@@ -52,14 +54,26 @@ public struct EncodedWorkspace: Sendable {
                 paths: documents.map(\.path))
             orderCameFromCache = false
         }
-        ranked = order.enumerated().map { rank, index in (documents[index], rank) }
+        // Each list is asked for ahead: it is retained here, in list order,
+        // not the order the lists lie in memory (each a cache miss in turn).
+        placeOfRank = order.map { Int32($0) }
     }
+
+    /// How many lists ahead a pass over every list on one core asks for
+    /// the list it will read (`Prefetch.object`).
+    static let listsAhead = 16
 
     /// Whether the list order was the cache's (for tests).
     let orderCameFromCache: Bool
 
     /// The paths of the lists in list order (for tests).
-    var pathsInListOrder: [String] { ranked.map(\.document.path) }
+    var pathsInListOrder: [String] { placeOfRank.indices.map { list(ranked: $0).path } }
+
+    /// The list of rank `rank`.
+    private func list(ranked rank: Int) -> EncodedDocument { documents[Int(placeOfRank[rank])] }
+
+    /// The lists in list order.
+    private var lists: [EncodedDocument] { placeOfRank.map { documents[Int($0)] } }
 
     /// Every item of every list, in manual order.
     public var items: [EncodedListedItem] { items { _ in true } }
@@ -68,14 +82,14 @@ public struct EncodedWorkspace: Sendable {
     /// ready for its items to be read.
     public var listsInOrder: [EncodedDocument] {
         completeAll()
-        return ranked.map(\.document)
+        return lists
     }
 
     /// Checks and reads every list read from the cache unchecked, on every core.
     private func completeAll() {
         let runs = listRuns(minimumSize: 4096)
         _ = Parallel.map(runs.count) { run in
-            for (document, _) in ranked[runs[run]] { checkWithoutSaving(document) }
+            for rank in runs[run] { checkWithoutSaving(list(ranked: rank)) }
             releasePages(of: runs[run])
         }
         saveRepairs()
@@ -107,7 +121,8 @@ public struct EncodedWorkspace: Sendable {
         let runs = listRuns(minimumSize: 4096)
         let perRun = Parallel.map(runs.count) { run in
             defer { releasePages(of: runs[run]) }
-            return ranked[runs[run]].compactMap { document, _ in
+            return runs[run].compactMap { rank in
+                let document = list(ranked: rank)
                 checkWithoutSaving(document)
                 return read(document)
             }
@@ -125,12 +140,12 @@ public struct EncodedWorkspace: Sendable {
     /// their payloads are not read, so the list of lists reads no item.
     /// Their items are read through `listsInOrder`, `checked` or the item
     /// iterators.
-    public var listHeadersInOrder: [EncodedDocument] { ranked.map(\.document) }
+    public var listHeadersInOrder: [EncodedDocument] { lists }
 
     /// The number of open and of done items of each list, lists in list
     /// order: the cache's index says it for a list read from the cache.
     public func listCounts() -> [(open: Int, done: Int)] {
-        ranked.map { $0.document.openAndDoneCounts }
+        placeOfRank.indices.map { list(ranked: $0).openAndDoneCounts }
     }
 
     /// Each list's tally on `today` (`ListTally`), lists in list order: the
@@ -140,7 +155,7 @@ public struct EncodedWorkspace: Sendable {
         let runs = listRuns(minimumSize: 4096)
         let perRun = Parallel.map(runs.count) { run in
             defer { releasePages(of: runs[run]) }
-            return ranked[runs[run]].map { document, _ in document.tally(today: today) { repairs?.repair($0) } }
+            return runs[run].map { rank in list(ranked: rank).tally(today: today) { repairs?.repair($0) } }
         }
         saveRepairs()
         return Array(perRun.joined())
@@ -167,8 +182,8 @@ public struct EncodedWorkspace: Sendable {
 
     /// The items of the list at `path`, in file order; none when no list has that path.
     public func items(ofListAt path: String) -> [EncodedListedItem] {
-        guard let (document, rank) = ranked.first(where: { $0.document.path == path }) else { return [] }
-        return checked(document).items(rank: rank)
+        guard let rank = placeOfRank.indices.first(where: { list(ranked: $0).path == path }) else { return [] }
+        return checked(list(ranked: rank)).items(rank: rank)
     }
 
     /// The items `include` accepts, in manual order, tested on every core.
@@ -284,7 +299,7 @@ public struct EncodedWorkspace: Sendable {
                 let place = places[positions[at]]
                 positions.formIndex(after: &at)
                 let rank = Int(place.rank)
-                if item?.listRank != rank { item = EncodedListedItem(document: ranked[rank].document, index: 0, listRank: rank) }
+                if item?.listRank != rank { item = EncodedListedItem(document: list(ranked: rank), index: 0, listRank: rank) }
                 item!.index = Int(place.index)
                 append(item!)
             }
@@ -293,30 +308,39 @@ public struct EncodedWorkspace: Sendable {
         return items
     }
 
-    /// Runs of lists (ranges of `ranked`) of about the same number of items,
+    /// Runs of lists (ranges of ranks) of about the same number of items,
     /// about 64 in all and at least `minimumSize` items each (the last
     /// excepted): the tasks that test items on every core.
     package func listRuns(minimumSize: Int) -> [Range<Int>] {
-        let total = ranked.reduce(0) { $0 + $1.document.itemCount }
+        // Each list is asked for ahead: it is first read here, in list
+        // order, not the order the lists lie in memory (a cache miss each).
+        let total = documents.withUnsafeBufferPointer { documents in
+            placeOfRank.indices.reduce(0) { total, rank in
+                if rank + Self.listsAhead < placeOfRank.count {
+                    Prefetch.object(referencedAt: documents.baseAddress! + Int(placeOfRank[rank + Self.listsAhead]))
+                }
+                return total + documents[Int(placeOfRank[rank])].itemCount
+            }
+        }
         let target = max(minimumSize, total / 64)
         var runs: [Range<Int>] = []
         var start = 0
         var size = 0
-        for (position, entry) in ranked.enumerated() {
-            size += entry.document.itemCount
+        for rank in placeOfRank.indices {
+            size += list(ranked: rank).itemCount
             if size >= target {
-                runs.append(start..<position + 1)
-                start = position + 1
+                runs.append(start..<rank + 1)
+                start = rank + 1
                 size = 0
             }
         }
-        if start < ranked.count { runs.append(start..<ranked.count) }
+        if start < placeOfRank.count { runs.append(start..<placeOfRank.count) }
         return runs
     }
 
     /// Lets the process's memory go of the parse cache's pages that hold
     /// the lists of `run` (`CachePages`); called after each run.
-    func releasePages(of run: Range<Int>) { CachePages.release(ranked[run].lazy.map(\.document)) }
+    func releasePages(of run: Range<Int>) { CachePages.release(run.lazy.map { list(ranked: $0) }) }
 
     /// Saves the parse cache again when lists read from it were found damaged.
     package func saveRepairs() { repairs?.saveIfRepaired() }
@@ -326,7 +350,8 @@ public struct EncodedWorkspace: Sendable {
     /// overlap, so each list is checked by one task, right before its items
     /// are read.
     package func forEachItem(in run: Range<Int>, _ body: (EncodedListedItem) -> Void) {
-        for (document, rank) in ranked[run] {
+        for rank in run {
+            let document = list(ranked: rank)
             checkWithoutSaving(document)
             // One value per list, moved from item to item: a new value for
             // each item would retain and release the document every time.

@@ -18,4 +18,17 @@ public enum Prefetch {
         guard let address else { return }
         tick_prefetch(address)
     }
+
+    /// Starts loading the first `lines` cache lines of the object whose
+    /// reference lies at `reference` (its header, with its reference
+    /// count, and its first fields): a loop over thousands of objects
+    /// scattered in memory asks for one several steps ahead, and waits for
+    /// several at once rather than for each. The reference is read as an
+    /// address: a reference read as one may be retained and released,
+    /// which reads the object at once.
+    @inlinable @inline(__always)
+    package static func object(referencedAt reference: UnsafeRawPointer, lines: Int = 4) {
+        let start = reference.load(as: UnsafeRawPointer.self)
+        for line in 0..<lines { tick_prefetch(start + line * 64) }
+    }
 }

@@ -1096,10 +1096,14 @@ struct ListingSource {
         var places = [(list: ObjectIdentifier?, place: Int, mapped: Int)](
             repeating: (nil, 0, 0), count: (items.lazy.map(\.listRank).max() ?? -1) + 1)
         var givesPagesBack = false
-        for place in items.indices where places[items[place].listRank].list == nil {
-            let document = items[place].document
-            places[items[place].listRank] = (ObjectIdentifier(document), document.cachePlace, document.mappedPosition)
-            givesPagesBack = givesPagesBack || document.mapping?.givesPagesBack == true
+        items.withUnsafeBufferPointer { items in
+            for place in items.indices where places[items[place].listRank].list == nil {
+                // Lists asked for ahead: each is read here first, a cache miss in turn.
+                if place + 64 < items.count { EncodedListedItem.prefetchList(of: items, at: place + 64) }
+                let document = items[place].document
+                places[items[place].listRank] = (ObjectIdentifier(document), document.cachePlace, document.mappedPosition)
+                givesPagesBack = givesPagesBack || document.mapping?.givesPagesBack == true
+            }
         }
         listPlaces = places
         self.givesPagesBack = givesPagesBack
