@@ -54,13 +54,11 @@ public struct EncodedWorkspace: Sendable {
                 paths: documents.map(\.path))
             orderCameFromCache = false
         }
-        // Each list is asked for ahead: it is retained here, in list order,
-        // not the order the lists lie in memory (each a cache miss in turn).
         placeOfRank = order.map { Int32($0) }
     }
 
     /// How many lists ahead a pass over every list on one core asks for
-    /// the list it will read (`Prefetch.object`).
+    /// the list it will read (`Prefetch.object(referencedAt:)`).
     static let listsAhead = 16
 
     /// Whether the list order was the cache's (for tests).
