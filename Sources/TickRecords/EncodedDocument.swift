@@ -704,8 +704,7 @@ public struct EncodedListedItem: @unchecked Sendable {
     /// cache lines), for a read soon: the first row of each list otherwise
     /// waits for them.
     public static func prefetchList(of items: UnsafeBufferPointer<Self>, at place: Int) {
-        let object = UnsafeRawPointer(Unmanaged.passUnretained(items[place].document).toOpaque())
-        for line in 0..<4 { Prefetch.line(at: object + line * 64) }
+        Prefetch.object(at: UnsafeRawPointer(Unmanaged.passUnretained(items[place].document).toOpaque()))
     }
 
     /// Starts loading the record of the item at `place` of `items`, for a

@@ -65,7 +65,7 @@ public struct EncodedWorkspace: Sendable {
     let orderCameFromCache: Bool
 
     /// The paths of the lists in list order (for tests).
-    var pathsInListOrder: [String] { placeOfRank.indices.map { list(ranked: $0).path } }
+    var pathsInListOrder: [String] { lists.map(\.path) }
 
     /// The list of rank `rank`.
     private func list(ranked rank: Int) -> EncodedDocument { documents[Int(placeOfRank[rank])] }

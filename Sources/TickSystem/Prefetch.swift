@@ -28,7 +28,12 @@ public enum Prefetch {
     /// which reads the object at once.
     @inlinable @inline(__always)
     package static func object(referencedAt reference: UnsafeRawPointer, lines: Int = 4) {
-        let start = reference.load(as: UnsafeRawPointer.self)
+        object(at: reference.load(as: UnsafeRawPointer.self), lines: lines)
+    }
+
+    /// Starts loading the first `lines` cache lines of the object at `start`.
+    @inlinable @inline(__always)
+    package static func object(at start: UnsafeRawPointer, lines: Int = 4) {
         for line in 0..<lines { tick_prefetch(start + line * 64) }
     }
 }

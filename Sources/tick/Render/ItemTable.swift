@@ -819,7 +819,7 @@ struct RowBytes: RowCells {
         // rows) retained and released it.
         let wasASCII = text.utf8.withContiguousStorageIfAvailable { ascii in
             guard ByteText.isPrintableASCII(ascii) else { return false }
-            write(style, to: cell, width: ascii.count) { $0.append(contentsOf: ascii) }
+            append(ascii: ascii, style, to: cell)
             return true
         }
         if wasASCII == true { return }
@@ -831,8 +831,7 @@ struct RowBytes: RowCells {
         let source = text.bytes
         // Printable ASCII (most titles) is its own visible text, a column a byte.
         guard ByteText.isPrintableASCII(source) else { return append(text.string, style, to: cell) }
-        guard !source.isEmpty else { return }
-        write(style, to: cell, width: source.count) { $0.append(contentsOf: source) }
+        append(ascii: source, style, to: cell)
     }
 
     mutating func append(ascii text: UnsafeBufferPointer<UInt8>, _ style: TextStyle, to cell: RowCell) {

@@ -33,25 +33,13 @@ enum RelativeDate {
             let days = today.days(until: date.dayOnly)
             let tone: Tone
             switch days {
+            case -1:
+                words.put(isOpen ? "1 day overdue" : "yesterday")
+                tone = isOpen ? .overdue : .past
             case ..<0:
-                let count = -days
-                if isOpen {
-                    if count == 1 {
-                        words.put("1 day overdue")
-                    } else {
-                        words.put(number: count)
-                        words.put(" days overdue")
-                    }
-                    tone = .overdue
-                } else {
-                    if count == 1 {
-                        words.put("yesterday")
-                    } else {
-                        words.put(number: count)
-                        words.put(" days ago")
-                    }
-                    tone = .past
-                }
+                words.put(number: -days)
+                words.put(isOpen ? " days overdue" : " days ago")
+                tone = isOpen ? .overdue : .past
             case 0:
                 words.put("today")
                 tone = .today
