@@ -11,6 +11,16 @@ import TickSyntax
 @Suite struct RenderingTests {
     let today = Fixture.today // Saturday
 
+    @Test("values kept until exit from many threads at once are every one kept (listings are printed on several in tests)")
+    func valuesKeptFromManyThreadsAreAllKept() {
+        let before = KeptUntilExit.count
+        DispatchQueue.concurrentPerform(iterations: 64) { round in
+            for index in 0..<200 { KeptUntilExit.keep([round, index]) }
+        }
+        // Other tests may keep values meanwhile: at least these were kept.
+        #expect(KeptUntilExit.count - before >= 64 * 200)
+    }
+
     func words(_ iso: String, open: Bool = true) -> String {
         RelativeDate.describe(date(iso), today: today, isOpen: open).text
     }

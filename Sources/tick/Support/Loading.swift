@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TickEngine
 import TickModel
 import TickRecords
@@ -39,10 +40,23 @@ extension FolderOptions {
 /// core (`tick today` at 50,000 notes: 240,000 items, about 14 ms of CPU);
 /// the system takes a process's memory back at once. Only commands, which
 /// run once per process, keep anything; the language server never does.
+/// Safe to call from any thread (tests print listings on several at once).
 enum KeptUntilExit {
-    nonisolated(unsafe) private static var values: [Any] = []
+    /// A value kept: never read again, so any value may be held, whichever
+    /// thread made it.
+    private struct Kept: @unchecked Sendable {
+        let value: Any
+    }
 
-    static func keep(_ value: Any) { values.append(value) }
+    private static let values = Mutex<[Kept]>([])
+
+    static func keep(_ value: Any) {
+        let kept = Kept(value: value)
+        values.withLock { $0.append(kept) }
+    }
+
+    /// How many values are kept so far.
+    static var count: Int { values.withLock { $0.count } }
 }
 
 /// Reading a query from the command line.
