@@ -20,6 +20,15 @@ public final class EncodedDocument: @unchecked Sendable {
     // every reader of items calls first (`EncodedWorkspace.forEachItem`):
     // one thread checks and sets it, and `state` orders that before any
     // other thread's reads.
+    // `state` and `unchecked` come first, in the object's first two cache
+    // lines: the passes over every list read them (whether a list is
+    // complete, its item count, where its bytes lie) and ask the processor
+    // ahead for the first four lines of the lists to come
+    // (`Prefetch.object`), which the fields after them reach past.
+    /// 0: unchecked; 1: being checked; 2: complete.
+    private let state: Atomic<Int>
+    /// The payload `complete` checks, for a document made unchecked.
+    private let unchecked: Unchecked?
     public let path: String
     public let name: String
     /// The name as list order compares it (`SortKey.foldedName`), folded
@@ -32,10 +41,6 @@ public final class EncodedDocument: @unchecked Sendable {
     let explicitColor: String?
     let explicitIcon: String?
     private(set) var body: Body
-    /// The payload `complete` checks, for a document made unchecked.
-    private let unchecked: Unchecked?
-    /// 0: unchecked; 1: being checked; 2: complete.
-    private let state: Atomic<Int>
 
     /// The parts of a document read from its payload past the header.
     struct Body {

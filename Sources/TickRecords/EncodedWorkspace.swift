@@ -322,20 +322,21 @@ public struct EncodedWorkspace: Sendable {
     package func listRuns(minimumSize: Int) -> [Range<Int>] {
         // Each list is asked for ahead: it is first read here, in list
         // order, not the order the lists lie in memory (a cache miss each).
-        let total = documents.withUnsafeBufferPointer { documents in
-            placeOfRank.indices.reduce(0) { total, rank in
+        // Each is read once: its count is kept for cutting the runs.
+        let counts = documents.withUnsafeBufferPointer { documents in
+            placeOfRank.indices.map { rank in
                 if rank + Self.listsAhead < placeOfRank.count {
                     Prefetch.object(referencedAt: documents.baseAddress! + Int(placeOfRank[rank + Self.listsAhead]))
                 }
-                return total + documents[Int(placeOfRank[rank])].itemCount
+                return documents[Int(placeOfRank[rank])].itemCount
             }
         }
-        let target = max(minimumSize, total / 64)
+        let target = max(minimumSize, counts.reduce(0, +) / 64)
         var runs: [Range<Int>] = []
         var start = 0
         var size = 0
-        for rank in placeOfRank.indices {
-            size += list(ranked: rank).itemCount
+        for (rank, count) in counts.enumerated() {
+            size += count
             if size >= target {
                 runs.append(start..<rank + 1)
                 start = rank + 1

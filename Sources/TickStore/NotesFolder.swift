@@ -482,7 +482,7 @@ public struct NotesFolder: Sendable {
             cache: cache, alwaysEncode: false, savingInBackground: false,
             fromCache: { contents, place in contents.document(at: place) },
             fromParse: { document, _ in keepingBytes ? document : document.droppingSource() })
-        return (loaded.values.filter(\.isValidUTF8), loaded.warnings)
+        return (loaded.allValidUTF8 ? loaded.values : loaded.values.filter(\.isValidUTF8), loaded.warnings)
     }
 
     /// Every list as `EncodedDocument`s, for answering queries: unchanged
@@ -511,8 +511,9 @@ public struct NotesFolder: Sendable {
             fromSpool: { contents, place in contents.uncheckedDocument(at: place) })
         let repairs = loaded.saveWithRepairs.map { CacheRepairs(folder: self, save: $0) }
         // Most folders hold no file that is not UTF-8: then the lists are
-        // handed on as they are, not copied by a filter.
-        guard !loaded.values.allSatisfy(\.isValidUTF8) else {
+        // handed on as they are, not copied by a filter (nor read again to
+        // tell: a cache miss for each list, 3 ms at 50,000 notes).
+        guard !loaded.allValidUTF8 else {
             return (loaded.values, loaded.warnings, repairs, loaded.storedListOrder, loaded.skipped)
         }
         var skipped = loaded.skipped
@@ -540,8 +541,8 @@ public struct NotesFolder: Sendable {
         fromParse: (Document, ListPayload?) -> Value?,
         fromSpool: ((ParseCache.Contents, _ place: Int) -> Value)? = nil
     ) -> (
-        values: [Value], warnings: [String], skipped: SkippedLists, saveWithRepairs: (@Sendable ([String: ListPayload?]) -> Void)?,
-        storedListOrder: [Int]?
+        values: [Value], allValidUTF8: Bool, warnings: [String], skipped: SkippedLists,
+        saveWithRepairs: (@Sendable ([String: ListPayload?]) -> Void)?, storedListOrder: [Int]?
     ) {
         // The cache file is mapped and its index read while the folder is
         // walked: neither needs the other.
@@ -674,6 +675,7 @@ public struct NotesFolder: Sendable {
         if cache != nil { fromCache.reserveCapacity(entries.count) }
         var allFromCache = true
         var allAtTheirPlaces = true
+        var allValidUTF8 = true
         entries.withUnsafeBufferPointer { entries in
             for run in runs.indices {
                 runs[run].lists.withUnsafeBufferPointer { results in
@@ -689,7 +691,10 @@ public struct NotesFolder: Sendable {
                         case .success(let value):
                             // Every spooled list was read back or parsed again above.
                             let value = value!
-                            if !value.isValidUTF8 { warnings.append("\(entries[index].path) is not valid UTF-8; skipped") }
+                            if !value.isValidUTF8 {
+                                allValidUTF8 = false
+                                warnings.append("\(entries[index].path) is not valid UTF-8; skipped")
+                            }
                             if let line = results[position].conflictLine {
                                 warnings.append(
                                     "\(entries[index].path) has an unresolved git merge conflict (markers from line \(line)); "
@@ -745,7 +750,7 @@ public struct NotesFolder: Sendable {
             }
             saveWithRepairs = savingInBackground ? { repaired in BackgroundSaves.start { save(repaired) } } : save
         }
-        return (values, warnings, skipped, saveWithRepairs, storedOrderHolds ? base?.listOrder : nil)
+        return (values, allValidUTF8, warnings, skipped, saveWithRepairs, storedOrderHolds ? base?.listOrder : nil)
     }
 }
 
