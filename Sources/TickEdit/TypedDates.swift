@@ -1,5 +1,6 @@
 import TickModel
 import TickSyntax
+import TickSystem
 
 /// Dates people type in the text of a new item or title (`due:friday`,
 /// `📅 tomorrow`, `[due:: +3d]`, `due:next week`), rewritten as ISO dates
@@ -62,7 +63,7 @@ public enum TypedDates {
                     let joined = words[index...last].joined(separator: " ")
                     let valueStart = joined.range(of: "::")!.upperBound
                     let head = String(joined[..<valueStart])
-                    let value = joined[valueStart...].dropLast().trimmingCharacters(in: .whitespaces)
+                    let value = joined[valueStart...].dropLast().trimmingWhiteSpace()
                     let spacer = joined[valueStart...].hasPrefix(" ") ? " " : ""
                     if !value.isEmpty {
                         let date = try resolve(value, joined)

@@ -1,4 +1,5 @@
 import Foundation
+import TickSystem
 
 /// The keys items sort by (SPEC §4). Every sort falls back to manual order,
 /// so output is deterministic.
@@ -32,7 +33,7 @@ public enum SortKey: String, Sendable, CaseIterable {
         let known = allCases.map(\.rawValue)
         var keys: [SortKey] = []
         for part in text.split(separator: ",") {
-            let word = part.trimmingCharacters(in: .whitespaces).lowercased()
+            let word = part.trimmingWhiteSpace().lowercased()
             if word.isEmpty { continue }
             guard let key = SortKey(rawValue: word) else {
                 let hint = NearestWord.hint(word, among: known, shown: { "'\($0)'" })

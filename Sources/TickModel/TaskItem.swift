@@ -1,3 +1,5 @@
+import TickSystem
+
 /// One item of a list: a list item whose first paragraph starts with a box.
 ///
 /// Every range is a half-open byte range into the document's bytes and is
@@ -85,7 +87,7 @@ public struct TaskItem: Sendable {
 public struct ItemMetadata: Sendable, Hashable {
     /// The ids of a dependency token's (checked) value (`a,b` or `a, b`).
     package static func dependencyIDs(_ value: String) -> [String] {
-        value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        value.split(separator: ",").map { $0.trimmingWhiteSpace() }.filter { !$0.isEmpty }
     }
 
     public var priority: Priority = .normal

@@ -389,7 +389,7 @@ struct IgnoreRules: Sendable {
     /// names it in a linked work tree's git folder.
     static func commonDirectory(of gitDirectory: String) -> String {
         guard let bytes = readSmallRegularFile(gitDirectory + "/commondir", followingLink: true) else { return gitDirectory }
-        let named = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let named = String(decoding: bytes, as: UTF8.self).trimmingWhiteSpace(.spacesAndNewlines)
         if named.isEmpty { return gitDirectory }
         return named.hasPrefix("/") ? named : gitDirectory + "/" + named
     }
@@ -407,7 +407,7 @@ struct IgnoreRules: Sendable {
                 } else if info.isRegularFile, let bytes = readSmallRegularFile(dotGit, followingLink: true) {
                     let text = String(decoding: bytes, as: UTF8.self)
                     guard text.hasPrefix("gitdir:") else { return nil }
-                    let named = text.dropFirst("gitdir:".count).trimmingCharacters(in: .whitespacesAndNewlines)
+                    let named = text.dropFirst("gitdir:".count).trimmingWhiteSpace(.spacesAndNewlines)
                     return (current, named.hasPrefix("/") ? named : (current == "/" ? "" : current) + "/" + named)
                 }
             }
@@ -446,17 +446,17 @@ enum GitConfig {
         var inSection = false
         var found: String? = nil
         for rawLine in String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
-            var line = Substring(rawLine).trimmingCharacters(in: .whitespaces)[...]
+            var line = Substring(rawLine).trimmingWhiteSpace()[...]
             if line.hasPrefix("[") {
                 guard let close = line.firstIndex(of: "]") else { continue }
-                let header = line[line.index(after: line.startIndex)..<close].trimmingCharacters(in: .whitespaces)
+                let header = line[line.index(after: line.startIndex)..<close].trimmingWhiteSpace()
                 inSection = header.lowercased() == section.lowercased()
                 line = line[line.index(after: close)...]
-                line = line.trimmingCharacters(in: .whitespaces)[...]
+                line = line.trimmingWhiteSpace()[...]
                 if line.isEmpty { continue }
             }
             guard inSection, let equals = line.firstIndex(of: "=") else { continue }
-            let name = line[..<equals].trimmingCharacters(in: .whitespaces)
+            let name = line[..<equals].trimmingWhiteSpace()
             guard name.lowercased() == key.lowercased() else { continue }
             found = unquote(line[line.index(after: equals)...])
         }
@@ -469,7 +469,7 @@ enum GitConfig {
         var quoted = false
         var escaped = false
         var pendingSpace = ""
-        for character in raw.trimmingCharacters(in: .whitespaces) {
+        for character in raw.trimmingWhiteSpace() {
             if escaped {
                 switch character {
                 case "n": result += pendingSpace + "\n"

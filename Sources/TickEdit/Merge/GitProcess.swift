@@ -1,6 +1,7 @@
 import Foundation
 import TickModel
 import TickStore
+import TickSystem
 
 /// The git commands tick runs: `git merge-file` for the lines of a list file
 /// that are not items (`tick merge`), and `git config` / `git rev-parse` for
@@ -53,7 +54,7 @@ public enum GitProcess {
         }
         return Result(
             status: process.terminationStatus, output: output,
-            error: String(decoding: errorData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+            error: String(decoding: errorData, as: UTF8.self).trimmingWhiteSpace(.spacesAndNewlines))
     }
 
     /// A line merge by `git merge-file --diff3` on three temporary files,

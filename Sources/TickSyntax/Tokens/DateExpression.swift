@@ -1,5 +1,6 @@
 import Foundation
 import TickModel
+import TickSystem
 
 /// Dates as people type them, the one reader of typed dates (queries,
 /// `--due`, date tokens typed into `add` and `edit`): ISO `YYYY-MM-DD` with
@@ -45,7 +46,7 @@ public enum DateExpression {
     /// `text` as a date, however far away; `.tooFar` for an offset above
     /// `maximumOffset`.
     private static func resolveAny(_ text: String, today: TaskDate) -> Resolution? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhiteSpace()
         if let date = TaskDate(iso: trimmed.uppercased()) { return .date(date) } // 2026-12-05, 2026-12-05T14:30
         let input = trimmed.lowercased()
         switch input {

@@ -1,4 +1,5 @@
 import TickModel
+import TickSystem
 
 /// Finds metadata tokens in the plain text of a title line (SPEC §3.2).
 ///
@@ -155,7 +156,7 @@ struct MetadataScanner {
     /// The ids of a dependency value (`a,b` or `a, b`); nil when one is
     /// empty or holds a byte an id cannot (Obsidian Tasks' rule for ids).
     static func validDependencies(_ value: String) -> [String]? {
-        let ids = value.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let ids = value.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingWhiteSpace() }
         guard !ids.isEmpty, ids.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy(isIDByte) }) else { return nil }
         return ids
     }

@@ -3,6 +3,7 @@ import Foundation
 import TickEdit
 import TickModel
 import TickStore
+import TickSystem
 
 extension Tick {
     /// `tick archive LIST [--to FILE]`: done and cancelled items out of the way.
@@ -98,7 +99,7 @@ extension Tick {
         @Option(name: .long, help: ArgumentHelp("Icon: a symbol name like cart, or an emoji.", valueName: "icon")) var icon: String?
 
         func execute() throws {
-            let trimmed = name.trimmingCharacters(in: .whitespaces)
+            let trimmed = name.trimmingWhiteSpace()
             guard !trimmed.isEmpty, !trimmed.hasSuffix("/") else { throw TickError.usage("NAME is empty; give the list a name") }
             try OptionValue.oneLine(trimmed, option: "NAME")
             let chosenColor = try color.map(OptionValue.color)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TickEdit
 import TickModel
+import TickSystem
 
 extension Tick {
     /// `tick done ITEM...`: box `[x]` and a done date; a recurring item first
@@ -193,7 +194,7 @@ enum StatusChange {
                         let text = String(
                             decoding: document.source.bytes[start..<document.source.range(ofLine: occurrence.line).upperBound], as: UTF8.self)
                         report.append(
-                            ("  removed its next occurrence, which done had added above it: \(text.trimmingCharacters(in: .whitespaces))", nil))
+                            ("  removed its next occurrence, which done had added above it: \(text.trimmingWhiteSpace())", nil))
                     }
                     if let note = edit.note { outcome.notes.append(note) }
                     reports.append((item, report))

@@ -133,7 +133,7 @@ extension Tick {
             let driver = (command ?? Self.defaultCommand()) + " merge --marker-size %L %O %A %B %P"
             for (key, value) in [("merge.tick.name", Self.driverName), ("merge.tick.driver", driver)] {
                 let current = try GitProcess.run(["config", "--local", "--get", key], in: notes)
-                let now = String(decoding: current.output, as: UTF8.self).trimmingCharacters(in: .newlines)
+                let now = String(decoding: current.output, as: UTF8.self).trimmingWhiteSpace(.newlines)
                 guard current.status != 0 || now != value else { continue }
                 let set = try GitProcess.run(["config", "--local", key, value], in: notes)
                 guard set.status == 0 else { throw TickError.cannotWrite("git config \(key) failed: \(set.error)") }

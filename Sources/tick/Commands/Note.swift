@@ -1,6 +1,7 @@
 import ArgumentParser
 import TickEdit
 import TickModel
+import TickSystem
 
 extension Tick {
     /// `tick note ITEM TEXT`: a note line under the item.
@@ -26,7 +27,7 @@ extension Tick {
         @Argument(help: "The note's text (several words are joined by spaces).") var text: [String] = []
 
         func execute() throws {
-            let note = text.joined(separator: " ").trimmingCharacters(in: .whitespaces)
+            let note = text.joined(separator: " ").trimmingWhiteSpace()
             if note.isEmpty { throw TickError.usage("missing TEXT: the note, e.g. tick note \(item) \"Call before noon\"") }
             try OptionValue.oneLine(note, option: "TEXT")
             let session = try EditSession(folder: folder)

@@ -43,7 +43,7 @@ extension Tick {
             let environment = Environment.process
             let editor =
                 [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }
-                .first { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? "vi"
+                .first { !$0.trimmingWhiteSpace().isEmpty } ?? "vi"
             let arguments = Self.editorArguments(editor: editor, path: path, line: line)
             fflush(nil) // every stream: nothing printed may be lost by exec
             // The shell splits the editor setting into words ("code -w"); the file is passed as is.

@@ -157,8 +157,8 @@ enum JSONRPC {
                     problem = problem ?? "header line without a colon"
                     continue
                 }
-                let name = text[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-                let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                let name = text[..<colon].trimmingWhiteSpace().lowercased()
+                let value = text[text.index(after: colon)...].trimmingWhiteSpace()
                 if name == "content-length" {
                     if let number = Int(value), number >= 0 {
                         length = number

@@ -4,6 +4,7 @@ import TickEngine
 import TickModel
 import TickRecords
 import TickSyntax
+import TickSystem
 
 /// What the language server offers, computed with tick's own library: the
 /// parser's diagnostics, `StatusEdit` and `TokenEdit` splices (through the
@@ -214,11 +215,11 @@ extension LanguageServer {
         if let bracket = before.lastIndex(where: { $0 == "[" || $0 == "(" }) {
             let field = before[before.index(after: bracket)...]
             if let separator = field.range(of: "::"),
-                field[..<separator.lowerBound].trimmingCharacters(in: .whitespaces).lowercased() == "dependson",
+                field[..<separator.lowerBound].trimmingWhiteSpace().lowercased() == "dependson",
                 !field.contains(where: { $0 == "]" || $0 == ")" })
             {
                 let value = field[separator.upperBound...]
-                let typed = afterLastComma(value).trimmingCharacters(in: .whitespaces)
+                let typed = afterLastComma(value).trimmingWhiteSpace()
                 ids(typed: typed, prefix: value.isEmpty ? " " : "", suffix: closer(before[bracket]))
                 return .array(items)
             }
@@ -229,7 +230,7 @@ extension LanguageServer {
             let words = value.split(separator: " ", omittingEmptySubsequences: true)
             let continues = words.dropLast().allSatisfy { $0.hasSuffix(",") } && !(value.hasSuffix(" ") && !(words.last?.hasSuffix(",") ?? true))
             if continues {
-                let typed = afterLastComma(value).trimmingCharacters(in: .whitespaces)
+                let typed = afterLastComma(value).trimmingWhiteSpace()
                 ids(typed: typed, prefix: value.isEmpty ? " " : "", suffix: "")
                 return .array(items)
             }
@@ -246,7 +247,7 @@ extension LanguageServer {
         if let bracket = before.lastIndex(where: { $0 == "[" || $0 == "(" }) {
             let field = before[before.index(after: bracket)...]
             if let separator = field.range(of: "::") {
-                let key = field[..<separator.lowerBound].trimmingCharacters(in: .whitespaces).lowercased()
+                let key = field[..<separator.lowerBound].trimmingWhiteSpace().lowercased()
                 let typed = String(field[separator.upperBound...].drop(while: { $0 == " " }))
                 let gap = field[separator.upperBound...].hasPrefix(" ") ? "" : " "
                 if !typed.contains(where: { $0 == "]" || $0 == ")" }) {

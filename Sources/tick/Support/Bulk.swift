@@ -49,7 +49,7 @@ enum Bulk {
         }
         if matches.count > askAbove, !bulk.yes, !dryRun, isTerminal {
             Terminal.writeError("\(verb) \(matches.count) items (\(matches.prefix(3).map { $0.title.string }.joined(separator: ", ")), ...)? [y/N] ")
-            let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+            let answer = readLine()?.trimmingWhiteSpace().lowercased() ?? ""
             guard answer == "y" || answer == "yes" else {
                 Terminal.note("nothing was changed")
                 return nil

@@ -418,7 +418,7 @@ struct EditSession {
 
     /// Text typed for a title, with people's dates in its tokens made ISO.
     func normalizedTitle(_ text: String, option: String) throws -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhiteSpace()
         guard !trimmed.isEmpty else { throw TickError.usage("\(option) is empty; give the item's text") }
         try OptionValue.oneLine(trimmed, option: option)
         do {

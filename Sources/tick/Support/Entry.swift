@@ -335,7 +335,7 @@ extension Tick {
     /// The library's message on one line: a list of allowed values becomes
     /// a comma-separated list.
     static func oneLine(_ message: String) -> String {
-        let lines = message.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let lines = message.split(separator: "\n").map { $0.trimmingWhiteSpace() }.filter { !$0.isEmpty }
         guard let first = lines.first else { return "invalid command line; see 'tick --help'" }
         let rest = lines.dropFirst().map { $0.hasPrefix("- ") ? String($0.dropFirst(2)) : $0 }
         var text = first.hasPrefix("Error: ") ? String(first.dropFirst(7)) : first
