@@ -178,13 +178,10 @@ enum ItemsView {
             if let due = item.date(.due) {
                 RelativeDate.withWords(due, today: today) { cells.append(ascii: $0, RelativeDate.style(of: $1), to: .due) }
             }
-        case .done:
-            if let done = item.date(.done) {
-                RelativeDate.withWords(done, today: today, isOpen: false, after: "done") { words, _ in cells.append(ascii: words, .dimmed, to: .due) }
-            }
-        case .cancelled:
-            if let cancelled = item.date(.cancelled) {
-                RelativeDate.withWords(cancelled, today: today, isOpen: false, after: "cancelled") { words, _ in
+        case .done, .cancelled:
+            let isDone = item.status == .done
+            if let finished = item.date(isDone ? .done : .cancelled) {
+                RelativeDate.withWords(finished, today: today, isOpen: false, after: isDone ? "done" : "cancelled") { words, _ in
                     cells.append(ascii: words, .dimmed, to: .due)
                 }
             }
