@@ -58,9 +58,8 @@ public enum ICalendarWriter {
     /// Writes the component of each item (`component` writes its lines, or
     /// none to leave it out), folded, in order: runs of items are written
     /// on every core and emitted as soon as they and the runs before them
-    /// are done (`ItemRuns`). Each call of the render counts its own UIDs
-    /// (a UID depends only on the item and its list), so a list's counts
-    /// are made once for the items of it that a run or a stretch holds.
+    /// are done (`ItemRuns`). Each call of the render makes its own list
+    /// parts (`ListParts`), once for each list a run or a stretch holds.
     private static func writeComponents(
         _ items: [EncodedListedItem], to emit: (UnsafeBufferPointer<UInt8>) -> Void,
         component: (EncodedListedItem, inout ListParts, inout ContentLines) -> Void
@@ -94,103 +93,42 @@ public enum ICalendarWriter {
     /// `HASH@tick`, HASH the FNV-1a hash (16 hex digits) of the list's path,
     /// the title and how many items above it in the file have the same title,
     /// joined by NUL: it survives edits of the item's other fields and lines
-    /// added or removed around it.
+    /// added or removed around it. The hash is made when the list is parsed
+    /// and kept in the cache (`EncodedListedItem.uidHash`).
     public static func uid(_ listed: EncodedListedItem) -> String {
-        var lists = ListParts()
         var bytes = ByteOutput(capacity: 64)
-        lists.part(of: listed.document).appendUID(listed, to: &bytes)
+        appendUID(listed, to: &bytes)
         return String(decoding: bytes.bytes, as: UTF8.self)
     }
 
+    /// Appends `uid(item)` as a content line holds it (an id's TEXT
+    /// escaped; block ids have nothing to escape).
+    static func appendUID(_ item: EncodedListedItem, to bytes: inout ByteOutput) {
+        if let id = item.id {
+            ContentLines.appendEscaped(id.bytes, to: &bytes)
+        } else {
+            bytes.appendHex(item.uidHash, digits: 16)
+        }
+        bytes.append("@tick")
+    }
+
     /// What the components of one export take from each item's list, made
-    /// once per list: for the UIDs, the hash of the list's path and how
-    /// many items above each one share its title (`RepeatedTitles`, counted
-    /// in one pass, not per item); and the list's path and name as TEXT
-    /// values hold them.
-    /// A UID is written as a content line holds it (an id's TEXT escaped;
-    /// block ids have nothing to escape).
+    /// once per list: the list's path and name as TEXT values hold them.
     struct ListParts {
         /// What one list's components take from it. A class: a value
-        /// holding three arrays retained and released each of them on every
+        /// holding two arrays retained and released each of them on every
         /// look-up; a component looks its list's part up once.
         final class ListPart {
-            private let document: EncodedDocument
-            /// The hash of the list's path and a NUL.
-            private let afterPath: FNV1a.Hasher
-            /// For each item, the count of earlier items with its title:
-            /// counted only for a list where some title repeats one above it
-            /// (the cache marks those items), which few lists have.
-            private lazy var earlier = RepeatedTitles.earlierCounts(document.titles.map(\.bytes))
             private let escapedPath: [UInt8]
             private let escapedName: [UInt8]
 
             fileprivate init(_ document: EncodedDocument) {
-                var afterPath = FNV1a.Hasher()
-                afterPath.combine(document.path)
-                afterPath.combine(0)
                 var escapedPath = ByteOutput()
                 var escapedName = ByteOutput()
                 document.path.withUTF8Bytes { ContentLines.appendEscaped($0, to: &escapedPath) }
                 document.name.withUTF8Bytes { ContentLines.appendEscaped($0, to: &escapedName) }
-                self.document = document
-                self.afterPath = afterPath
                 self.escapedPath = escapedPath.bytes
                 self.escapedName = escapedName.bytes
-            }
-
-            /// The hashes of the last two items whose UIDs were written
-            /// (the later first), and of the last parent asked for: a
-            /// subtask's RELATED-TO holds its parent's UID, most often
-            /// written just before (the parent's own component) or asked
-            /// for by the subtask before it. (-1: none.)
-            private var recent: (index: Int, hash: UInt64) = (-1, 0)
-            private var beforeRecent: (index: Int, hash: UInt64) = (-1, 0)
-            private var lastParent: (index: Int, hash: UInt64) = (-1, 0)
-
-            /// Appends the UID of `item`, an item of this list (`uid(_:)`),
-            /// hashed from the bytes in place.
-            func appendUID(_ item: EncodedListedItem, to bytes: inout ByteOutput) {
-                guard let id = item.id else {
-                    let hash = hash(of: item)
-                    (recent, beforeRecent) = ((item.index, hash), recent)
-                    return Self.appendUID(hash: hash, to: &bytes)
-                }
-                ContentLines.appendEscaped(id.bytes, to: &bytes)
-                bytes.append("@tick")
-            }
-
-            /// Appends the UID of `parent`, the parent of an item of this
-            /// list whose component is being written.
-            func appendParentUID(_ parent: EncodedListedItem, to bytes: inout ByteOutput) {
-                guard parent.id == nil else { return appendUID(parent, to: &bytes) }
-                let index = parent.index
-                let hash: UInt64
-                if lastParent.index == index {
-                    hash = lastParent.hash
-                } else {
-                    hash =
-                        recent.index == index ? recent.hash : beforeRecent.index == index ? beforeRecent.hash : self.hash(of: parent)
-                    lastParent = (index, hash)
-                }
-                Self.appendUID(hash: hash, to: &bytes)
-            }
-
-            /// `HASH@tick`, HASH in 16 hex digits.
-            private static func appendUID(hash: UInt64, to bytes: inout ByteOutput) {
-                bytes.appendHex(hash, digits: 16)
-                bytes.append("@tick")
-            }
-
-            /// FNV-1a of the list's path, the item's title and how many
-            /// items above it have that title, joined by NUL.
-            private func hash(of item: EncodedListedItem) -> UInt64 {
-                var hasher = afterPath
-                hasher.combine(item.title.bytes)
-                hasher.combine(0)
-                // The count in decimal: one digit for nearly every item.
-                let earlier = item.titleRepeatsAbove ? earlier[item.index] : 0
-                if earlier < 10 { hasher.combine(UInt8(0x30 + earlier)) } else { hasher.combine(String(earlier)) }
-                return hasher.value
             }
 
             /// Appends the list's name, escaped.
@@ -251,7 +189,7 @@ public enum ICalendarWriter {
         let list = lists.part(of: item.document)
         lines.line("BEGIN:VTODO")
         lines.start("UID:")
-        list.appendUID(item, to: &lines.output)
+        appendUID(item, to: &lines.output)
         lines.end()
         lines.line("DTSTAMP:", stamp)
         lines.text("SUMMARY:", item.title.bytes)
@@ -278,7 +216,7 @@ public enum ICalendarWriter {
         if let parent = item.parentIndex {
             let parentItem = EncodedListedItem(document: item.document, index: parent, listRank: item.listRank)
             lines.start("RELATED-TO;RELTYPE=PARENT:")
-            list.appendParentUID(parentItem, to: &lines.output)
+            appendUID(parentItem, to: &lines.output)
             lines.end()
         }
         if let every = item.every {
@@ -318,7 +256,7 @@ public enum ICalendarWriter {
             guard listed.status.isOpen, listed.date(.due) != nil else { return }
             let list = lists.part(of: listed.document)
             var uidBytes = ByteOutput(capacity: 64)
-            list.appendUID(listed, to: &uidBytes)
+            appendUID(listed, to: &uidBytes)
             let uid = uidBytes.bytes
             var sequence = 0
             if let written = previous[String(decoding: uid, as: UTF8.self)] {

@@ -50,7 +50,8 @@ struct ItemRuns {
     /// none). The
     /// positions are a run of the items, or scattered ones in the cache's
     /// order; what a writer keeps from one item to the next (the
-    /// iCalendar export's UIDs of a list) it keeps for one call.
+    /// iCalendar export's escaped list names and paths) it keeps for one
+    /// call.
     typealias Render = (_ positions: ArraySlice<Int>, _ output: inout ByteOutput, _ itemEnded: (Int) -> Void) -> Void
 
     /// Renders each run on every core and hands the runs' bytes to

@@ -9,7 +9,7 @@ extension ICalendarWriter {
     /// of `write(_:stamp:to:)` over `QueryEvaluator.filter(workspace,
     /// expression)`, tested and written in one pass (`MatchRuns`, which says
     /// what `runSize` and `inFlight` are). A run holds whole lists, so each
-    /// list's UID counts are made once.
+    /// list's escaped name and path are made once.
     public static func write(
         matching expression: QueryExpression?, in workspace: EncodedWorkspace, stamp: String,
         runSize: Int = 1024, inFlight: Int = 6, to emit: (UnsafeBufferPointer<UInt8>) -> Void

@@ -77,7 +77,7 @@ package enum DocumentCoding {
                 }
             }
         }
-        ItemRecordLayout.markRepeatedTitles(in: &writer.bytes, recordsAt: recordsStart, count: document.items.count)
+        ItemRecordLayout.storeUIDHashes(in: &writer.bytes, recordsAt: recordsStart, count: document.items.count, path: document.path)
     }
 
     /// Encodes the item `item` points at: read in place through the pointer,

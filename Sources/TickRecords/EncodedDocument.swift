@@ -654,9 +654,10 @@ public struct EncodedListedItem: @unchecked Sendable {
     public var fileOffset: Int { record[.fileOffset] }
     public var priority: Priority { record.priority ?? .normal }
     public var hasPriority: Bool { record.hasPriority }
-    /// True when an item above it in its list has the same title
-    /// (`RepeatedTitles`).
-    package var titleRepeatsAbove: Bool { record.titleRepeatsAbove }
+    /// The hash its iCalendar UID is made of when it has no block id,
+    /// kept in the cache since the list was parsed
+    /// (`ItemRecordLayout.storeUIDHashes`).
+    package var uidHash: UInt64 { record.uidHash }
 
     public func date(_ field: MetadataField) -> TaskDate? {
         let position: Int

@@ -14,9 +14,9 @@ enum ItemRecordLayout {
     enum Field: Int {
         case line = 0
         case fileOffset, depth, parent, parentLine, section, childCount
-        /// Status box byte | priority << 8 (bits 8 to 10; 11 to 14 are
-        /// free) | `titleRepeatsBit` (15) | has-priority << 16 | the bits
-        /// of the `Extra`s present (17 to 30) | `markupBit` (31).
+        /// Status box byte | priority << 8 (bits 8 to 10; 11 to 15 are
+        /// free) | has-priority << 16 | the bits of the `Extra`s present
+        /// (17 to 30) | `markupBit` (31).
         case flags
         /// The due and done days (`TaskDate.packed`, 0: none); their times,
         /// rare, are extras.
@@ -36,34 +36,46 @@ enum ItemRecordLayout {
         case fieldCount = 18
         /// Offset of the extras.
         case extras = 19
+        /// The item's iCalendar UID hash (`storeUIDHashes`), low word
+        /// then high word: last, as only an export reads it.
+        case uidHash = 20
     }
 
     /// Set when the item's text holds inline markup (not
     /// `TitleParser.isPlain`): a renderer then parses its runs.
     static let markupBit: UInt32 = 1 << 31
 
-    /// Set when an item above in the list has the same title
-    /// (`RepeatedTitles`); clear, the count an iCalendar UID holds is 0,
-    /// so an export counts titles only in the few lists that repeat one.
-    static let titleRepeatsBit: UInt32 = 1 << 15
-
-    /// Sets `titleRepeatsBit` in each of the `count` records at `start` in
-    /// `payload` whose title repeats the title of a record before it.
-    static func markRepeatedTitles(in payload: inout [UInt8], recordsAt start: Int, count: Int) {
-        guard count > 1 else { return }
+    /// Stores in each of the `count` records at `start` in `payload` the
+    /// item's UID hash, which an iCalendar export writes as its UID when
+    /// the item has no block id: FNV-1a of the list's `path`, the item's
+    /// title and how many items above it in the list have that title (as
+    /// text compares them: `RepeatedTitles`), in decimal, joined by NUL.
+    /// Made once, when the list is parsed: it survives edits of the
+    /// item's other fields and lines added or removed around it.
+    static func storeUIDHashes(in payload: inout [UInt8], recordsAt start: Int, count: Int, path: String) {
+        guard count > 0 else { return }
+        var afterPath = FNV1a.Hasher()
+        afterPath.combine(path)
+        afterPath.combine(0)
         payload.withUnsafeMutableBytes { raw in
-            // The records are read as every reader reads them; only the flags word is written.
+            // The records are read as every reader reads them; only the UID words are written.
             let bytes = UnsafeBufferPointer(raw.bindMemory(to: UInt8.self))
             let records = (0..<count).map { Record(buffer: bytes, offset: start + $0 * size) }
             let titles = records.map { (try? $0.slice(.title)) ?? UnsafeBufferPointer(start: nil, count: 0) }
-            for (record, earlier) in RepeatedTitles.earlierCounts(titles).enumerated() where earlier > 0 {
-                let flags = records[record].flags | titleRepeatsBit
-                raw.storeBytes(of: flags.littleEndian, toByteOffset: records[record].offset + Field.flags.rawValue * 4, as: UInt32.self)
+            for (record, earlier) in RepeatedTitles.earlierCounts(titles).enumerated() {
+                var hasher = afterPath
+                hasher.combine(titles[record])
+                hasher.combine(0)
+                // One digit for nearly every item.
+                if earlier < 10 { hasher.combine(UInt8(0x30 + earlier)) } else { hasher.combine(String(earlier)) }
+                let offset = records[record].offset + Field.uidHash.rawValue * 4
+                raw.storeBytes(of: UInt32(truncatingIfNeeded: hasher.value).littleEndian, toByteOffset: offset, as: UInt32.self)
+                raw.storeBytes(of: UInt32(truncatingIfNeeded: hasher.value >> 32).littleEndian, toByteOffset: offset + 4, as: UInt32.self)
             }
         }
     }
 
-    static let wordCount = 20
+    static let wordCount = 22
     static let size = wordCount * 4
     /// Offsets and numbers must stay below this to fit a word.
     static let maximumValue = Int(UInt32.max) - 1
@@ -202,7 +214,7 @@ enum ItemRecordLayout {
         var priority: Priority? { Priority(rawValue: Int(flags >> 8 & 0x07)) }
         var hasPriority: Bool { flags & (1 << 16) != 0 }
         var hasMarkup: Bool { flags & ItemRecordLayout.markupBit != 0 }
-        var titleRepeatsAbove: Bool { flags & ItemRecordLayout.titleRepeatsBit != 0 }
+        var uidHash: UInt64 { UInt64(word(Field.uidHash.rawValue)) | UInt64(word(Field.uidHash.rawValue + 1)) << 32 }
         func has(_ extra: Extra) -> Bool { flags & extra.bit != 0 }
 
         /// A reader at the numbers of `extra`, past those of the extras

@@ -194,19 +194,27 @@ import TickStore
         #expect(items.map(ICalendarWriter.uid) == zip(titles, earlier).map { expected($0, earlier: $1) })
     }
 
-    @Test("the cache marks the items whose title repeats one above in their list, as text compares titles, and no others")
-    func theCacheMarksItemsWhoseTitleRepeatsOneAbove() {
+    @Test("the cache keeps each item's UID hash, counting the titles above as text compares them, in short and long lists")
+    func theCacheKeepsEachItemsUIDHash() {
+        func expected(_ path: String, _ titles: [String]) -> [UInt64] {
+            var seen: [String: Int] = [:]
+            return titles.map { title in
+                defer { seen[title, default: 0] += 1 }
+                return FNV1a.hash("\(path)\u{0}\(title)\u{0}\(seen[title] ?? 0)")
+            }
+        }
         let titles = ["Water plants", "Cafe\u{301}", "Water plants", "Caf\u{E9}", "water plants", "Call mum", "Water plants"]
         let short = workspace(["chores.md": "# Chores\n" + titles.map { "- [ ] \($0)\n" }.joined()]).items
-        #expect(short.map(\.titleRepeatsAbove) == [false, false, true, true, false, false, true])
+        #expect(short.map(\.uidHash) == expected("chores.md", titles))
         // A list past 64 items counts by hash; with a title that is not ASCII, as text compares.
         let long = (0..<100).map { $0 % 40 == 7 ? "Same" : "Chore \($0)" }
         let items = workspace(["long.md": "# Long\n" + long.map { "- [ ] \($0)\n" }.joined()]).items
-        #expect(items.indices.filter { items[$0].titleRepeatsAbove } == [47, 87])
+        #expect(items.map(\.uidHash) == expected("long.md", long))
         let accented = (0..<100).map { $0 == 10 ? "Caf\u{E9}" : $0 == 70 ? "Cafe\u{301}" : $0 == 90 ? "Caf\u{E9}" : "Chore \($0 % 60)" }
         let mixed = workspace(["accents.md": "# Accents\n" + accented.map { "- [ ] \($0)\n" }.joined()]).items
-        // Every title from 60 on repeats one above: the chores again, and Café in its other spelling.
-        #expect(mixed.indices.filter { mixed[$0].titleRepeatsAbove } == Array(60..<100))
+        #expect(mixed.map(\.uidHash) == expected("accents.md", accented))
+        // Café in its other spelling counts the one above.
+        #expect(mixed[70].uidHash == FNV1a.hash("accents.md\u{0}Cafe\u{301}\u{0}1"))
     }
 
     @Test("each subtask's RELATED-TO is its parent's UID, for parents written before it, left out (done) or shared by siblings")
