@@ -192,7 +192,7 @@ public enum ICalendarWriter {
         appendUID(item, to: &lines.output)
         lines.end()
         lines.line("DTSTAMP:", stamp)
-        lines.text("SUMMARY:", item.title.bytes)
+        lines.text("SUMMARY:", item.title)
         if let notes = item.notes { lines.text("DESCRIPTION:", notes.bytes) }
         // DTSTART only when it agrees with DUE (same value type, not later), as RFC 5545 requires.
         var hasStart = false
@@ -276,7 +276,7 @@ public enum ICalendarWriter {
         into lines: inout ContentLines
     ) {
         guard let due = item.date(.due) else { return }
-        let title = item.title.bytes
+        let title = item.title
         lines.line("BEGIN:VEVENT")
         lines.start("UID:")
         lines.output.append(uid)
@@ -326,7 +326,7 @@ public enum ICalendarWriter {
         let utc = TaskDate(year: year, month: month, day: day, minuteOfDay: hour * 60 + minutes)
         lines.line("BEGIN:VALARM")
         lines.line("ACTION:DISPLAY")
-        lines.text("DESCRIPTION:", item.title.bytes)
+        lines.text("DESCRIPTION:", item.title)
         lines.start("TRIGGER;VALUE=DATE-TIME")
         appendDateValue(utc, to: &lines.output)
         lines.output.append(UInt8(ascii: "Z"))
@@ -570,6 +570,16 @@ struct ContentLines: ~Copyable {
     mutating func text(_ name: StaticString, _ value: UnsafeBufferPointer<UInt8>) {
         start(name)
         Self.appendEscaped(value, to: &output)
+        end()
+    }
+
+    /// A line of a name and an item's text as a TEXT value: as it is when
+    /// the cache says it is plain ASCII (`EncodedText.isPlainASCII`: most
+    /// titles), else escaped.
+    mutating func text(_ name: StaticString, _ value: EncodedText) {
+        guard value.isPlainASCII else { return text(name, value.bytes) }
+        start(name)
+        output.append(value.bytes)
         end()
     }
 

@@ -129,6 +129,7 @@ package enum DocumentCoding {
         } else {
             try set(.title, append(title))
         }
+        if title.withUTF8({ ItemRecordLayout.isPlainASCII($0) }) { flags |= Int(ItemRecordLayout.plainASCIITitleBit) }
         let notes = item.pointee.notes.map(append)
         let every = item.pointee.metadata.every.map(append)
         let color = item.pointee.metadata.color.map(append)

@@ -611,11 +611,26 @@ public struct PassPages {
 /// UTF-8 bytes of an encoded document, valid while the document lives.
 public struct EncodedText: ItemText {
     package let bytes: UnsafeBufferPointer<UInt8>
+    /// True when the bytes are known, from the cache, to be plain ASCII
+    /// (`ItemRecordLayout.isPlainASCII`: printable, without `"`, `\`, `,`
+    /// or `;`), which a terminal row, a JSON string and an iCalendar TEXT
+    /// value hold as they are; false when they were not looked at.
+    package let isPlainASCII: Bool
+
+    init(bytes: UnsafeBufferPointer<UInt8>, isPlainASCII: Bool = false) {
+        self.bytes = bytes
+        self.isPlainASCII = isPlainASCII
+    }
 
     static var empty: EncodedText { EncodedText(bytes: UnsafeBufferPointer(start: nil, count: 0)) }
 
     public var string: String { String(decoding: bytes, as: UTF8.self) }
-    public func appendJSON(to output: inout ByteOutput) { JSONValue.appendString(utf8: bytes, to: &output) }
+    public func appendJSON(to output: inout ByteOutput) {
+        guard isPlainASCII else { return JSONValue.appendString(utf8: bytes, to: &output) }
+        output.append(UInt8(ascii: "\""))
+        output.append(bytes)
+        output.append(UInt8(ascii: "\""))
+    }
 }
 
 /// An item of an `EncodedDocument` together with its list's rank: the
@@ -695,7 +710,10 @@ public struct EncodedListedItem: @unchecked Sendable {
         return EncodedText(bytes: bytes)
     }
 
-    public var title: EncodedText { text(.title) ?? .empty }
+    public var title: EncodedText {
+        guard let bytes = (try? record.slice(.title)) ?? nil else { return .empty }
+        return EncodedText(bytes: bytes, isPlainASCII: record.hasPlainASCIITitle)
+    }
     public var text: EncodedText { text(.text) ?? .empty }
     public var notes: EncodedText? { text(.notes) }
     public var every: EncodedText? { text(.every) }

@@ -14,9 +14,9 @@ enum ItemRecordLayout {
     enum Field: Int {
         case line = 0
         case fileOffset, depth, parent, parentLine, section, childCount
-        /// Status box byte | priority << 8 (bits 8 to 10; 11 to 15 are
-        /// free) | has-priority << 16 | the bits of the `Extra`s present
-        /// (17 to 30) | `markupBit` (31).
+        /// Status box byte | priority << 8 (bits 8 to 10; 11 to 14 are
+        /// free) | `plainASCIITitleBit` (15) | has-priority << 16 | the
+        /// bits of the `Extra`s present (17 to 30) | `markupBit` (31).
         case flags
         /// The due and done days (`TaskDate.packed`, 0: none); their times,
         /// rare, are extras.
@@ -44,6 +44,20 @@ enum ItemRecordLayout {
     /// Set when the item's text holds inline markup (not
     /// `TitleParser.isPlain`): a renderer then parses its runs.
     static let markupBit: UInt32 = 1 << 31
+
+    /// Set when the item's title is plain ASCII (`isPlainASCII`): every
+    /// output writes it as it is, without looking at its bytes.
+    static let plainASCIITitleBit: UInt32 = 1 << 15
+
+    /// True when every byte of `bytes` is printable ASCII (0x20–0x7E) and
+    /// none is `"`, `\`, `,` or `;`: what a terminal row, a JSON string and
+    /// an iCalendar TEXT value hold as it is (most titles).
+    static func isPlainASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.allSatisfy { byte in
+            byte >= 0x20 && byte <= 0x7E && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") && byte != UInt8(ascii: ",")
+                && byte != UInt8(ascii: ";")
+        }
+    }
 
     /// Stores in each of the `count` records at `start` in `payload` the
     /// item's UID hash, which an iCalendar export writes as its UID when
@@ -214,6 +228,7 @@ enum ItemRecordLayout {
         var priority: Priority? { Priority(rawValue: Int(flags >> 8 & 0x07)) }
         var hasPriority: Bool { flags & (1 << 16) != 0 }
         var hasMarkup: Bool { flags & ItemRecordLayout.markupBit != 0 }
+        var hasPlainASCIITitle: Bool { flags & ItemRecordLayout.plainASCIITitleBit != 0 }
         var uidHash: UInt64 { UInt64(word(Field.uidHash.rawValue)) | UInt64(word(Field.uidHash.rawValue + 1)) << 32 }
         func has(_ extra: Extra) -> Bool { flags & extra.bit != 0 }
 

@@ -50,7 +50,7 @@ public struct ParseCache: Sendable {
     static let trailerMagic = Array("TICKEND1".utf8)
     static let trailerLength = 24
     /// Bump when the parser or the encoding changes what a document holds.
-    static let formatVersion = 21
+    static let formatVersion = 22
     /// A fingerprint of the field table (`MetadataField.spelling`), kept
     /// beside the format version: a field added to the table changes what
     /// the parser reads, so a cache written before is not trusted.

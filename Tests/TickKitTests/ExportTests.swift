@@ -217,6 +217,19 @@ import TickStore
         #expect(mixed[70].uidHash == FNV1a.hash("accents.md\u{0}Cafe\u{301}\u{0}1"))
     }
 
+    @Test("the cache marks a title plain only when it is printable ASCII without quote, backslash, comma or semicolon")
+    func theCacheMarksPlainASCIITitles() {
+        let titles = [
+            "Water plants", "Call mum, then dad", "Pay rent; soon", "Say \"hi\"", "C:\\temp", "Caf\u{E9}", "~!@#$%^&*()_+{}|:<>?`-=[]'./",
+        ]
+        let items = workspace(["titles.md": "# Titles\n" + titles.map { "- [ ] \($0)\n" }.joined()]).items
+        #expect(items.map(\.title.string) == titles)
+        #expect(items.map(\.title.isPlainASCII) == [true, false, false, false, false, false, true])
+        // Written as it is, or escaped, the same either way.
+        let calendar = ICalendarWriter.write(items, stamp: "20261121T000000Z")
+        #expect(calendar.contains("SUMMARY:Call mum\\, then dad\r\n") && calendar.contains("SUMMARY:Water plants\r\n"))
+    }
+
     @Test("each subtask's RELATED-TO is its parent's UID, for parents written before it, left out (done) or shared by siblings")
     func relatedToIsTheParentsUIDWhateverWasWrittenBefore() throws {
         let text = """

@@ -833,8 +833,9 @@ struct RowBytes: RowCells {
 
     mutating func append(_ text: EncodedText, _ style: TextStyle, to cell: RowCell) {
         let source = text.bytes
-        // Printable ASCII (most titles) is its own visible text, a column a byte.
-        guard ByteText.isPrintableASCII(source) else { return append(text.string, style, to: cell) }
+        // Printable ASCII (most titles) is its own visible text, a column a
+        // byte; the cache says so of most titles (`isPlainASCII`).
+        guard text.isPlainASCII || ByteText.isPrintableASCII(source) else { return append(text.string, style, to: cell) }
         append(ascii: source, style, to: cell)
     }
 
