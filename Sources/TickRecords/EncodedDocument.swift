@@ -705,15 +705,12 @@ public struct EncodedListedItem: @unchecked Sendable {
         }
     }
 
-    private func text(_ field: ItemRecordLayout.TextField) -> EncodedText? {
+    private func text(_ field: ItemRecordLayout.TextField, isPlainASCII: Bool = false) -> EncodedText? {
         guard let bytes = (try? record.slice(field)) ?? nil else { return nil }
-        return EncodedText(bytes: bytes)
+        return EncodedText(bytes: bytes, isPlainASCII: isPlainASCII)
     }
 
-    public var title: EncodedText {
-        guard let bytes = (try? record.slice(.title)) ?? nil else { return .empty }
-        return EncodedText(bytes: bytes, isPlainASCII: record.hasPlainASCIITitle)
-    }
+    public var title: EncodedText { text(.title, isPlainASCII: record.hasPlainASCIITitle) ?? .empty }
     public var text: EncodedText { text(.text) ?? .empty }
     public var notes: EncodedText? { text(.notes) }
     public var every: EncodedText? { text(.every) }

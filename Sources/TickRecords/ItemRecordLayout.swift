@@ -53,10 +53,8 @@ enum ItemRecordLayout {
     /// none is `"`, `\`, `,` or `;`: what a terminal row, a JSON string and
     /// an iCalendar TEXT value hold as it is (most titles).
     static func isPlainASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.allSatisfy { byte in
-            byte >= 0x20 && byte <= 0x7E && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") && byte != UInt8(ascii: ",")
-                && byte != UInt8(ascii: ";")
-        }
+        ByteText.isPrintableASCII(bytes)
+            && !bytes.contains { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ";") }
     }
 
     /// Stores in each of the `count` records at `start` in `payload` the
