@@ -9,7 +9,12 @@ The runner restores every file it changes (it checks the bytes).
 
 For each size, after one untimed warm-up round (which primes the cache and
 checks the outputs), each measurement runs once per round in a fixed
-rotation:
+rotation. A folder of up to 10,000 notes gets 15 rounds, a larger one 5
+(--runs or $BENCH_RUNS sets one number for every size): a warm read of
+5,000 notes takes about 50 ms, of which a hiccup of the shared machine can
+be a fifth, and with 5 rounds a ratio of two such medians moved by a tenth
+or more from one run of the bench to the next. A round takes about 5 s at
+5,000 notes and 25 s at 50,000.
   rg -c         rg -c '\\[[ xX]\\]' over the notes (it reads .gitignore too): the floor
   cmark-gfm     cmark-gfm -e tasklist over every note, one process on core 0
   query cold    tick query 'open and due <= +7d' --json, XDG_CACHE_HOME empty
@@ -53,6 +58,18 @@ QUERY = "open and due <= +7d"
 # A search by words, as `tick query milk` is typed: items whose titles hold both.
 WORD_QUERY = ["roadmap", "sprint"]
 TASK_PATTERN = r"\[[ xX]\]"
+
+# Timed rounds when --runs is not given: a small folder's runs are short,
+# so the machine's hiccups weigh more in them and more rounds are needed for
+# a median that holds from one run of the bench to the next.
+SMALL_FOLDER_NOTES = 10000
+SMALL_FOLDER_ROUNDS = 15
+LARGE_FOLDER_ROUNDS = 5
+
+
+def default_rounds(size):
+    return SMALL_FOLDER_ROUNDS if size <= SMALL_FOLDER_NOTES else LARGE_FOLDER_ROUNDS
+
 
 class CommandFailed(Exception):
     pass
@@ -469,11 +486,13 @@ def main():
     parser.add_argument("--tick", default=".build/release/tick", help="the tick binary (default: %(default)s)")
     parser.add_argument("--corpus", default="/tmp/tick-bench", help="generate_corpus.py's output (default: %(default)s)")
     parser.add_argument("--sizes", type=int, nargs="+", default=[5000, 50000], help="notes folders to measure")
-    parser.add_argument("--runs", type=int, default=int(os.environ.get("BENCH_RUNS", "5")),
-                        help="timed rounds at each size (default: $BENCH_RUNS, else 5)")
+    runs_given = os.environ.get("BENCH_RUNS")
+    parser.add_argument("--runs", type=int, default=int(runs_given) if runs_given else None,
+                        help="timed rounds at each size (default: $BENCH_RUNS, else %d up to %d notes and %d above)" % (
+                            SMALL_FOLDER_ROUNDS, SMALL_FOLDER_NOTES, LARGE_FOLDER_ROUNDS))
     parser.add_argument("--results", help="JSON results file (default: CORPUS/results.json)")
     args = parser.parse_args()
-    if args.runs < 1:
+    if args.runs is not None and args.runs < 1:
         parser.error("--runs must be at least 1")
     for tool in ("rg", "cmark-gfm", "taskset", "git"):
         if not shutil.which(tool):
@@ -488,7 +507,7 @@ def main():
     if os.path.exists(results_path):
         os.remove(results_path)  # no stale results after a failed run
     work = tempfile.mkdtemp(prefix="run-", dir=corpus)
-    benches = [SizeBench(tick, corpus, size, args.runs, work) for size in args.sizes]
+    benches = [SizeBench(tick, corpus, size, args.runs or default_rounds(size), work) for size in args.sizes]
     usage_before = cpu_usage()
     results = {}
     try:
