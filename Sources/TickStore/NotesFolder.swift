@@ -642,21 +642,25 @@ public struct NotesFolder: Sendable {
         // The cache the lists are kept in from now on: the new one, when spooled.
         var base = contents
         if let spool {
-            let spooled = runs.flatMap(\.spooled)
-            if let written = spool.finish(spooled.map(\.entry), scanStarted: scanStarted) {
+            // The spooled lists' places in the walk, and their entries, each
+            // copied once: gathered as pairs, then the entries copied out of
+            // them, took 5 ms at 5,000 notes, on the one core that waits here.
+            let spooledIndices = runs.flatMap { $0.spooled.map(\.index) }
+            let spooledEntries = runs.flatMap { $0.spooled.map(\.entry) }
+            if let written = spool.finish(spooledEntries, scanStarted: scanStarted) {
                 base = written
                 // The written file's entries are the spooled lists, in the same order, where that file holds them.
-                for (place, list) in spooled.enumerated() {
-                    let (run, position) = list.index.quotientAndRemainder(dividingBy: runLength)
+                for (place, index) in spooledIndices.enumerated() {
+                    let (run, position) = index.quotientAndRemainder(dividingBy: runLength)
                     runs[run].lists[position].value = .success(fromSpool!(written, place))
                     runs[run].lists[position].fromCache = true
-                    runs[run].lists[position].atItsPlace = place == list.index
+                    runs[run].lists[position].atItsPlace = place == index
                 }
             } else {
                 // The spool could not be read back (reopened or mapped): parsed again.
-                for list in spooled {
-                    let (run, position) = list.index.quotientAndRemainder(dividingBy: runLength)
-                    runs[run].lists[position] = parsed(list.index)
+                for index in spooledIndices {
+                    let (run, position) = index.quotientAndRemainder(dividingBy: runLength)
+                    runs[run].lists[position] = parsed(index)
                 }
             }
         }

@@ -106,7 +106,7 @@ extension ParseCache {
             let spool = Posix.openFile(spoolPath, O_RDONLY | O_CLOEXEC)
             guard spool >= 0 else { return nil }
             defer { Posix.closeFile(spool) }
-            let listOrder = ParseCache.listOrder(entries.map { (path: $0.path, stamp: $0.stamp, source: Source.kept($0)) })
+            let listOrder = ParseCache.listOrder(of: entries)
             return ordered(entries, listOrder: listOrder, from: spool, scanStarted: scanStarted)
                 ?? Contents(
                     mapping: spool, length: end, entries: entries, listOrder: listOrder.places, scanStarted: scanStarted,
