@@ -5,7 +5,7 @@ SWIFT ?= swift
 TICK_DEMO_TODAY ?= 2026-11-21
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release run test test-deps docs lint format install bench clean fuzz fuzz-build sanitize sanitize-address sanitize-thread
+.PHONY: all deps build release release-check run test test-deps docs lint format install bench clean fuzz fuzz-build sanitize sanitize-address sanitize-thread
 
 all: build
 
@@ -32,6 +32,35 @@ RELEASE_FLAGS ?= --static-swift-stdlib --disable-local-rpath -Xswiftc -use-ld=ll
 
 release: deps
 	$(SWIFT) build -c release $(RELEASE_FLAGS)
+
+# The release build checked as it ships, which CI runs after the tests: one
+# static position-independent executable (no program interpreter, no shared
+# library) that starts, and prints what the debug build prints for the
+# read commands below on examples/, byte for byte, with the same exit code.
+RELEASE_CHECKED = "--version" "query open --json" "query open --sort due" "today" "lists" "all --group-by list" \
+	"export --format ics" "export --format csv" "check"
+release-check: release build
+	@command -v readelf >/dev/null || { echo "installing binutils (readelf) with apt-get"; \
+		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq binutils; }
+	@release="$$($(SWIFT) build -c release $(RELEASE_FLAGS) --show-bin-path)/tick"; \
+	debug="$$($(SWIFT) build --show-bin-path)/tick"; \
+	scratch="$$(mktemp -d)"; trap 'rm -rf "$$scratch"' EXIT; \
+	readelf -h "$$release" | grep -q 'Type: *DYN' || { echo "release-check: $$release is not position-independent"; exit 1; }; \
+	if readelf -l "$$release" | grep -q INTERP; then echo "release-check: $$release asks for a program interpreter: it is not static"; exit 1; fi; \
+	if readelf -d "$$release" | grep -q NEEDED; then echo "release-check: $$release needs shared libraries: it is not static"; exit 1; fi; \
+	checked=0; \
+	for args in $(RELEASE_CHECKED); do \
+		checked=$$((checked + 1)); \
+		case "$$args" in --version) folder= ;; *) folder="--dir examples --today 2026-11-21" ;; esac; \
+		for build in release debug; do \
+			if [ "$$build" = release ]; then binary="$$release"; else binary="$$debug"; fi; \
+			env HOME="$$scratch/$$build" XDG_CACHE_HOME="$$scratch/$$build/cache" XDG_CONFIG_HOME="$$scratch/$$build/config" NO_COLOR=1 \
+				"$$binary" $$args $$folder > "$$scratch/$$build.out" 2>&1; echo "exit $$?" >> "$$scratch/$$build.out"; \
+		done; \
+		cmp -s "$$scratch/release.out" "$$scratch/debug.out" || { \
+			echo "release-check: tick $$args prints otherwise in the release build:"; diff "$$scratch/debug.out" "$$scratch/release.out" | head -20; exit 1; }; \
+	done; \
+	echo "release-check: $$release is static-pie and prints what the debug build prints ($$checked command lines)"
 
 # Builds tick and shows the example notes folder, with today pinned.
 run: build
