@@ -118,13 +118,16 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// Appends UTF-8 bytes as a JSON string literal, quotes included.
-    package static func appendString(utf8: UnsafeBufferPointer<UInt8>, to output: inout ByteOutput) {
+    /// `escapeFree`: the caller knows that no byte needs an escape (as a
+    /// title the parse cache marks plain ASCII: printable, no `"` or `\`),
+    /// so the bytes are copied as they are, unscanned.
+    package static func appendString(utf8: UnsafeBufferPointer<UInt8>, escapeFree: Bool = false, to output: inout ByteOutput) {
         output.append(UInt8(ascii: "\""))
         // Most strings need no escape: find the first byte that does, eight
         // bytes at a time, and copy everything before it whole. This runs
         // over every byte of every string a query prints.
         var start = 0
-        var index = 0
+        var index = escapeFree ? utf8.count : 0
         while index < utf8.count {
             index = firstEscape(in: utf8, from: index)
             guard index < utf8.count else { break }

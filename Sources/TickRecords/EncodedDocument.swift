@@ -625,11 +625,10 @@ public struct EncodedText: ItemText {
     static var empty: EncodedText { EncodedText(bytes: UnsafeBufferPointer(start: nil, count: 0)) }
 
     public var string: String { String(decoding: bytes, as: UTF8.self) }
+    /// Appends the text as a JSON string literal (`JSONValue.appendString`),
+    /// its bytes copied unscanned when they are plain ASCII.
     public func appendJSON(to output: inout ByteOutput) {
-        guard isPlainASCII else { return JSONValue.appendString(utf8: bytes, to: &output) }
-        output.append(UInt8(ascii: "\""))
-        output.append(bytes)
-        output.append(UInt8(ascii: "\""))
+        JSONValue.appendString(utf8: bytes, escapeFree: isPlainASCII, to: &output)
     }
 }
 
