@@ -415,9 +415,12 @@ public struct ParseCache: Sendable {
     /// that are lists (valid UTF-8) from first list to last, as the index
     /// stores it; `entryIndices`, the same lists as indices of `entries`.
     static func listOrder(_ entries: [(path: String, stamp: FileStamp, source: Source)]) -> (places: [Int], entryIndices: [Int]) {
-        listOrder(
-            count: entries.count, isList: { entries[$0].source.summary.isValidUTF8 }, foldedName: { entries[$0].source.summary.foldedName },
-            order: { entries[$0].source.summary.order }, path: { entries[$0].path })
+        // Each summary taken out of its source once: `Source.summary` copies
+        // the kept entry whole each time it is read.
+        let summaries = entries.map(\.source.summary)
+        return listOrder(
+            count: entries.count, isList: { summaries[$0].isValidUTF8 }, foldedName: { summaries[$0].foldedName },
+            order: { summaries[$0].order }, path: { entries[$0].path })
     }
 
     /// The list order of the cache entries `entries` (a cold run's spooled
