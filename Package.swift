@@ -42,8 +42,11 @@ let package = Package(
         .systemLibrary(name: "CCoreFoundation"),
         // The processor's prefetch hint (a header only: Swift cannot write it).
         .systemLibrary(name: "CPrefetch"),
+        // The C library's heap in 2 MB pages (Linux, glibc): Swift has no thread-local
+        // variables, and mallopt and sbrk are C's.
+        .target(name: "CHeapPages"),
         // Every system call: POSIX files, folders, mappings, time, processes; text order in a locale.
-        .target(name: "TickSystem", dependencies: ["CCoreFoundation", "CPrefetch"]),
+        .target(name: "TickSystem", dependencies: ["CCoreFoundation", "CPrefetch", "CHeapPages"]),
         // Values: documents, items, dates, statuses, runs, bytes out.
         .target(name: "TickModel", dependencies: ["TickSystem"]),
         // Markdown to items: the cmark-gfm seam, inline tokens, front matter, settings.

@@ -796,6 +796,7 @@ public enum BackgroundSaves {
         nonisolated(unsafe) let save = save
         let delay = testDelay()
         queue.async(group: group) {
+            HeapPages.enterThread()
             if delay > 0 { Posix.pause(microseconds: delay) }
             save()
         }

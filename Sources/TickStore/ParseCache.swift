@@ -234,7 +234,10 @@ public struct ParseCache: Sendable {
     public func startLoading() {
         let cache = self
         let started = EarlyLoad(path: path)
-        EarlyLoad.queue.async(group: started.done) { started.contents = cache.readFile() }
+        EarlyLoad.queue.async(group: started.done) {
+            HeapPages.enterThread()
+            started.contents = cache.readFile()
+        }
         EarlyLoad.slot.withLock { $0 = started }
     }
 

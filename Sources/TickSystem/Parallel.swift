@@ -19,6 +19,7 @@ public enum Parallel {
         withoutActuallyEscaping(body) { body in
             nonisolated(unsafe) let work = body
             DispatchQueue.concurrentPerform(iterations: count) { index in
+                HeapPages.enterThread()
                 shared[index] = work(index)
             }
         }
@@ -40,6 +41,7 @@ public enum Parallel {
             withoutActuallyEscaping(fill) { fill in
                 nonisolated(unsafe) let work = fill
                 DispatchQueue.concurrentPerform(iterations: (count + chunkSize - 1) / chunkSize) { chunk in
+                    HeapPages.enterThread()
                     let range = chunk * chunkSize..<min(count, (chunk + 1) * chunkSize)
                     var next = range.lowerBound
                     work(range) { element in
@@ -87,6 +89,7 @@ public enum Parallel {
                 nonisolated(unsafe) let make = make
                 nonisolated(unsafe) let take = take
                 DispatchQueue.concurrentPerform(iterations: min(count, ProcessInfo.processInfo.activeProcessorCount)) { _ in
+                    HeapPages.enterThread()
                     while true {
                         slots.wait()
                         lock.lock()

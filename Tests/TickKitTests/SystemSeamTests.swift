@@ -258,6 +258,7 @@ import Testing
             #expect(!text.contains("import Glibc") && !text.contains("import Darwin"), "\(file) imports the C library")
             #expect(!text.contains("import CoreFoundation") && !text.contains("import CCoreFoundation"), "\(file) imports Core Foundation")
             #expect(!text.contains("import CPrefetch"), "\(file) imports the prefetch hint (TickSystem's Prefetch is the one door)")
+            #expect(!text.contains("import CHeapPages"), "\(file) imports the heap's huge pages (TickSystem's HeapPages is the one door)")
         }
     }
 }

@@ -9,6 +9,8 @@ extension Tick {
     /// are one line on standard error, like every other error; help,
     /// version and completion scripts are printed as the library prints them.
     static func main() {
+        // Before any other thread allocates (docs/PERFORMANCE.md).
+        HeapPages.start()
         // Signal dispositions are the command line's to set, never the
         // library's: it asks through `ProcessHooks` at the moment it needs one.
         // A file size limit makes writing a list fail (exit 73), not kill tick.
