@@ -36,9 +36,14 @@ release: deps
 # The release build checked as it ships, which CI runs after the tests: one
 # static position-independent executable (no program interpreter, no shared
 # library) that starts, and prints what the debug build prints for the
-# read commands below on examples/, byte for byte, with the same exit code.
+# read commands below on examples/, byte for byte, with the same exit code,
+# and edits a copy of it as the debug build does.
 RELEASE_CHECKED = "--version" "query open --json" "query open --sort due" "today" "lists" "all --group-by list" \
 	"export --format ics" "export --format csv" "check"
+# The edit checked too: `done` on a copy of examples/, whose edited file has
+# a user extended attribute (kept by an edit, where the file system has them).
+RELEASE_EDITED_ITEM = Mulch the rose bed
+RELEASE_EDITED_FILE = projects/garden.md
 release-check: release build
 	@command -v readelf >/dev/null || { echo "installing binutils (readelf) with apt-get"; \
 		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq binutils; }
@@ -60,7 +65,20 @@ release-check: release build
 		cmp -s "$$scratch/release.out" "$$scratch/debug.out" || { \
 			echo "release-check: tick $$args prints otherwise in the release build:"; diff "$$scratch/debug.out" "$$scratch/release.out" | head -20; exit 1; }; \
 	done; \
-	echo "release-check: $$release is static-pie and prints what the debug build prints ($$checked command lines)"
+	for build in release debug; do \
+		if [ "$$build" = release ]; then binary="$$release"; else binary="$$debug"; fi; \
+		cp -R examples "$$scratch/$$build-notes"; \
+		python3 -c 'import os, sys; os.setxattr(sys.argv[1], "user.tick-check", b"kept")' "$$scratch/$$build-notes/$(RELEASE_EDITED_FILE)" 2>/dev/null; \
+		env HOME="$$scratch/$$build" XDG_CACHE_HOME="$$scratch/$$build/cache" XDG_CONFIG_HOME="$$scratch/$$build/config" NO_COLOR=1 \
+			"$$binary" done "$(RELEASE_EDITED_ITEM)" --dir "$$scratch/$$build-notes" --today 2026-11-21 > "$$scratch/$$build.out" 2>&1; \
+		echo "exit $$?" >> "$$scratch/$$build.out"; \
+		python3 -c 'import os, sys; print("attribute", os.getxattr(sys.argv[1], "user.tick-check"))' "$$scratch/$$build-notes/$(RELEASE_EDITED_FILE)" \
+			>> "$$scratch/$$build.out" 2>/dev/null || echo "no attribute" >> "$$scratch/$$build.out"; \
+	done; \
+	cmp -s "$$scratch/release.out" "$$scratch/debug.out" && diff -r "$$scratch/release-notes" "$$scratch/debug-notes" >/dev/null || { \
+		echo "release-check: tick done edits otherwise in the release build:"; diff "$$scratch/debug.out" "$$scratch/release.out" | head -20; \
+		diff -r "$$scratch/debug-notes" "$$scratch/release-notes" | head -20; exit 1; }; \
+	echo "release-check: $$release is static-pie and prints what the debug build prints ($$checked command lines), and edits as it does (tick done, extended attributes kept: $$(grep -c '^attribute' "$$scratch/release.out"))"
 
 # Builds tick and shows the example notes folder, with today pinned.
 run: build

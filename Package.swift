@@ -42,11 +42,12 @@ let package = Package(
         .systemLibrary(name: "CCoreFoundation"),
         // The processor's prefetch hint (a header only: Swift cannot write it).
         .systemLibrary(name: "CPrefetch"),
-        // The C library's heap in 2 MB pages (Linux, glibc): Swift has no thread-local
-        // variables, and mallopt and sbrk are C's.
-        .target(name: "CHeapPages"),
+        // What TickSystem needs of the C library that Swift cannot call: GNU calls Swift's
+        // Glibc module does not declare (renameat2, extended attributes), and the heap
+        // in 2 MB pages (a flag per thread; mallopt, sbrk).
+        .target(name: "CSystemCalls"),
         // Every system call: POSIX files, folders, mappings, time, processes; text order in a locale.
-        .target(name: "TickSystem", dependencies: ["CCoreFoundation", "CPrefetch", "CHeapPages"]),
+        .target(name: "TickSystem", dependencies: ["CCoreFoundation", "CPrefetch", "CSystemCalls"]),
         // Values: documents, items, dates, statuses, runs, bytes out.
         .target(name: "TickModel", dependencies: ["TickSystem"]),
         // Markdown to items: the cmark-gfm seam, inline tokens, front matter, settings.

@@ -282,14 +282,11 @@ public struct EncodedWorkspace: Sendable {
     /// every core (`Parallel.array`, in pieces of 4,096: each item retains
     /// its list, and 600,000 of them made on one core were a tenth of an
     /// export at 50,000 notes; `today`'s 24,000 at 5,000 notes, in one
-    /// piece of the 32,768 there were, took 0.7 ms on one core). Every
-    /// gathering ends here, so here the memory its tasks freed on the
-    /// worker threads is given back (`Posix.giveBackFreedMemory`) when
-    /// there is much of it (`trimsFreedMemoryFrom`).
+    /// piece of the 32,768 there were, took 0.7 ms on one core).
     private func items<Value>(
         at places: [(rank: Int32, index: Int32, value: Value)], inOrder positions: some RandomAccessCollection<Int>
     ) -> [EncodedListedItem] {
-        let items = Parallel.array(count: positions.count, chunksOf: 4096) { (range, append: (EncodedListedItem) -> Void) in
+        Parallel.array(count: positions.count, chunksOf: 4096) { (range, append: (EncodedListedItem) -> Void) in
             // One value, moved from place to place: a new one for each would
             // retain and release its list once more.
             var item: EncodedListedItem? = nil
@@ -303,18 +300,7 @@ public struct EncodedWorkspace: Sendable {
                 append(item!)
             }
         }
-        if places.count >= Self.trimsFreedMemoryFrom { Posix.giveBackFreedMemory() }
-        return items
     }
-
-    /// The fewest places found by a gathering for which the memory its
-    /// tasks freed is given back: their places take 16 bytes or more
-    /// each, so below this a megabyte or so is freed, and giving it back
-    /// costs a system call for each free page in each arena, on one core
-    /// (`today` at 5,000 notes, 24,000 places: about 50 calls, 0.6 ms,
-    /// after which it is allocated again). At 50,000 notes it keeps 2–6
-    /// MB off the peak.
-    static let trimsFreedMemoryFrom = 65_536
 
     /// Runs of lists (ranges of ranks) of about the same number of items,
     /// about 64 in all and at least `minimumSize` items each (the last

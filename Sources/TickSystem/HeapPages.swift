@@ -1,7 +1,7 @@
-import CHeapPages
+import CSystemCalls
 
 /// The C library's heap in 2 MB pages where the kernel offers them
-/// (`CHeapPages`; docs/PERFORMANCE.md): fewer page faults, and less to free
+/// (`CSystemCalls`; docs/PERFORMANCE.md): fewer page faults, and less to free
 /// at exit. Asked for once by the command line, as it starts; then each
 /// thread's heap is marked as the thread begins work (`Parallel` does it
 /// for every work item, queued jobs for themselves). A process that never

@@ -241,6 +241,37 @@ import Testing
         #expect(try String(contentsOfFile: root + "/new.md", encoding: .utf8) == "- [x] new\n")
     }
 
+    /// No file of the library or the command line looks a C function up at
+    /// run time (`dlsym`): the release build is a static executable, where
+    /// the look-up finds nothing, so the function would be missing there
+    /// alone (the atomic exchange of an edit once was). `CSystemCalls`
+    /// calls what Swift's Glibc module does not declare.
+    @Test func noSourceLooksUpACFunctionAtRunTime() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources")
+        let enumerator = try #require(FileManager.default.enumerator(atPath: sources.path))
+        let files = enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") || $0.hasSuffix(".c") || $0.hasSuffix(".h") }
+        #expect(files.count > 100)
+        for file in files {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            #expect(!text.contains("dlsym(") && !text.contains("dlopen("), "\(file) looks a function up at run time")
+        }
+    }
+
+    @Test func theCLibraryExchangesTwoNamesAtomicallyOnLinux() throws {
+        #if os(Linux)
+            #expect(Posix.canExchange)
+            let folder = try TemporaryFolder()
+            try "first".write(toFile: folder.path + "/a", atomically: false, encoding: .utf8)
+            try "second".write(toFile: folder.path + "/b", atomically: false, encoding: .utf8)
+            let descriptor = Posix.openFile(folder.path, O_RDONLY | O_DIRECTORY)
+            defer { _ = Posix.closeFile(descriptor) }
+            #expect(Posix.exchange(in: descriptor, "a", "b"))
+            #expect(try String(contentsOfFile: folder.path + "/a", encoding: .utf8) == "second")
+            #expect(try String(contentsOfFile: folder.path + "/b", encoding: .utf8) == "first")
+        #endif
+    }
+
     /// Outside `TickSystem`, no file of the library imports the C library for
     /// system calls (the cmark-gfm bridge keeps its own C memory calls), nor
     /// calls Core Foundation (`CollatedTexts` does).
@@ -258,7 +289,7 @@ import Testing
             #expect(!text.contains("import Glibc") && !text.contains("import Darwin"), "\(file) imports the C library")
             #expect(!text.contains("import CoreFoundation") && !text.contains("import CCoreFoundation"), "\(file) imports Core Foundation")
             #expect(!text.contains("import CPrefetch"), "\(file) imports the prefetch hint (TickSystem's Prefetch is the one door)")
-            #expect(!text.contains("import CHeapPages"), "\(file) imports the heap's huge pages (TickSystem's HeapPages is the one door)")
+            #expect(!text.contains("import CSystemCalls"), "\(file) imports TickSystem's C calls (TickSystem is the one door)")
         }
     }
 }

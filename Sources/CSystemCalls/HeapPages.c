@@ -1,5 +1,5 @@
-// Written in C: Swift has no thread-local variables, and what is asked of
-// the allocator here (mallopt, sbrk) is C's.
+// The heap in 2 MB pages. Written in C: Swift has no thread-local
+// variables, and what is asked of the allocator here (mallopt, sbrk) is C's.
 //
 // Why: a warm listing of 5,000 notes touches some 3,000 fresh 4 KB pages of
 // heap, and in this VM each first touch is a page fault of 1.3-3 us; freeing
@@ -14,7 +14,7 @@
 // Nothing here is needed for correctness: if a guess about the layout were
 // wrong, the advice would land on other memory, where it only changes how
 // that memory is paged.
-#include "CHeapPages.h"
+#include "CSystemCalls.h"
 
 #include <stdlib.h> // defines __GLIBC__ with glibc
 

@@ -1,9 +1,28 @@
-// The C library's heap in 2 MB pages (Linux, glibc): what glibc's
+// What TickSystem needs of the C library that Swift cannot call itself:
+// functions Swift's Glibc module does not declare (GNU extensions, called
+// directly: a static executable has no symbols for `dlsym` to find), and
+// the heap in 2 MB pages, which keeps a flag per thread.
+#ifndef TICK_CSYSTEMCALLS_H
+#define TICK_CSYSTEMCALLS_H
+
+#include <stddef.h>
+
+// MARK: GNU calls (LinuxCalls.c). Where the C library has none, each fails
+// with ENOSYS.
+
+/// `renameat2(folder, first, folder, second, RENAME_EXCHANGE)`: swaps the
+/// two names atomically; 0, or -1 with errno set.
+int tick_exchange_names(int folder, const char *first, const char *second);
+
+/// `flistxattr`, `fgetxattr` and `fsetxattr` of the open file `file`.
+long tick_list_attributes(int file, char *names, size_t size);
+long tick_get_attribute(int file, const char *name, void *value, size_t size);
+int tick_set_attribute(int file, const char *name, const void *value, size_t size);
+
+// MARK: The heap in 2 MB pages (HeapPages.c): what glibc's
 // `glibc.malloc.hugetlb=1` tunable does, which only the GLIBC_TUNABLES
 // environment variable can ask for, before the process starts.
 // docs/PERFORMANCE.md says what it changes and why.
-#ifndef TICK_CHEAPPAGES_H
-#define TICK_CHEAPPAGES_H
 
 /// Asks for the heap in 2 MB pages: lets each heap grow in steps of 8 MB
 /// (`M_TOP_PAD`), grows the main thread's heap by a step at once and marks
