@@ -143,7 +143,7 @@ docs: build
 	rm -rf $(DOCS_DIR)/symbolgraph $(DOCS_DIR)/TickKit.doccarchive && mkdir -p $(DOCS_DIR)/symbolgraph
 	bin="$$($(SWIFT) build --show-bin-path)"; \
 	$(SWIFT) symbolgraph-extract -module-name TickKit -target "$$(basename "$$(dirname "$$bin")")" \
-		-I "$$bin/Modules" -I Sources/CCmarkGFM -I Sources/CCoreFoundation -I Sources/CPrefetch -I .build/checkouts/Yams/Sources/CYaml/include \
+		-I "$$bin/Modules" -I Sources/CCmarkGFM -I Sources/CCoreFoundation -I Sources/CPrefetch -I "$$bin/CSystemCalls.build" -I .build/checkouts/Yams/Sources/CYaml/include \
 		-minimum-access-level public -experimental-allowed-reexported-modules=$(LIBRARY_LAYERS) \
 		-output-dir $(DOCS_DIR)/symbolgraph
 	$(DOCC) convert Sources/TickKit/TickKit.docc --fallback-display-name TickKit --fallback-bundle-identifier org.tick.TickKit \

@@ -117,8 +117,9 @@ public enum ICalendarWriter {
     struct ListParts {
         /// What one list's components take from it. A class: a value
         /// holding two arrays retained and released each of them on every
-        /// look-up; a component looks its list's part up once.
-        final class ListPart {
+        /// look-up. It never leaves `ListParts`: handed to each component,
+        /// it was retained and released for each item.
+        private final class ListPart {
             private let escapedPath: [UInt8]
             private let escapedName: [UInt8]
 
@@ -156,10 +157,23 @@ public enum ICalendarWriter {
             byList = listsComeOnce ? nil : [:]
         }
 
-        /// The part of `document`, made the first time it is asked for.
-        mutating func part(of document: EncodedDocument) -> ListPart {
+        /// Appends `X-TICK-LIST:` and the name of the item's list, then
+        /// `X-TICK-ADDRESS:` and its address (`path:line`), escaped once for
+        /// each list.
+        mutating func appendLines(of item: EncodedListedItem, to lines: inout ContentLines) {
+            let list = ObjectIdentifier(item.document)
+            if last?.list != list { select(item.document) }
+            lines.start("X-TICK-LIST:")
+            last!.part.appendListName(to: &lines.output)
+            lines.end()
+            lines.start("X-TICK-ADDRESS:")
+            last!.part.appendAddress(item, to: &lines.output)
+            lines.end()
+        }
+
+        /// Makes the part of `document` the last one, made the first time it is asked for.
+        private mutating func select(_ document: EncodedDocument) {
             let list = ObjectIdentifier(document)
-            if let last, last.list == list { return last.part }
             let part: ListPart
             if let made = byList?[list] {
                 part = made
@@ -168,7 +182,6 @@ public enum ICalendarWriter {
                 byList?[list] = part
             }
             last = (list, part)
-            return part
         }
     }
 
@@ -186,7 +199,6 @@ public enum ICalendarWriter {
     }
 
     static func todo(_ item: EncodedListedItem, stamp: String, lists: inout ListParts, into lines: inout ContentLines) {
-        let list = lists.part(of: item.document)
         lines.line("BEGIN:VTODO")
         lines.start("UID:")
         appendUID(item, to: &lines.output)
@@ -224,7 +236,7 @@ public enum ICalendarWriter {
             if hasStart, let rule = RecurrenceRule(every.string) { lines.line("RRULE:", rule.rrule) }
             lines.text("X-TICK-EVERY:", every.bytes)
         }
-        lines.list(item, part: list)
+        lists.appendLines(of: item, to: &lines)
         reminder(item, into: &lines)
         lines.line("END:VTODO")
     }
@@ -254,7 +266,6 @@ public enum ICalendarWriter {
         emitLines(header, to: emit)
         writeComponents(items, to: emit) { listed, lists, lines in
             guard listed.status.isOpen, listed.date(.due) != nil else { return }
-            let list = lists.part(of: listed.document)
             var uidBytes = ByteOutput(capacity: 64)
             appendUID(listed, to: &uidBytes)
             let uid = uidBytes.bytes
@@ -262,17 +273,17 @@ public enum ICalendarWriter {
             if let written = previous[String(decoding: uid, as: UTF8.self)] {
                 // The event's content, to compare with the one written before.
                 var event = ContentLines()
-                self.event(listed, uid: uid, stamp: stamp, sequence: nil, alarm: alarm, list: list, into: &event)
+                self.event(listed, uid: uid, stamp: stamp, sequence: nil, alarm: alarm, lists: &lists, into: &event)
                 sequence = written.content == changeContent(event.strings) ? written.sequence : written.sequence + 1
             }
-            event(listed, uid: uid, stamp: stamp, sequence: sequence, alarm: alarm, list: list, into: &lines)
+            event(listed, uid: uid, stamp: stamp, sequence: sequence, alarm: alarm, lists: &lists, into: &lines)
         }
         emitLines(["END:VCALENDAR"], to: emit)
     }
 
     /// An event's lines, with SEQUENCE after DTSTAMP when `sequence` is given.
     private static func event(
-        _ item: EncodedListedItem, uid: [UInt8], stamp: String, sequence: Int?, alarm: Int?, list: ListParts.ListPart,
+        _ item: EncodedListedItem, uid: [UInt8], stamp: String, sequence: Int?, alarm: Int?, lists: inout ListParts,
         into lines: inout ContentLines
     ) {
         guard let due = item.date(.due) else { return }
@@ -296,7 +307,7 @@ public enum ICalendarWriter {
         if item.hasTags { lines.categories(item) }
         // A rule that counts from the completion date (`when done`) has no fixed dates to list.
         if let every = item.every?.string, let rule = RecurrenceRule(every), !rule.whenDone { lines.line("RRULE:", rule.rrule) }
-        lines.list(item, part: list)
+        lists.appendLines(of: item, to: &lines)
         if let alarm {
             let trigger = alarm % 1440 == 0 ? "-P\(alarm / 1440)D" : alarm % 60 == 0 ? "-PT\(alarm / 60)H" : "-PT\(alarm)M"
             lines.line("BEGIN:VALARM")
@@ -615,18 +626,6 @@ struct ContentLines: ~Copyable {
             isFirst = false
             Self.appendEscaped(tag.bytes, to: &output)
         }
-        end()
-    }
-
-    /// `X-TICK-LIST:` and the name of the item's list, then
-    /// `X-TICK-ADDRESS:` and its address (`path:line`), escaped once for
-    /// each list (`part`, the item's list's).
-    mutating func list(_ item: EncodedListedItem, part: ICalendarWriter.ListParts.ListPart) {
-        start("X-TICK-LIST:")
-        part.appendListName(to: &output)
-        end()
-        start("X-TICK-ADDRESS:")
-        part.appendAddress(item, to: &output)
         end()
     }
 
