@@ -40,12 +40,6 @@ public struct ParseCache: Sendable {
     let root: String
     /// The timestamp granularity to assume instead of the stamps' own (`FileStamp.timestampGranularity`); a test seam.
     let granularity: Int?
-    /// Set by a command that reads every list's items (a query, a smart
-    /// group, an export): a file small enough to be held whole is then
-    /// mapped whole when it is opened. A command that reads the index alone
-    /// (home, `lists`) or one list maps only the pages it reads.
-    public var readsEveryList = false
-
     static let magic = Array("TICKCACHE".utf8)
     static let trailerMagic = Array("TICKEND1".utf8)
     static let trailerLength = 24
@@ -141,9 +135,8 @@ public struct ParseCache: Sendable {
         /// of lists, so that they hold the lists they are reading, not the
         /// whole cache.
         ///
-        /// A cache file of at most `heldWhole` bytes is held whole (and
-        /// mapped at once when it is opened for `readsEveryList`): giving
-        /// its pages back only maps them again in the next pass over the
+        /// A cache file of at most `heldWhole` bytes is held whole (its
+        /// pages kept once read): giving its pages back only maps them again in the next pass over the
         /// same lists (a listing's filter, then its rows), and a whole small
         /// file is little memory.
         package func releasePages(holding bytes: UnsafeBufferPointer<UInt8>) {
@@ -287,12 +280,9 @@ public struct ParseCache: Sendable {
         guard Self.lock(descriptor, LOCK_SH) else { return nil }
         let info = Posix.status(of: descriptor)
         let length = info.map { Int($0.st_size) } ?? 0
-        // A small file is mapped whole at once for a command that reads
-        // every list; otherwise pages are mapped as they are read, and a
-        // large file's given back run by run (`Contents.releasePages`).
-        let mapping =
-            length > Self.magic.count + Self.trailerLength
-            ? Posix.mapReadOnly(descriptor, length: length, populate: readsEveryList && length <= Contents.heldWhole) : nil
+        // Pages are mapped as they are read, and a large file's given back
+        // run by run (`Contents.releasePages`).
+        let mapping = length > Self.magic.count + Self.trailerLength ? Posix.mapReadOnly(descriptor, length: length) : nil
         Posix.unlock(descriptor)
         guard let info, let mapping else { return nil }
         let buffer = UnsafeBufferPointer(start: mapping.assumingMemoryBound(to: UInt8.self), count: length)

@@ -8,17 +8,11 @@ extension Posix {
     /// Maps the first `length` bytes of the open file read-only and private
     /// (`mmap`); nil when it cannot. Pages are mapped as they are read (the
     /// kernel maps the pages around each fault too), so that a process
-    /// holds only what it reads, and lets go of it with `releasePages`;
-    /// with `populate` (Linux), every page is mapped at once instead
-    /// (`MAP_POPULATE`: one call, where reading a whole small file took a
-    /// fault for every few pages).
-    package static func mapReadOnly(_ descriptor: Int32, length: Int, populate: Bool = false) -> UnsafeMutableRawPointer? {
-        #if os(Linux)
-            let flags = populate ? MAP_PRIVATE | MAP_POPULATE : MAP_PRIVATE
-        #else
-            let flags = MAP_PRIVATE
-        #endif
-        guard let mapping = mmap(nil, length, PROT_READ, flags, descriptor, 0), mapping != MAP_FAILED else { return nil }
+    /// holds only what it reads, and lets go of it with `releasePages`.
+    /// Not all at once (`MAP_POPULATE`): that maps a parse cache whole, the
+    /// dead bytes edits leave in it too, and unmaps it all at exit, on one core.
+    package static func mapReadOnly(_ descriptor: Int32, length: Int) -> UnsafeMutableRawPointer? {
+        guard let mapping = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0), mapping != MAP_FAILED else { return nil }
         return mapping
     }
 

@@ -13,7 +13,7 @@
 /// (`retryingInterrupts`); a failure keeps the C convention (-1, nil or
 /// false, with `errno` set as the call left it), so callers report the
 /// call's own error. What differs between Linux and Darwin (timestamps in
-/// `stat`, `MAP_POPULATE`, `renameat2`, extended attributes, the type
+/// `stat`, `renameat2`, extended attributes, the type
 /// `opendir` returns) is decided here and nowhere else. Nothing here sets a
 /// signal disposition: that is the program's business (`ProcessHooks`).
 public enum Posix {

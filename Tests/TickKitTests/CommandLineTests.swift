@@ -41,15 +41,13 @@ import TickStore
         #expect(run.stdout.contains("due < \(before)") || run.stdout.contains("due < \(after)"), "\(run.stdout)")
     }
 
-    @Test("commands say how they read the parse cache: every list for queries, groups and exports, some for the rest, none for undo")
+    @Test("commands say whether they read the parse cache: every command that reads lists does, undo and the servers do not")
     func commandsDeclareTheirParseCacheUse() {
-        for command in [Tick.Query.self, Tick.Today.self, Tick.All.self, Tick.Export.self, Tick.Agenda.self, Tick.Check.self]
-            as [any TickCommand.Type]
-        {
-            #expect(command.parseCacheUse == .everyList, "\(command)")
-        }
-        for command in [Tick.Home.self, Tick.Lists.self, Tick.Show.self, Tick.Done.self, Tick.Add.self, Tick.Move.self] as [any TickCommand.Type] {
-            #expect(command.parseCacheUse == .someLists, "\(command)")
+        for command in [
+            Tick.Query.self, Tick.Today.self, Tick.All.self, Tick.Export.self, Tick.Agenda.self, Tick.Check.self, Tick.Home.self, Tick.Lists.self,
+            Tick.Show.self, Tick.Done.self, Tick.Add.self, Tick.Move.self,
+        ] as [any TickCommand.Type] {
+            #expect(command.parseCacheUse == .reads, "\(command)")
         }
         for command in [Tick.Undo.self, Tick.Lsp.self, Tick.Merge.self] as [any TickCommand.Type] {
             #expect(command.parseCacheUse == .none, "\(command)")

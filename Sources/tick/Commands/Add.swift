@@ -8,7 +8,7 @@ extension Tick {
     /// `tick add LIST TEXT`: a new open item after the last item of the list,
     /// section or parent item.
     struct Add: TickCommand {
-        static let parseCacheUse = ParseCacheUse.someLists
+        static let parseCacheUse = ParseCacheUse.reads
         static let configuration = CommandConfiguration.subcommand(
             commandName: "add",
             abstract: "Add an open item after the last item of a list, section or parent item.",

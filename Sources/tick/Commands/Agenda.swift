@@ -8,7 +8,7 @@ import TickRecords
 extension Tick {
     /// `tick agenda`: the coming days, with what is due, scheduled or starting.
     struct Agenda: TickCommand {
-        static let parseCacheUse = ParseCacheUse.everyList
+        static let parseCacheUse = ParseCacheUse.reads
         static let configuration = CommandConfiguration.subcommand(
             commandName: "agenda",
             abstract: "Show the coming days: what is overdue, then each day's due, scheduled and starting items.",
@@ -37,7 +37,7 @@ extension Tick {
 
         func execute() throws {
             let today = folder.todayDate
-            let workspace = try folder.workspace(readingEveryList: list == nil)
+            let workspace = try folder.workspace()
             let context = ItemContext(today: today) { workspace.dependencies }
             let query = try expression.isEmpty ? nil : QueryInput.parse(expression, today: today).resolvingDependencies(context.dependencies)
             // Over the whole folder, only the items that can be on an

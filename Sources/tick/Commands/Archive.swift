@@ -8,7 +8,7 @@ import TickSystem
 extension Tick {
     /// `tick archive LIST [--to FILE]`: done and cancelled items out of the way.
     struct Archive: TickCommand {
-        static let parseCacheUse = ParseCacheUse.someLists
+        static let parseCacheUse = ParseCacheUse.reads
         static let configuration = CommandConfiguration.subcommand(
             commandName: "archive",
             abstract: "Move done and cancelled items to a ## Done section at the end, or to another file.",
@@ -79,7 +79,7 @@ extension Tick {
 
     /// `tick new NAME`: a new list file.
     struct New: TickCommand {
-        static let parseCacheUse = ParseCacheUse.someLists
+        static let parseCacheUse = ParseCacheUse.reads
         static let configuration = CommandConfiguration.subcommand(
             commandName: "new",
             abstract: "Create a new list: NAME.md with front matter and a level-1 heading.",

@@ -9,7 +9,7 @@ import TickSyntax
 extension Tick {
     /// `tick check [PATH...]`: report what tick cannot read as intended.
     struct Check: TickCommand {
-        static let parseCacheUse = ParseCacheUse.everyList
+        static let parseCacheUse = ParseCacheUse.reads
         static let configuration = CommandConfiguration.subcommand(
             commandName: "check",
             abstract: "Report problems in lists: invalid dates, unknown priorities, malformed front matter.",
@@ -52,7 +52,7 @@ extension Tick {
                     problems.append(.null)
                 }
             }
-            let workspace = paths.isEmpty || dependencies ? try folder.workspace(readingEveryList: true, printingWarnings: false) : nil
+            let workspace = paths.isEmpty || dependencies ? try folder.workspace(printingWarnings: false) : nil
             for (shownPath, checked) in try paths.isEmpty ? Self.checked(workspace!) : documents() {
                 switch checked {
                 case .diagnosed(let diagnostics):

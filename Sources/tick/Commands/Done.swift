@@ -8,7 +8,7 @@ extension Tick {
     /// `tick done ITEM...`: box `[x]` and a done date; a recurring item first
     /// gets its next occurrence above it.
     struct Done: TickCommand {
-        static let parseCacheUse = ParseCacheUse.someLists
+        static let parseCacheUse = ParseCacheUse.reads
         static let configuration = CommandConfiguration.subcommand(
             commandName: "done",
             abstract: "Mark items done, with today's date; a recurring item gets its next occurrence.",
@@ -52,7 +52,7 @@ extension Tick {
 
     /// `tick reopen ITEM...`: box `[ ]`, done and cancelled dates removed.
     struct Reopen: TickCommand {
-        static let parseCacheUse = ParseCacheUse.someLists
+        static let parseCacheUse = ParseCacheUse.reads
         static let configuration = CommandConfiguration.subcommand(
             commandName: "reopen",
             abstract: "Open items again: the box becomes [ ] and the done or cancelled date goes.",
@@ -78,7 +78,7 @@ extension Tick {
 
     /// `tick cancel ITEM...`: box `[-]` and a cancelled date.
     struct Cancel: TickCommand {
-        static let parseCacheUse = ParseCacheUse.someLists
+        static let parseCacheUse = ParseCacheUse.reads
         static let configuration = CommandConfiguration.subcommand(
             commandName: "cancel",
             abstract: "Cancel items: the box becomes [-] and a cancelled date is added.",
@@ -113,7 +113,7 @@ extension Tick {
 extension Tick {
     /// `tick start ITEM...`: box `[/]`, in progress.
     struct Start: TickCommand {
-        static let parseCacheUse = ParseCacheUse.someLists
+        static let parseCacheUse = ParseCacheUse.reads
         static let configuration = CommandConfiguration.subcommand(
             commandName: "start",
             abstract: "Start items: the box becomes [/] (in progress).",

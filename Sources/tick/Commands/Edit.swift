@@ -7,7 +7,7 @@ import TickSyntax
 extension Tick {
     /// `tick edit ITEM`: replaces, adds or removes exactly the tokens named.
     struct Edit: TickCommand {
-        static let parseCacheUse = ParseCacheUse.someLists
+        static let parseCacheUse = ParseCacheUse.reads
         static let configuration = CommandConfiguration.subcommand(
             commandName: "edit",
             abstract: "Change an item's title, due date, priority, color, icon, tags or dependencies.",

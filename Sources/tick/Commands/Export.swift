@@ -12,7 +12,7 @@ enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
 extension Tick {
     /// `tick export --format json|ics|csv [EXPR]`: items for other programs.
     struct Export: TickCommand {
-        static let parseCacheUse = ParseCacheUse.everyList
+        static let parseCacheUse = ParseCacheUse.reads
         static let configuration = CommandConfiguration.subcommand(
             commandName: "export",
             abstract: "Write items as JSON, iCalendar to-dos (VTODO) or events (VEVENT), or CSV.",
@@ -78,7 +78,7 @@ extension Tick {
         func execute() throws {
             let today = folder.todayDate
             let parsed = expression.isEmpty ? nil : try QueryInput.parse(expression, today: today)
-            let workspace = try folder.workspace(readingEveryList: list == nil)
+            let workspace = try folder.workspace()
             let context = ItemContext(today: today) { workspace.dependencies }
             let query = parsed?.resolvingDependencies(context.dependencies)
             if format == .ics, !events, list == nil, results.keepsManualOrder, results.groupBy == nil {

@@ -4,7 +4,7 @@ import TickOutput
 extension Tick {
     /// `tick` with no subcommand: the home screen.
     struct Home: TickCommand {
-        static let parseCacheUse = ParseCacheUse.someLists
+        static let parseCacheUse = ParseCacheUse.reads
         static let configuration = CommandConfiguration.subcommand(
             commandName: "home",
             abstract: "Show the home screen: the Today, Scheduled, All and Overdue counts, then every list.",
@@ -34,7 +34,7 @@ extension Tick {
 
     /// `tick lists`: every list with its counts.
     struct Lists: TickCommand {
-        static let parseCacheUse = ParseCacheUse.someLists
+        static let parseCacheUse = ParseCacheUse.reads
         static let configuration = CommandConfiguration.subcommand(
             commandName: "lists",
             abstract: "List the lists: icon, name in its color, open and done counts, path.",

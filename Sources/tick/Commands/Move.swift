@@ -7,7 +7,7 @@ import TickSyntax
 extension Tick {
     /// `tick mv ITEM LIST`: moves the item with its notes and subtasks.
     struct Move: TickCommand {
-        static let parseCacheUse = ParseCacheUse.someLists
+        static let parseCacheUse = ParseCacheUse.reads
         static let configuration = CommandConfiguration.subcommand(
             commandName: "mv",
             abstract: "Move an item, with its notes and subtasks, to another list or section.",
@@ -104,7 +104,7 @@ extension Tick {
 
     /// `tick rm ITEM...`: removes items with their notes and subtasks.
     struct Remove: TickCommand {
-        static let parseCacheUse = ParseCacheUse.someLists
+        static let parseCacheUse = ParseCacheUse.reads
         /// ", with its 2 note lines and 1 subtask", or nothing when the item
         /// had neither.
         static func carried(_ item: TaskItem, in document: Document) -> String {

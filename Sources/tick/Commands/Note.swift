@@ -6,7 +6,7 @@ import TickSystem
 extension Tick {
     /// `tick note ITEM TEXT`: a note line under the item.
     struct Note: TickCommand {
-        static let parseCacheUse = ParseCacheUse.someLists
+        static let parseCacheUse = ParseCacheUse.reads
         static let configuration = CommandConfiguration.subcommand(
             commandName: "note",
             abstract: "Add a note line under an item, indented like its other notes.",

@@ -13,7 +13,7 @@ import TickSystem
 extension Tick {
     /// `tick open ITEM`: the item's file in the user's editor, at its line.
     struct Open: TickCommand {
-        static let parseCacheUse = ParseCacheUse.someLists
+        static let parseCacheUse = ParseCacheUse.reads
         static let configuration = CommandConfiguration.subcommand(
             commandName: "open",
             abstract: "Open an item's file in $VISUAL or $EDITOR at the item's line.",

@@ -6,7 +6,7 @@ import TickRecords
 extension Tick {
     /// `tick query EXPR`: the items that match a query.
     struct Query: TickCommand {
-        static let parseCacheUse = ParseCacheUse.everyList
+        static let parseCacheUse = ParseCacheUse.reads
         static let configuration = CommandConfiguration.subcommand(
             commandName: "query",
             abstract: "Show the items that match a query.",
@@ -44,7 +44,7 @@ extension Tick {
             // Without --sort, the config file's default sort.
             var results = self.results
             if results.sort == nil, let keys = try Configuration.settings(for: folder).sort { results.sort = SortKeys(keys) }
-            let workspace = try folder.workspace(readingEveryList: list == nil)
+            let workspace = try folder.workspace()
             let context = ItemContext(today: today) { workspace.dependencies }
             let query = parsed.resolvingDependencies(context.dependencies)
             if list == nil, results.keepsManualOrder, results.isFlatJSON(output: output) {

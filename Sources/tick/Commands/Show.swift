@@ -9,7 +9,7 @@ import TickSyntax
 extension Tick {
     /// `tick show LIST`: one list in file order.
     struct Show: TickCommand {
-        static let parseCacheUse = ParseCacheUse.someLists
+        static let parseCacheUse = ParseCacheUse.reads
         static let configuration = CommandConfiguration.subcommand(
             commandName: "show",
             abstract: "Show one list in file order, with its sections and subtasks.",

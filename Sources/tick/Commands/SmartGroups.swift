@@ -21,11 +21,11 @@ struct SmartGroupOptions: ParsableArguments {
 }
 
 extension SmartGroupCommand {
-    static var parseCacheUse: ParseCacheUse { .everyList }
+    static var parseCacheUse: ParseCacheUse { .reads }
 
     func execute() throws {
         let today = options.folder.todayDate
-        let workspace = try options.folder.workspace(readingEveryList: options.list == nil)
+        let workspace = try options.folder.workspace()
         let context = ItemContext(today: today) { workspace.dependencies }
         let listItems = try options.list.map { try ListFilter.items(workspace, list: $0) }
         let query =

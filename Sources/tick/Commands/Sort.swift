@@ -11,7 +11,7 @@ import TickSystem
 extension Tick {
     /// `tick sort LIST --by KEY --write`: reorders sibling items in the file.
     struct Sort: TickCommand {
-        static let parseCacheUse = ParseCacheUse.someLists
+        static let parseCacheUse = ParseCacheUse.reads
         static let configuration = CommandConfiguration.subcommand(
             commandName: "sort",
             abstract: "Sort a list's items in the file, whole blocks at a time.",

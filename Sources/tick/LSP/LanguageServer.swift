@@ -393,9 +393,7 @@ final class LanguageServer {
         guard let root else { return nil }
         if fresh { diskLists = nil } // let go before the new read, not held beside it
         if diskLists == nil {
-            var cache = ParseCache(root: root.root)
-            cache?.readsEveryList = true
-            diskLists = EncodedWorkspace.load(root, cache: cache)
+            diskLists = EncodedWorkspace.load(root, cache: ParseCache(root: root.root))
         }
         return diskLists
     }

@@ -36,7 +36,7 @@ enum Bulk {
         }
         guard items.isEmpty else { throw TickError.usage("give ITEMs or --where, not both") }
         let query = try QueryInput.parse([text], today: folder.todayDate)
-        let workspace = try folder.workspace(readingEveryList: list == nil)
+        let workspace = try folder.workspace()
         let candidates = try ListFilter.items(workspace, list: list)
         var matches = QueryEvaluator.filter(candidates, query.resolvingDependencies(workspace.dependencies))
         if leavesOnly {

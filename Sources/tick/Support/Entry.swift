@@ -130,19 +130,17 @@ extension Tick {
     /// Opens the parse cache of the folder `arguments` name on another core
     /// (`ParseCache.startLoading`) while they are parsed, when their
     /// command reads it (`TickCommand.parseCacheUse`): parsing takes about
-    /// 2 ms of one core, and opening a cache to read every list (mapping it
-    /// whole) about 5 ms of another core at 5,000 notes, which the walk of
-    /// the folder then had to share. The folder is the one `--dir` names
-    /// (`optionGiven`), else the usual default; a command
-    /// given `--list` reads one list, whatever it reads without. A guess
-    /// the parser does not confirm only cost that core's time: the command
-    /// opens the cache it names as it always did.
+    /// 2 ms of one core, and opening a cache (reading its index) a few ms
+    /// of another core at 5,000 notes, which the walk of the folder then
+    /// had to share. The folder is the one `--dir` names (`optionGiven`),
+    /// else the usual default. A guess the parser does not confirm only
+    /// cost that core's time: the command opens the cache it names as it
+    /// always did.
     static func openParseCacheEarly(_ arguments: [String]) {
-        guard let (command, own) = rootOfItsOwn(arguments), let use = (command as? any TickCommand.Type)?.parseCacheUse, use != .none,
+        guard let (command, own) = rootOfItsOwn(arguments), (command as? any TickCommand.Type)?.parseCacheUse == .reads,
             let folder = try? NotesFolder(path: FolderOptions.folderPath(dir: optionGiven("--dir", in: own))),
-            var cache = ParseCache(root: folder.root)
+            let cache = ParseCache(root: folder.root)
         else { return }
-        cache.readsEveryList = use == .everyList && optionGiven("--list", in: own) == nil
         cache.startLoading()
     }
 

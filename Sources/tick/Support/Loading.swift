@@ -11,13 +11,11 @@ extension FolderOptions {
     /// (`EncodedWorkspace`): unchanged files read in place from the parse
     /// cache (unless TICK_NO_CACHE is set), the others parsed in parallel;
     /// what had to be skipped is reported on standard error.
-    /// `readingEveryList`: the command reads every list's items (see
-    /// `ParseCache.readsEveryList`). `printingWarnings: false` leaves the
-    /// warnings to the caller (`tick check` reports them its own way).
-    func workspace(readingEveryList: Bool = false, printingWarnings: Bool = true) throws -> EncodedWorkspace {
+    /// `printingWarnings: false` leaves the warnings to the caller (`tick
+    /// check` reports them its own way).
+    func workspace(printingWarnings: Bool = true) throws -> EncodedWorkspace {
         let root = try folder()
-        var cache = ParseCache(root: root.root)
-        cache?.readsEveryList = readingEveryList
+        let cache = ParseCache(root: root.root)
         // The cache, when it changed, is saved while the answer is printed.
         let workspace = EncodedWorkspace.load(root, cache: cache, savingInBackground: true)
         if printingWarnings { for warning in workspace.warnings { Terminal.warning(warning) } }

@@ -26,10 +26,8 @@ protocol TickCommand: ParsableCommand {
 /// How a command reads the parse cache (`TickCommand.parseCacheUse`).
 enum ParseCacheUse {
     case none
-    /// Its index, and the payloads of the lists it names.
-    case someLists
-    /// Every list's items (`ParseCache.readsEveryList`).
-    case everyList
+    /// Its index, and the payloads of some lists or all.
+    case reads
 }
 
 extension TickCommand {
