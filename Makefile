@@ -53,25 +53,21 @@ release-check: release build
 	readelf -h "$$release" | grep -q 'Type: *DYN' || { echo "release-check: $$release is not position-independent"; exit 1; }; \
 	if readelf -l "$$release" | grep -q INTERP; then echo "release-check: $$release asks for a program interpreter: it is not static"; exit 1; fi; \
 	if readelf -d "$$release" | grep -q NEEDED; then echo "release-check: $$release needs shared libraries: it is not static"; exit 1; fi; \
+	tick() { build=$$1; shift; if [ "$$build" = release ]; then binary="$$release"; else binary="$$debug"; fi; \
+		env HOME="$$scratch/$$build" XDG_CACHE_HOME="$$scratch/$$build/cache" XDG_CONFIG_HOME="$$scratch/$$build/config" NO_COLOR=1 \
+			"$$binary" "$$@" > "$$scratch/$$build.out" 2>&1; echo "exit $$?" >> "$$scratch/$$build.out"; }; \
 	checked=0; \
 	for args in $(RELEASE_CHECKED); do \
 		checked=$$((checked + 1)); \
 		case "$$args" in --version) folder= ;; *) folder="--dir examples --today 2026-11-21" ;; esac; \
-		for build in release debug; do \
-			if [ "$$build" = release ]; then binary="$$release"; else binary="$$debug"; fi; \
-			env HOME="$$scratch/$$build" XDG_CACHE_HOME="$$scratch/$$build/cache" XDG_CONFIG_HOME="$$scratch/$$build/config" NO_COLOR=1 \
-				"$$binary" $$args $$folder > "$$scratch/$$build.out" 2>&1; echo "exit $$?" >> "$$scratch/$$build.out"; \
-		done; \
+		for build in release debug; do tick $$build $$args $$folder; done; \
 		cmp -s "$$scratch/release.out" "$$scratch/debug.out" || { \
 			echo "release-check: tick $$args prints otherwise in the release build:"; diff "$$scratch/debug.out" "$$scratch/release.out" | head -20; exit 1; }; \
 	done; \
 	for build in release debug; do \
-		if [ "$$build" = release ]; then binary="$$release"; else binary="$$debug"; fi; \
 		cp -R examples "$$scratch/$$build-notes"; \
 		python3 -c 'import os, sys; os.setxattr(sys.argv[1], "user.tick-check", b"kept")' "$$scratch/$$build-notes/$(RELEASE_EDITED_FILE)" 2>/dev/null; \
-		env HOME="$$scratch/$$build" XDG_CACHE_HOME="$$scratch/$$build/cache" XDG_CONFIG_HOME="$$scratch/$$build/config" NO_COLOR=1 \
-			"$$binary" done "$(RELEASE_EDITED_ITEM)" --dir "$$scratch/$$build-notes" --today 2026-11-21 > "$$scratch/$$build.out" 2>&1; \
-		echo "exit $$?" >> "$$scratch/$$build.out"; \
+		tick $$build done "$(RELEASE_EDITED_ITEM)" --dir "$$scratch/$$build-notes" --today 2026-11-21; \
 		python3 -c 'import os, sys; print("attribute", os.getxattr(sys.argv[1], "user.tick-check"))' "$$scratch/$$build-notes/$(RELEASE_EDITED_FILE)" \
 			>> "$$scratch/$$build.out" 2>/dev/null || echo "no attribute" >> "$$scratch/$$build.out"; \
 	done; \

@@ -22,6 +22,7 @@
 #include <fcntl.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -40,7 +41,10 @@ static const size_t growthStep = (size_t)8 << 20;
 /// cache or fast bins: malloc takes it from the calling thread's arena.
 static const size_t probeSize = 4096;
 
-static int enabled;
+/// Set last by `tick_heap_pages_start` (release), read first by every
+/// thread (acquire): `mainThread` and `mainHeapMarkedEnd` are written before
+/// it. (A test starts it while other threads may already be at work.)
+static atomic_int enabled;
 static pthread_t mainThread;
 /// The end of the main heap's part marked so far (main thread only).
 static uintptr_t mainHeapMarkedEnd;
@@ -67,9 +71,8 @@ static void markMainHeap(uintptr_t start, uintptr_t end) {
 }
 
 int tick_heap_pages_start(void) {
-    if (enabled || !kernelOffersHugePages()) return enabled;
-    if (mallopt(M_TOP_PAD, (int)growthStep) == 0) return 0;
-    enabled = 1;
+    if (atomic_load_explicit(&enabled, memory_order_acquire)) return 1;
+    if (!kernelOffersHugePages() || mallopt(M_TOP_PAD, (int)growthStep) == 0) return 0;
     mainThread = pthread_self();
     // The main heap grows now, by a step: blocks are taken until it does.
     uintptr_t before = (uintptr_t)sbrk(0);
@@ -83,12 +86,13 @@ int tick_heap_pages_start(void) {
     mainHeapMarkedEnd = (uintptr_t)sbrk(0);
     for (int index = 0; index < count; index++) free(blocks[index]);
     if (mainHeapMarkedEnd > before) markMainHeap(before, mainHeapMarkedEnd);
+    atomic_store_explicit(&enabled, 1, memory_order_release);
     return 1;
 }
 
 void tick_heap_pages_enter_thread(void) {
     static _Thread_local int marked;
-    if (!enabled) return;
+    if (!atomic_load_explicit(&enabled, memory_order_acquire)) return;
     if (pthread_equal(pthread_self(), mainThread)) {
         // The main heap grows by `brk`, each step a new mapping to mark.
         uintptr_t end = (uintptr_t)sbrk(0);
