@@ -27,8 +27,16 @@ build: deps
 # (ASLR). SwiftPM's `$ORIGIN` rpath is left out: glibc's static-pie start-up
 # stops on an assertion when the dynamic section names one. (clang's note that `-pie` went
 # unused is silenced: `-static-pie` replaces it.)
+# Every Swift module (argument-parser and Yams too) names the metadata of a
+# concrete generic type (`[String: Int]`, `Set<InputKey>`) through its
+# accessor function, not by a mangled name the runtime demangles on first
+# use: demangling checks each generic requirement in the runtime's
+# conformance tables (a scan of all 6,000 records for each conformance not
+# asked about before), and a query named about 130 types so, before it did
+# any work (docs/PERFORMANCE.md).
 RELEASE_FLAGS ?= --static-swift-stdlib --disable-local-rpath -Xswiftc -use-ld=lld \
-	-Xswiftc -Xclang-linker -Xswiftc -static-pie -Xswiftc -Xclang-linker -Xswiftc -Wno-unused-command-line-argument
+	-Xswiftc -Xclang-linker -Xswiftc -static-pie -Xswiftc -Xclang-linker -Xswiftc -Wno-unused-command-line-argument \
+	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 
 release: deps
 	$(SWIFT) build -c release $(RELEASE_FLAGS)
