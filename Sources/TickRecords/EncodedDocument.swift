@@ -32,8 +32,9 @@ public final class EncodedDocument: @unchecked Sendable {
     public let path: String
     public let name: String
     /// The name as list order compares it (`SortKey.foldedName`), folded
-    /// while the lists are read, off the main thread.
-    let foldedName: String
+    /// when asked for: only a workspace whose list order the cache does
+    /// not give sorts its lists (`EncodedWorkspace.init`).
+    var foldedName: String { SortKey.foldedName(name) }
     /// The list's `order:` from its front matter.
     public let order: Int?
     package let isValidUTF8: Bool
@@ -89,7 +90,6 @@ public final class EncodedDocument: @unchecked Sendable {
         let header = try Self.readHeader(&reader)
         path = header.path
         name = header.name
-        foldedName = SortKey.foldedName(header.name)
         order = header.order
         isValidUTF8 = header.isValidUTF8
         explicitColor = header.explicitColor
@@ -131,7 +131,6 @@ public final class EncodedDocument: @unchecked Sendable {
     ) {
         self.path = path
         name = summary.name
-        foldedName = summary.foldedName
         order = summary.order
         isValidUTF8 = summary.isValidUTF8
         explicitColor = summary.explicitColor

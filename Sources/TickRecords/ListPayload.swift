@@ -98,13 +98,15 @@ public struct ListSummary: Sendable, Equatable {
     /// The open items' due days, for the home screen's counts.
     package var openDueDays: OpenDueDays
     /// The line of the first git conflict marker (`ConflictMarkers`), for the warning read commands give.
-    package var conflictLine: Int? = nil
-    /// `SortKey.foldedName(name)`; not stored.
-    package var foldedName: String
+    package var conflictLine: Int?
+    /// `SortKey.foldedName(name)`, folded when asked for: a warm run reads
+    /// 5,000 summaries from the cache's index and needs none of them
+    /// folded (the index keeps the list order).
+    package var foldedName: String { SortKey.foldedName(name) }
 
     package init(
         name: String, order: Int?, isValidUTF8: Bool, itemCount: Int, openCount: Int, doneCount: Int,
-        explicitColor: String?, explicitIcon: String?, openDueDays: OpenDueDays
+        explicitColor: String?, explicitIcon: String?, openDueDays: OpenDueDays, conflictLine: Int? = nil
     ) {
         self.name = name
         self.order = order
@@ -115,7 +117,7 @@ public struct ListSummary: Sendable, Equatable {
         self.explicitColor = explicitColor
         self.explicitIcon = explicitIcon
         self.openDueDays = openDueDays
-        foldedName = SortKey.foldedName(name)
+        self.conflictLine = conflictLine
     }
 
     /// True when the list takes the place `other` took in list order:
@@ -145,7 +147,6 @@ public struct ListSummary: Sendable, Equatable {
         self.init(
             name: document.name, order: document.order, isValidUTF8: document.isValidUTF8, itemCount: document.items.count,
             openCount: open, doneCount: done, explicitColor: document.explicitColor, explicitIcon: document.explicitIcon,
-            openDueDays: OpenDueDays(days: dueDays))
-        conflictLine = document.conflictLines.first
+            openDueDays: OpenDueDays(days: dueDays), conflictLine: document.conflictLines.first)
     }
 }

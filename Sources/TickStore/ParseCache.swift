@@ -332,15 +332,17 @@ public struct ParseCache: Sendable {
                 let openCount = try reader.count(limit: itemCount)
                 let doneCount = try reader.count(limit: itemCount)
                 guard openCount + doneCount <= itemCount else { return fail() }
-                var summary = ListSummary(
-                    name: name, order: order, isValidUTF8: isValidUTF8, itemCount: itemCount, openCount: openCount,
-                    doneCount: doneCount, explicitColor: try reader.optionalString(), explicitIcon: try reader.optionalString(),
-                    openDueDays: OpenDueDays(encoded: try reader.byteArray()))
-                summary.conflictLine = try reader.optionalInt()
+                // The summary is made where it is stored: made first and
+                // then stored, it was copied (each of its strings retained,
+                // then released).
                 entries.append(
                     Contents.Entry(
-                        path: path, stamp: stamp, payload: payloadStart..<payloadStart + payloadLength,
-                        checksum: checksum, summary: summary))
+                        path: path, stamp: stamp, payload: payloadStart..<payloadStart + payloadLength, checksum: checksum,
+                        summary: ListSummary(
+                            name: name, order: order, isValidUTF8: isValidUTF8, itemCount: itemCount, openCount: openCount,
+                            doneCount: doneCount, explicitColor: try reader.optionalString(),
+                            explicitIcon: try reader.optionalString(), openDueDays: OpenDueDays(encoded: try reader.byteArray()),
+                            conflictLine: try reader.optionalInt())))
             }
             // The list order: a permutation of the valid lists' places.
             let listed = entries.reduce(0) { $0 + ($1.summary.isValidUTF8 ? 1 : 0) }
