@@ -223,13 +223,18 @@ public struct ParseCache: Sendable {
     /// (`Tick.openParseCacheEarly`); what a load read a moment earlier is
     /// as good as what it would read now: the index is checked against the
     /// files' stamps when they are listed, whenever the file was mapped.
-    /// A later call replaces a load not taken.
+    /// A later call replaces a load not taken. The load's thread
+    /// (`BackgroundThread`) first has the global queue make its threads
+    /// (`Parallel.startWorkers`), for the walk of the folder that follows.
     public func startLoading() {
         let cache = self
         let started = EarlyLoad(path: path)
-        EarlyLoad.queue.async(group: started.done) {
+        started.done.enter()
+        BackgroundThread.start {
+            Parallel.startWorkers()
             HeapPages.enterThread()
             started.contents = cache.readFile()
+            started.done.leave()
         }
         EarlyLoad.slot.withLock { $0 = started }
     }
@@ -263,10 +268,6 @@ public struct ParseCache: Sendable {
 
         /// The one load started and not yet taken.
         static let slot = Mutex<EarlyLoad?>(nil)
-        /// A queue of its own, which has a thread of its own at once: the
-        /// global queue has as many threads as there are cores, and a load
-        /// sent there waited while one of them was busy.
-        static let queue = DispatchQueue(label: "tick.parse-cache.early-load")
     }
 
     /// `load()`'s reading of the file.

@@ -40,4 +40,14 @@ int tick_heap_pages_start(void);
 /// asked for huge pages.
 void tick_heap_pages_enter_thread(void);
 
+// MARK: A thread started elsewhere (ThreadStart.c).
+
+/// Starts a detached thread that calls `body(context)`, on another core
+/// than the calling thread's where the process may run on more than one:
+/// Linux places a new thread on its creator's core, where it waits until
+/// the creator sleeps or the scheduler moves one of them (up to a few
+/// milliseconds), even with another core idle. Once running, the thread
+/// may run on any core again. 0, or the error `pthread_create` gave.
+int tick_thread_start_elsewhere(void (*body)(void *), void *context);
+
 #endif
