@@ -545,10 +545,14 @@ public struct NotesFolder: Sendable {
         saveWithRepairs: (@Sendable ([String: ListPayload?]) -> Void)?, storedListOrder: [Int]?
     ) {
         // The cache file is mapped and its index read while the folder is
-        // walked: neither needs the other.
+        // walked: neither needs the other. A load started early is under
+        // way on a thread of its own and is taken after the walk: taken on
+        // the global queue, it held one of the queue's threads, waiting,
+        // while the walk needed it.
         nonisolated(unsafe) var loaded: ParseCache.Contents? = nil
         let reading = DispatchGroup()
-        if let cache {
+        let loadsBesideWalk = cache.map { !$0.isLoadingEarly } ?? false
+        if let cache, loadsBesideWalk {
             DispatchQueue.global().async(group: reading) { loaded = cache.load() }
         }
         // Files are stamped after this: a change that the stamps cannot show
@@ -557,7 +561,7 @@ public struct NotesFolder: Sendable {
         let (entries, walkWarnings, unnamable) = listFileEntries()
         let listWarnings = walkWarnings + unnamable.map(Self.unnamableWarning)
         reading.wait()
-        let contents = loaded
+        let contents = loadsBesideWalk ? loaded : cache?.load()
         let encodes = cache != nil || alwaysEncode
         let spool = fromSpool != nil && contents == nil ? cache.flatMap(ParseCache.Spool.init(for:)) : nil
         /// The file at `index` parsed (and encoded).

@@ -239,6 +239,13 @@ public struct ParseCache: Sendable {
         EarlyLoad.slot.withLock { $0 = started }
     }
 
+    /// Whether a load of this file was started early (`startLoading`) and
+    /// not yet taken: it is under way on a thread of its own.
+    public var isLoadingEarly: Bool {
+        let path = self.path
+        return EarlyLoad.slot.withLock { $0?.path == path }
+    }
+
     /// Maps the cache file and reads its index; nil when there is none or it
     /// cannot be trusted. Documents are checked (each has its own checksum)
     /// and decoded only when asked for. A load of this file started early
