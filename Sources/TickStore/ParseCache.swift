@@ -223,15 +223,13 @@ public struct ParseCache: Sendable {
     /// (`Tick.openParseCacheEarly`); what a load read a moment earlier is
     /// as good as what it would read now: the index is checked against the
     /// files' stamps when they are listed, whenever the file was mapped.
-    /// A later call replaces a load not taken. The load's thread
-    /// (`BackgroundThread`) first has the global queue make its threads
-    /// (`Parallel.startWorkers`), for the walk of the folder that follows.
+    /// A later call replaces a load not taken. It runs on a thread of its
+    /// own (`BackgroundThread`), which starts at once on another core.
     public func startLoading() {
         let cache = self
         let started = EarlyLoad(path: path)
         started.done.enter()
         BackgroundThread.start {
-            Parallel.startWorkers()
             HeapPages.enterThread()
             started.contents = cache.readFile()
             started.done.leave()

@@ -110,4 +110,62 @@ import Testing
         }
         #expect(tally.alive == 0)
     }
+
+    /// How many times each of `count` indices ran in one `Parallel.perform`
+    /// (each run also making a pass of its own, when `nested`).
+    private func runs(_ count: Int, nested: Bool = false) -> [Int] {
+        let lock = NSLock()
+        nonisolated(unsafe) var runs = [Int](repeating: 0, count: count)
+        Parallel.perform(count) { index in
+            if nested { #expect(Parallel.map(3) { $0 } == [0, 1, 2]) }
+            lock.withLock { runs[index] += 1 }
+        }
+        return runs
+    }
+
+    /// Passes one after another, while the workers wait awake.
+    @Test func everyIndexRunsOnceInPassesOneAfterAnother() {
+        for count in [0, 1, 2, 3, 17, 1000] {
+            #expect(runs(count) == Array(repeating: 1, count: count), "\(count) indices")
+        }
+    }
+
+    /// A pass after the workers have gone to sleep wakes them, or runs without them.
+    @Test func everyIndexRunsOnceAfterTheWorkersHaveSlept() {
+        _ = runs(10)
+        usleep(useconds_t(Parallel.Workers.awakeNanoseconds / 1000 * 3))
+        #expect(runs(50) == Array(repeating: 1, count: 50))
+    }
+
+    /// Passes from several threads at once (one has the workers, the
+    /// others go to the global queue) and passes made inside a pass.
+    @Test func passesAtOnceAndWithinPassesRunEveryIndexOnce() {
+        let all = Parallel.map(4) { _ in runs(200, nested: true) }
+        for runs in all { #expect(runs == Array(repeating: 1, count: 200)) }
+    }
+
+    /// A pass that does not return while a worker is at it, and that no
+    /// worker comes late to: nothing runs once it has returned.
+    @Test func nothingRunsAfterAPassReturns() {
+        let lock = NSLock()
+        nonisolated(unsafe) var calls = 0
+        for pass in 1...50 {
+            Parallel.perform(2) { _ in lock.withLock { calls += 1 } }
+            #expect(lock.withLock { calls } == pass * 2)
+            usleep(100)
+            #expect(lock.withLock { calls } == pass * 2)
+        }
+    }
+
+    /// A long pass is shared with another thread where there are cores for it.
+    @Test(.enabled(if: ProcessInfo.processInfo.activeProcessorCount > 1))
+    func aLongPassRunsOnMoreThanOneThread() {
+        let lock = NSLock()
+        nonisolated(unsafe) var threads = Set<UInt>()
+        Parallel.perform(40) { _ in
+            usleep(500)
+            lock.withLock { _ = threads.insert(UInt(bitPattern: Int(bitPattern: pthread_self()))) }
+        }
+        #expect(threads.count > 1)
+    }
 }

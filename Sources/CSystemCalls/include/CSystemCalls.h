@@ -50,4 +50,15 @@ void tick_heap_pages_enter_thread(void);
 /// may run on any core again. 0, or the error `pthread_create` gave.
 int tick_thread_start_elsewhere(void (*body)(void *), void *context);
 
+/// Tells the processor the thread is waiting in a loop (`pause` on x86,
+/// `yield` on ARM): it spends less of the core, and of a core that shares
+/// its execution units, on the wait.
+static inline void tick_spin_pause(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
 #endif
