@@ -157,15 +157,29 @@ import Testing
         }
     }
 
-    /// A long pass is shared with another thread where there are cores for it.
+    /// A pass is shared with a worker where there are other cores: the
+    /// thread that takes the first index waits (up to 2 s) until another
+    /// thread has taken the second. (The workers are taken first, as
+    /// `perform` takes them: another test's pass may hold them a moment.)
     @Test(.enabled(if: ProcessInfo.processInfo.activeProcessorCount > 1))
-    func aLongPassRunsOnMoreThanOneThread() {
+    func aPassIsSharedWithAWorker() throws {
+        let workers = try #require(Parallel.Workers.shared)
+        let busyUntil = Date().addingTimeInterval(10)
+        while !workers.take() {
+            try #require(Date() < busyUntil, "another pass held the workers for 10 s")
+            usleep(1000)
+        }
         let lock = NSLock()
         nonisolated(unsafe) var threads = Set<UInt>()
-        Parallel.perform(40) { _ in
-            usleep(500)
+        let pass = Parallel.Pass(iterations: 2) { _ in
             lock.withLock { _ = threads.insert(UInt(bitPattern: Int(bitPattern: pthread_self()))) }
+            let waitUntil = Date().addingTimeInterval(2)
+            while lock.withLock({ threads.count }) < 2, Date() < waitUntil { usleep(100) }
         }
-        #expect(threads.count > 1)
+        workers.start(pass)
+        pass.work()
+        pass.close()
+        workers.finish()
+        #expect(lock.withLock { threads.count } == 2)
     }
 }
