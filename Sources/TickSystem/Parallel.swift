@@ -204,11 +204,11 @@ public enum Parallel {
     /// passes they wait awake for a moment before they sleep.
     ///
     /// Why not the global queue alone: its threads sleep as soon as a pass
-    /// ends, and in this VM an idle core halts; Linux then takes the halted
-    /// core for busy and queues the woken thread on its waker's core, which
-    /// the waker keeps busy with the pass: in one text query in six the
-    /// walk's pass took 9.5 ms instead of 6, the two threads sharing one
-    /// core for 3 ms. A worker that waits awake for the next pass (most
+    /// ends, and Linux (in the VM tick is measured in) often queued the
+    /// woken thread on its waker's core, which the waker keeps busy with
+    /// the pass, though the other core was idle: in one text query in six
+    /// the walk's pass took 9.5 ms instead of 6, the two threads sharing
+    /// one core for 3 ms. A worker that waits awake for the next pass (most
     /// follow within a millisecond or two) keeps its core.
     final class Workers: @unchecked Sendable {
         /// Nil on a machine with one core.

@@ -44,9 +44,10 @@ void tick_heap_pages_enter_thread(void);
 
 /// Starts a detached thread that calls `body(context)`, on another core
 /// than the calling thread's where the process may run on more than one:
-/// Linux places a new thread on its creator's core, where it waits until
-/// the creator sleeps or the scheduler moves one of them (up to a few
-/// milliseconds), even with another core idle. Once running, the thread
+/// Linux (in the VM tick is measured in: 20 threads of 20) placed a new
+/// thread on its creator's core, where it waited until the creator slept
+/// or the scheduler moved one of them (up to 4 ms), though another core
+/// was idle. Once running, the thread
 /// may run on any core again. 0, or the error `pthread_create` gave.
 int tick_thread_start_elsewhere(void (*body)(void *), void *context);
 
