@@ -43,8 +43,9 @@ let package = Package(
         // The processor's prefetch hint (a header only: Swift cannot write it).
         .systemLibrary(name: "CPrefetch"),
         // What TickSystem needs of the C library that Swift cannot call: GNU calls Swift's
-        // Glibc module does not declare (renameat2, extended attributes), and the heap
-        // in 2 MB pages (a flag per thread; mallopt, sbrk).
+        // Glibc module does not declare (renameat2, extended attributes), the heap in 2 MB
+        // pages (a flag per thread; mallopt, sbrk), a thread started on another core
+        // (cpu_set_t), and the spin-wait hint.
         .target(name: "CSystemCalls"),
         // Every system call: POSIX files, folders, mappings, time, processes; text order in a locale.
         .target(name: "TickSystem", dependencies: ["CCoreFoundation", "CPrefetch", "CSystemCalls"]),

@@ -17,13 +17,9 @@ public enum Parallel {
             results.deinitialize()
             results.deallocate()
         }
-        nonisolated(unsafe) let shared = results
-        withoutActuallyEscaping(body) { body in
-            nonisolated(unsafe) let work = body
-            perform(count) { index in
-                HeapPages.enterThread()
-                shared[index] = work(index)
-            }
+        perform(count) { index in
+            HeapPages.enterThread()
+            results[index] = body(index)
         }
         return results.map { $0! }
     }
@@ -39,20 +35,17 @@ public enum Parallel {
         guard count > 0 else { return [] }
         precondition(chunkSize > 0, "Parallel.array needs pieces of at least one element")
         return [T](unsafeUninitializedCapacity: count) { buffer, initializedCount in
-            nonisolated(unsafe) let elements = buffer
-            withoutActuallyEscaping(fill) { fill in
-                nonisolated(unsafe) let work = fill
-                perform((count + chunkSize - 1) / chunkSize) { chunk in
-                    HeapPages.enterThread()
-                    let range = chunk * chunkSize..<min(count, (chunk + 1) * chunkSize)
-                    var next = range.lowerBound
-                    work(range) { element in
-                        precondition(next < range.upperBound, "Parallel.array: more elements than the range holds")
-                        (elements.baseAddress! + next).initialize(to: element)
-                        next += 1
-                    }
-                    precondition(next == range.upperBound, "Parallel.array: fewer elements than the range holds")
+            let elements = buffer
+            perform((count + chunkSize - 1) / chunkSize) { chunk in
+                HeapPages.enterThread()
+                let range = chunk * chunkSize..<min(count, (chunk + 1) * chunkSize)
+                var next = range.lowerBound
+                fill(range) { element in
+                    precondition(next < range.upperBound, "Parallel.array: more elements than the range holds")
+                    (elements.baseAddress! + next).initialize(to: element)
+                    next += 1
                 }
+                precondition(next == range.upperBound, "Parallel.array: fewer elements than the range holds")
             }
             initializedCount = count
         }
@@ -86,43 +79,37 @@ public enum Parallel {
         nonisolated(unsafe) var made = [T?](repeating: nil, count: count)
         nonisolated(unsafe) var nextIndex = 0
         nonisolated(unsafe) var nextToTake = 0
-        withoutActuallyEscaping(make) { make in
-            withoutActuallyEscaping(take) { take in
-                nonisolated(unsafe) let make = make
-                nonisolated(unsafe) let take = take
-                perform(min(count, ProcessInfo.processInfo.activeProcessorCount)) { _ in
-                    HeapPages.enterThread()
-                    while true {
-                        slots.wait()
-                        lock.lock()
-                        guard nextIndex < count else {
-                            lock.unlock()
-                            slots.signal()
-                            return
-                        }
-                        let index = nextIndex
-                        nextIndex += 1
-                        lock.unlock()
-                        let result = make(index)
-                        lock.lock()
-                        made[index] = result
-                        // Whoever makes the next result in order takes it and
-                        // the made ones after it, outside the lock. A result
-                        // is moved out of `made` before it is taken, and the
-                        // next is looked for only after: no other thread can
-                        // take one meanwhile, and a result made meanwhile is
-                        // found by the one taking.
-                        while nextToTake < count, let ready = made[nextToTake].take() {
-                            let index = nextToTake
-                            lock.unlock()
-                            take(index, ready)
-                            lock.lock()
-                            nextToTake += 1
-                            slots.signal()
-                        }
-                        lock.unlock()
-                    }
+        perform(min(count, ProcessInfo.processInfo.activeProcessorCount)) { _ in
+            HeapPages.enterThread()
+            while true {
+                slots.wait()
+                lock.lock()
+                guard nextIndex < count else {
+                    lock.unlock()
+                    slots.signal()
+                    return
                 }
+                let index = nextIndex
+                nextIndex += 1
+                lock.unlock()
+                let result = make(index)
+                lock.lock()
+                made[index] = result
+                // Whoever makes the next result in order takes it and
+                // the made ones after it, outside the lock. A result
+                // is moved out of `made` before it is taken, and the
+                // next is looked for only after: no other thread can
+                // take one meanwhile, and a result made meanwhile is
+                // found by the one taking.
+                while nextToTake < count, let ready = made[nextToTake].take() {
+                    let index = nextToTake
+                    lock.unlock()
+                    take(index, ready)
+                    lock.lock()
+                    nextToTake += 1
+                    slots.signal()
+                }
+                lock.unlock()
             }
         }
     }

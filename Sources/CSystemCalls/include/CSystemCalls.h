@@ -1,7 +1,8 @@
 // What TickSystem needs of the C library that Swift cannot call itself:
 // functions Swift's Glibc module does not declare (GNU extensions, called
-// directly: a static executable has no symbols for `dlsym` to find), and
-// the heap in 2 MB pages, which keeps a flag per thread.
+// directly: a static executable has no symbols for `dlsym` to find), the
+// heap in 2 MB pages, which keeps a flag per thread, a thread started on
+// another core (its CPU set is a C macro type), and the spin-wait hint.
 #ifndef TICK_CSYSTEMCALLS_H
 #define TICK_CSYSTEMCALLS_H
 
@@ -47,8 +48,8 @@ void tick_heap_pages_enter_thread(void);
 /// Linux (in the VM tick is measured in: 20 threads of 20) placed a new
 /// thread on its creator's core, where it waited until the creator slept
 /// or the scheduler moved one of them (up to 4 ms), though another core
-/// was idle. Once running, the thread
-/// may run on any core again. 0, or the error `pthread_create` gave.
+/// was idle. Once running, the thread may run on any core again. 0, or
+/// the error `pthread_create` gave.
 int tick_thread_start_elsewhere(void (*body)(void *), void *context);
 
 /// Tells the processor the thread is waiting in a loop (`pause` on x86,
