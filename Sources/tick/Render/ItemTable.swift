@@ -240,34 +240,29 @@ enum ItemTable {
         // written (none, when the columns are as wide as their widest
         // cells: output that is not a terminal).
         let fitted = widths
-        writeInOrder(writtenChunks(0..<source.count), to: write) { index, scratch, printed in
-            listing.withKept(index) { bytes, line in printFitting(index, line, bytes, fitted, &scratch.cut, &printed) }
+        writeInOrder(writtenChunks(0..<source.count), to: write) { lines, scratch, printed in
+            listing.forEachKept(lines) { index, bytes, line in printFitting(index, line, bytes, fitted, &scratch.cut, &printed) }
         }
-        // Freed, the chunks' bytes (half a megabyte each) were unmapped
+        // Freed, the chunks' bytes (most a mapping of their own) were unmapped
         // one by one after the output was written: 26 system calls at the
         // end of `today` at 5,000 notes.
         KeptUntilExit.keep(listing.chunks)
     }
 
-    /// Prints the lines of each range of `ranges` (`printLine` appends one
-    /// line's bytes to the range's output, and may use the scratch buffer,
-    /// the range's own, as it likes), a range on each core, four at most at once, and
-    /// hands the ranges' bytes to `write` in order as they are done;
-    /// `written` is told each range once its bytes are written. When
-    /// `printLine` builds the rows of `source`, their items are asked for
-    /// ahead (`ListingSource.forEachPrefetching`).
+    /// Prints the lines of each range of `ranges` (`printLines` appends
+    /// the range's lines' bytes to its output, and may use the scratch
+    /// buffers, the range's own, as it likes), a range on each core, four
+    /// at most at once, and hands the ranges' bytes to `write` in order as
+    /// they are done; `written` is told each range once its bytes are
+    /// written.
     private static func writeInOrder(
-        _ ranges: [Range<Int>], buildingRowsOf source: ListingSource? = nil, to write: (UnsafeBufferPointer<UInt8>) -> Void,
-        written: (Range<Int>) -> Void = { _ in }, printLine: (Int, _ scratch: inout LineScratch, _ printed: inout ByteOutput) -> Void
+        _ ranges: [Range<Int>], to write: (UnsafeBufferPointer<UInt8>) -> Void, written: (Range<Int>) -> Void = { _ in },
+        printLines: (Range<Int>, _ scratch: inout LineScratch, _ printed: inout ByteOutput) -> Void
     ) {
         var delivered = 0
         Parallel.orderedChunks(ranges.count, inFlight: 4, capacity: 1024 * 256) { range, output in
             var scratch = LineScratch()
-            if let source {
-                source.forEachPrefetching(ranges[range]) { index in printLine(index, &scratch, &output) }
-            } else {
-                for index in ranges[range] { printLine(index, &scratch, &output) }
-            }
+            printLines(ranges[range], &scratch, &output)
         } deliver: { bytes in
             write(bytes)
             written(ranges[delivered])
@@ -324,11 +319,12 @@ enum ItemTable {
         // runs made `scheduled` at 50,000 notes a fifth slower (its rows
         // run through the cache once per day).
         let giveBackPages = { (run: Range<Int>) in source.releasePages(of: run) }
-        writeInOrder(source.runs(ofAtMost: 1024, spanningAtMost: 8 << 20), buildingRowsOf: source, to: write, written: giveBackPages) {
-            index, scratch, printed in
-            scratch.built.removeAll(keepingCapacity: true)
-            let line = build(index, &scratch.built)
-            scratch.built.withUnsafeBufferPointer { printFitting(index, line, $0, widths, &scratch.cut, &printed) }
+        writeInOrder(source.runs(ofAtMost: 1024, spanningAtMost: 8 << 20), to: write, written: giveBackPages) { lines, scratch, printed in
+            source.forEachPrefetching(lines) { index in
+                scratch.built.removeAll(keepingCapacity: true)
+                let line = build(index, &scratch.built)
+                scratch.built.withUnsafeBufferPointer { printFitting(index, line, $0, widths, &scratch.cut, &printed) }
+            }
         }
     }
 
@@ -375,17 +371,17 @@ enum ItemTable {
                     bytes.append(contentsOf: cutBytes)
                 }
                 source.releasePages(of: ordered[stretches[stretch]])
-                return (bytes: bytes, lines: lines)
+                return BuiltLines.Chunk(bytes: bytes, kept: lines)
             }
             // Where each line of the window was built: its stretch and its place in it.
             var builtAt = [(stretch: Int32, place: Int32)](repeating: (0, 0), count: window.count)
             for (stretch, range) in stretches.enumerated() {
                 for (place, line) in ordered[range].enumerated() { builtAt[line - start] = (Int32(stretch), Int32(place)) }
             }
-            writeInOrder(writtenChunks(window), to: write) { index, _, printed in
-                let (stretch, place) = (Int(builtAt[index - start].stretch), Int(builtAt[index - start].place))
+            writeInOrder(writtenChunks(window), to: write) { lines, _, printed in
+                let placeOfLine = { (line: Int) in (chunk: Int(builtAt[line - start].stretch), place: Int(builtAt[line - start].place)) }
                 // Every line fits: rows that did not were cut above.
-                built[stretch].bytes.withUnsafeBufferPointer { built[stretch].lines[place].write(from: $0, widths: widths, to: &printed) }
+                BuiltLines.forEach(lines, in: built, at: placeOfLine) { _, bytes, line in line.write(from: bytes, widths: widths, to: &printed) }
             }
         }
     }
@@ -1046,17 +1042,42 @@ private struct BuiltLines {
     }
 
     /// The bytes reserved for each line of a chunk before it is built:
-    /// more than nearly any row prints, so that a chunk's bytes are not
-    /// grown (copied into fresh memory, twice as large, again and again)
-    /// as its rows are written. Pages reserved and never written are never
-    /// touched, so reserving too much costs nothing.
-    static var bytesPerLineReserved: Int { 512 }
+    /// more than most rows print (85 bytes on average in the benchmark's
+    /// query, 140 at most), so that a chunk's bytes are seldom grown
+    /// (copied into fresh memory, twice as large) as its rows are written.
+    /// Not much more: a chunk of a few hundred lines comes from a heap
+    /// that is paged 2 MB at a time (`HeapPages`), where reserved bytes are
+    /// zeroed whether they are written or not. With 512 a line, the text
+    /// query at 5,000 notes took 600 more page faults and 2-3% longer.
+    static var bytesPerLineReserved: Int { 128 }
 
-    /// Calls `body` with the bytes of line `line`'s chunk, in place, and
-    /// the line as built.
-    func withKept(_ line: Int, _ body: (UnsafeBufferPointer<UInt8>, RenderedLine) -> Void) {
-        let chunk = Int(chunkOfLine[line])
-        chunks[chunk].bytes.withUnsafeBufferPointer { body($0, chunks[chunk].kept[Int(placeOfLine[line])]) }
+    /// Calls `body` with each of `lines` in turn, the bytes of its chunk,
+    /// in place, and the line as built.
+    func forEachKept(_ lines: Range<Int>, _ body: (Int, UnsafeBufferPointer<UInt8>, RenderedLine) -> Void) {
+        Self.forEach(lines, in: chunks, at: { (Int(chunkOfLine[$0]), Int(placeOfLine[$0])) }, body)
+    }
+
+    /// Calls `body` with each of `lines` in turn, the bytes of the chunk
+    /// it was built in (`place` says which of `chunks`, and where in it),
+    /// in place, and the line as built. A chunk's bytes are taken once for
+    /// each run of lines built in the same chunk: taken for each line, they
+    /// were retained and released for each line, on both cores at once.
+    static func forEach(
+        _ lines: Range<Int>, in chunks: [Chunk], at place: (Int) -> (chunk: Int, place: Int),
+        _ body: (Int, UnsafeBufferPointer<UInt8>, RenderedLine) -> Void
+    ) {
+        var line = lines.lowerBound
+        while line < lines.upperBound {
+            let chunk = place(line).chunk
+            chunks[chunk].bytes.withUnsafeBufferPointer { bytes in
+                while line < lines.upperBound {
+                    let at = place(line)
+                    guard at.chunk == chunk else { return }
+                    body(line, bytes, chunks[chunk].kept[at.place])
+                    line += 1
+                }
+            }
+        }
     }
 }
 
