@@ -173,7 +173,7 @@ install: release docs
 # ripgrep (installed with apt-get when missing) on a generated corpus in
 # $(BENCH_DIR), made again only when bench/generate_corpus.py has changed.
 # BENCH_RUNS sets the number of timed rounds (default 15 at up to 10,000
-# notes, 5 above).
+# notes, 9 above).
 BENCH_DIR ?= /tmp/tick-bench
 # The notes folders measured (each a git work tree; see bench/run_bench.py).
 BENCH_SIZES ?= 5000 50000
